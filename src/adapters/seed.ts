@@ -1,0 +1,39 @@
+import { UserError } from '../errors/index.js';
+import type { Trajectory, TrajectoryStep } from '../model/trajectory.js';
+import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import type { Place } from '../parse/locate.js';
+import { checkSchema } from '../parse/schema.js';
+
+export interface SeedSource {
+  /** The file the JSON came from, for messages (default `<trajectory>`). */
+  file?: string;
+  /** Places a data path in the file, so a schema error gets its line and column. */
+  locate?: (path: readonly string[], key?: string) => Place | undefined;
+}
+
+/**
+ * Reads seed 002's `AgentTrajectory` JSON (what `dataclasses.asdict` writes; `trajectory.json` on disk) into a
+ * `Trajectory`: checked against the trajectory schema, every field the seed defaults filled in, and a tool input that
+ * is not an object wrapped as `{ input: value }` as the seed's `TrajectoryLogger` does.
+ */
+export function fromSeedTrajectory(json: unknown, source: SeedSource = {}): Trajectory {
+  const file = source.file ?? '<trajectory>';
+  const problems = checkSchema('trajectory', json, file, source.locate ?? (() => undefined));
+  if (problems.length > 0) throw new UserError(problems);
+  const raw = json as Partial<Trajectory> & { task_id: string; steps: Array<Partial<TrajectoryStep>> };
+  return makeTrajectory({
+    ...raw,
+    steps: raw.steps.map((step) =>
+      makeStep({
+        ...(step as TrajectoryStep),
+        tool_input: wrapInput(step.tool_input),
+      }),
+    ),
+  });
+}
+
+function wrapInput(input: unknown): Record<string, unknown> | null {
+  if (input === undefined || input === null) return null;
+  if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
+  return { input };
+}

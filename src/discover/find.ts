@@ -1,0 +1,102 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import type { Diagnostic } from '../errors/index.js';
+
+/** The files that make a folder a workup. */
+export const WORKUP_FILES = ['note.md', 'provenance.jsonl', 'trajectory.json'] as const;
+const SPEC_FILE = /\.(needle|rubric)\.ya?ml$/;
+const WORKUP_JSON = /\.workup\.json$/;
+
+export interface Found {
+  paths: string[];
+  /** Patterns that matched nothing, or named a path that does not exist. */
+  diagnostics: Diagnostic[];
+}
+
+export function isSpecFile(path: string): boolean {
+  return SPEC_FILE.test(path);
+}
+
+export async function isWorkupFolder(dir: string): Promise<boolean> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return WORKUP_FILES.some((name) => names.includes(name));
+}
+
+/**
+ * Workup paths named by folders, files and globs: a workup folder is taken as it is, any other folder is searched
+ * (not descending into workups, `node_modules` or hidden folders) for workup folders and `*.workup.json` files.
+ */
+export function findWorkups(patterns: string | readonly string[]): Promise<Found> {
+  return find(patterns, 'workups', async (path, isDir) => {
+    if (!isDir) return [path];
+    if (await isWorkupFolder(path)) return [path];
+    return walk(path, async (dir, name, isChildDir) => {
+      const child = join(dir, name);
+      if (isChildDir) return (await isWorkupFolder(child)) ? 'take' : 'descend';
+      return WORKUP_JSON.test(name) ? 'take' : 'skip';
+    });
+  });
+}
+
+/** Spec files (`*.needle.yaml`, `*.rubric.yaml`) named by files, folders (searched) and globs. */
+export function findSpecs(patterns: string | readonly string[]): Promise<Found> {
+  return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml)', async (path, isDir) => {
+    if (!isDir) return [path];
+    return walk(path, async (_dir, name, isChildDir) =>
+      isChildDir ? 'descend' : SPEC_FILE.test(name) ? 'take' : 'skip',
+    );
+  });
+}
+
+async function find(
+  patterns: string | readonly string[],
+  what: string,
+  expand: (path: string, isDir: boolean) => Promise<string[]>,
+): Promise<Found> {
+  const paths: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const pattern of typeof patterns === 'string' ? [patterns] : patterns) {
+    const info = await stat(pattern).catch(() => undefined);
+    let matched: string[];
+    if (info) {
+      matched = await expand(pattern, info.isDirectory());
+    } else if (isDynamicPattern(pattern)) {
+      const hits = await glob(pattern, {
+        onlyFiles: false,
+        expandDirectories: false,
+        ignore: ['**/node_modules/**'],
+      });
+      matched = [];
+      for (const hit of hits.sort()) {
+        const hitInfo = await stat(hit).catch(() => undefined);
+        if (hitInfo) matched.push(...(await expand(hit.replace(/\/$/, ''), hitInfo.isDirectory())));
+      }
+    } else {
+      diagnostics.push({ file: pattern, message: 'no such file or folder' });
+      continue;
+    }
+    if (matched.length === 0) diagnostics.push({ file: pattern, message: `no ${what} found` });
+    paths.push(...matched);
+  }
+  return { paths: [...new Set(paths)], diagnostics };
+}
+
+type Verdict = 'take' | 'descend' | 'skip';
+
+async function walk(
+  root: string,
+  judge: (dir: string, name: string, isDir: boolean) => Promise<Verdict>,
+): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const verdict = await judge(root, entry.name, entry.isDirectory());
+    const path = join(root, entry.name);
+    if (verdict === 'take') out.push(path);
+    else if (verdict === 'descend' && entry.isDirectory()) out.push(...(await walk(path, judge)));
+  }
+  return out;
+}

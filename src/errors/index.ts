@@ -1,0 +1,2 @@
+export * from './diagnostic.js';
+export * from './user-error.js';

@@ -1,0 +1,10 @@
+// needlework: the library. Loaders, the workup and spec model, metrics, verifiers and judges.
+export { fromSeedTrajectory } from './adapters/seed.js';
+export { findSpecs, findWorkups } from './discover/find.js';
+export type { EntailmentPair, EntailmentVerifier } from './entailment/verifier.js';
+export * from './errors/index.js';
+export * from './model/index.js';
+export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './note/parse.js';
+export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
+export { readLedger } from './workup/ledger.js';
+export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';

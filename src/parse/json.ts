@@ -1,0 +1,34 @@
+import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
+import { UserError } from '../errors/index.js';
+import { LineIndex } from './position.js';
+
+// A run of 16 or more digits is the only way a JSON text can hold an integer past Number.MAX_SAFE_INTEGER
+// (9007199254740991 has 16). Texts without one take the fast native parser.
+const LONG_DIGITS = /\d{16,}/;
+
+function keepUnsafeIntegers(value: string): number | string {
+  return isInteger(value) && !isSafeNumber(value) ? value : Number(value);
+}
+
+/**
+ * Parses JSON, keeping every integer that exceeds JavaScript's safe range (trace ids, span ids, snowflake ids)
+ * exactly, as its decimal string, instead of rounding it. A syntax error becomes a `UserError` at its line and
+ * column in `file`; `lineOffset` places a JSONL line within its file.
+ */
+export function parseJson(text: string, file: string, lineOffset = 0): unknown {
+  try {
+    if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+    return parseLossless(text, undefined, keepUnsafeIntegers);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /position (\d+)/.exec(message);
+    const where = at ? new LineIndex(text).position(Number(at[1])) : undefined;
+    const reason = message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
+    throw new UserError({
+      file,
+      line: where ? where.line + lineOffset : lineOffset + 1,
+      column: where?.column,
+      message: text.trim() === '' ? 'expected a JSON value, found nothing' : `invalid JSON: ${reason}`,
+    });
+  }
+}

@@ -1,0 +1,173 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Diagnostic } from '../errors/index.js';
+import factSchema from '../schemas/fact.schema.json' with { type: 'json' };
+import ledgerEntrySchema from '../schemas/ledger-entry.schema.json' with { type: 'json' };
+import needleSchema from '../schemas/needle.schema.json' with { type: 'json' };
+import rubricSchema from '../schemas/rubric.schema.json' with { type: 'json' };
+import trajectorySchema from '../schemas/trajectory.schema.json' with { type: 'json' };
+import workupSchema from '../schemas/workup.schema.json' with { type: 'json' };
+import type { Place } from './locate.js';
+
+export type SchemaName = 'fact' | 'ledger-entry' | 'trajectory' | 'workup' | 'needle' | 'rubric';
+
+const SCHEMAS = {
+  fact: factSchema,
+  'ledger-entry': ledgerEntrySchema,
+  trajectory: trajectorySchema,
+  workup: workupSchema,
+  needle: needleSchema,
+  rubric: rubricSchema,
+} as const;
+
+let ajv: Ajv | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+/** The validator for a shipped schema, compiled once per process (`allErrors`, so every problem is reported). */
+export function validator(name: SchemaName): ValidateFunction {
+  let validate = compiled.get(name);
+  if (!validate) {
+    if (!ajv) {
+      ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+      // `x-expected` is our annotation: the wording of a type error, where "must be an object" would mislead.
+      ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' });
+      for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
+    }
+    validate = ajv.getSchema(SCHEMAS[name].$id)!;
+    compiled.set(name, validate);
+  }
+  return validate;
+}
+
+/**
+ * Validates `value` against a shipped schema; returns one diagnostic per problem, each placed by `locate` and
+ * worded as `path what-was-expected` (for example `required_path.relations[1] must be a string`).
+ */
+export function checkSchema(
+  name: SchemaName,
+  value: unknown,
+  file: string,
+  locate: (path: readonly string[], key?: string) => Place | undefined,
+): Diagnostic[] {
+  const validate = validator(name);
+  if (validate(value)) return [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    if (error.keyword === 'if') continue; // its branch's own errors say what is wrong
+    const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
+    const key = keyOf(error);
+    const message = describe(error, value, segments);
+    if (seen.has(message)) continue;
+    seen.add(message);
+    const where = locate(segments, key);
+    diagnostics.push({ file, line: where?.line, column: where?.column, message });
+  }
+  return diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function keyOf(error: ErrorObject): string | undefined {
+  if (error.keyword === 'additionalProperties') return String(error.params.additionalProperty);
+  return undefined;
+}
+
+/** `required_path.relations[1]`: dots between keys, brackets for list positions, as a reader writes it. */
+export function formatDataPath(value: unknown, segments: readonly string[]): string {
+  let out = '';
+  let node: unknown = value;
+  for (const segment of segments) {
+    if (Array.isArray(node)) out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+  }
+  return out;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
+function describe(error: ErrorObject, root: unknown, segments: string[]): string {
+  const path = formatDataPath(root, segments);
+  const subject = path === '' ? 'the document' : path;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type': {
+      const expected = (error.parentSchema as Record<string, unknown> | undefined)?.['x-expected'];
+      if (typeof expected === 'string') return `${subject} must be ${expected}`;
+      const types = String(params.type).split(',');
+      return `${subject} must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}`;
+    }
+    case 'required': {
+      const missing = formatDataPath(root, [...segments, String(params.missingProperty)]);
+      return `${missing} is required`;
+    }
+    case 'additionalProperties': {
+      const known = Object.keys(
+        ((error.parentSchema as Record<string, unknown> | undefined)?.properties as object | undefined) ?? {},
+      );
+      const extra = String(params.additionalProperty);
+      const near = closest(extra, known);
+      const where = path === '' ? '' : ` in ${path}`;
+      return `unknown key "${extra}"${where}${near ? ` (did you mean "${near}"?)` : ''}; expected one of: ${known.join(', ')}`;
+    }
+    case 'enum':
+      return `${subject} must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'minItems':
+      return `${subject} must have at least ${params.limit} item${params.limit === 1 ? '' : 's'}`;
+    case 'minLength':
+      return params.limit === 1
+        ? `${subject} must not be empty`
+        : `${subject} must have at least ${params.limit} characters`;
+    case 'pattern':
+      return `${subject} must match ${params.pattern}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${subject} must be ${params.comparison} ${params.limit}`;
+    case 'uniqueItems':
+      return `${subject} must not repeat an item (items ${params.j} and ${params.i} are the same)`;
+    default:
+      return `${subject} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** The known key a typo most likely meant: edit distance at most 2, or a third of its length. */
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

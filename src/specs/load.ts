@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { findSpecs } from '../discover/find.js';
+import { type Diagnostic, UserError } from '../errors/index.js';
+import type { NeedleSpec, RubricSpec, Spec } from '../model/spec.js';
+import { locate } from '../parse/locate.js';
+import { checkSchema } from '../parse/schema.js';
+import { parseYaml } from '../parse/yaml.js';
+import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
+
+/** Which kind a spec file holds, from its name. */
+export function specKind(file: string): Spec['kind'] | undefined {
+  if (/\.needle\.ya?ml$/.test(file)) return 'needle';
+  if (/\.rubric\.ya?ml$/.test(file)) return 'rubric';
+  return undefined;
+}
+
+/**
+ * Parses and validates one spec's YAML text. Throws a `UserError` holding every problem, each at its line and column:
+ * `needles/bridge.needle.yaml:12:5: required_path.relations[1] must be a string`.
+ */
+export function parseSpec(text: string, file: string, kind: Spec['kind'] | undefined = specKind(file)): Spec {
+  if (!kind) {
+    throw new UserError({ file, message: 'expected a spec file named *.needle.yaml or *.rubric.yaml' });
+  }
+  const { value, doc, lines } = parseYaml(text, file);
+  const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
+  if (problems.length > 0) throw new UserError(problems);
+  return kind === 'needle'
+    ? normalizeNeedle(value as NeedleYaml, file)
+    : normalizeRubric(value as RubricYaml, file);
+}
+
+/** Reads, parses and validates one spec file. */
+export async function loadSpec(file: string): Promise<Spec> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UserError({
+      file,
+      message: error.code === 'ENOENT' ? 'no such file' : `cannot read: ${error.code}`,
+    });
+  });
+  return parseSpec(text, file);
+}
+
+export interface LoadedSpecs {
+  needles: NeedleSpec[];
+  rubrics: RubricSpec[];
+  /** Every problem in every spec, and every pattern that matched nothing. */
+  errors: Diagnostic[];
+  /** The spec files that failed, each with its problems (one failing test each in the Vitest plugin). */
+  failures: Array<{ file: string; diagnostics: Diagnostic[] }>;
+}
+
+/**
+ * Loads every spec named by files, folders and globs. A bad spec is reported and never stops the others; two specs
+ * of one kind with the same id are reported as an error at the second.
+ */
+export async function loadSpecs(patterns: string | readonly string[]): Promise<LoadedSpecs> {
+  const found = await findSpecs(patterns);
+  const result: LoadedSpecs = { needles: [], rubrics: [], errors: [...found.diagnostics], failures: [] };
+  const ids = new Map<string, string>();
+  for (const file of found.paths) {
+    try {
+      const spec = await loadSpec(file);
+      const key = `${spec.kind}:${spec.id}`;
+      const first = ids.get(key);
+      if (first !== undefined)
+        throw new UserError({ file, message: `duplicate ${spec.kind} id "${spec.id}" (also in ${first})` });
+      ids.set(key, file);
+      if (spec.kind === 'needle') result.needles.push(spec);
+      else result.rubrics.push(spec);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      result.errors.push(...error.diagnostics);
+      result.failures.push({ file, diagnostics: [...error.diagnostics] });
+    }
+  }
+  return result;
+}
