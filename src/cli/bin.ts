@@ -1,2 +1,29 @@
 #!/usr/bin/env node
-export {};
+import { UsageError, UserError } from '../errors/index.js';
+import { createCli } from './cli.js';
+import { colors, processIo } from './io.js';
+
+const io = processIo();
+const c = colors(io);
+const result = { code: 0 };
+try {
+  const cli = createCli(io, result);
+  cli.parse(process.argv, { run: false });
+  if (!cli.matchedCommand && cli.args.length > 0) {
+    throw new UsageError(`unknown command "${cli.args[0]}"`);
+  }
+  if (!cli.matchedCommand && !cli.options.help && !cli.options.version) cli.outputHelp();
+  else await cli.runMatchedCommand();
+  process.exitCode = result.code;
+} catch (error) {
+  if (error instanceof UserError) {
+    io.err(`${c.red('error')} ${error.message}`);
+    process.exitCode = 1;
+  } else if (error instanceof UsageError || (error instanceof Error && error.name === 'CACError')) {
+    io.err(`${c.red('error')} ${error.message}\nRun "needlework --help" for usage.`);
+    process.exitCode = 2;
+  } else {
+    io.err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,82 @@
+import { stat } from 'node:fs/promises';
+import { findSpecs, findWorkups, isSpecFile } from '../../discover/find.js';
+import { type Diagnostic, formatDiagnostic } from '../../errors/index.js';
+import { loadSpecs } from '../../specs/load.js';
+import { loadWorkups } from '../../workup/load.js';
+import { colors, type Io } from '../io.js';
+
+export interface ValidateOptions {
+  /** Spec files, workup folders or files, folders holding either, or globs. */
+  paths: string[];
+}
+
+/**
+ * Validates every spec and workup the paths name, prints every problem as `file:line:column: message` and a
+ * summary of what was found, and returns 1 when anything was wrong (0 when all is clean).
+ */
+export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
+  const c = colors(io);
+  const specPatterns: string[] = [];
+  const workupPatterns: string[] = [];
+  const problems: Diagnostic[] = [];
+  for (const path of options.paths) {
+    const kinds = await classify(path);
+    if (kinds.length === 0)
+      problems.push({ file: path, message: 'no specs (*.needle.yaml, *.rubric.yaml) or workups found' });
+    if (kinds.includes('spec')) specPatterns.push(path);
+    if (kinds.includes('workup')) workupPatterns.push(path);
+  }
+  const specs = specPatterns.length > 0 ? await loadSpecs(specPatterns) : undefined;
+  const workups = workupPatterns.length > 0 ? await loadWorkups(workupPatterns) : undefined;
+  problems.push(...(specs?.errors ?? []), ...(workups?.failures.flatMap((f) => f.diagnostics) ?? []));
+
+  for (const needle of specs?.needles ?? []) {
+    io.out(
+      `${c.green('✓')} needle ${c.bold(needle.id)} ${c.dim(`(${needle.file}): ${needle.required_path.relations.join(' → ')}`)}`,
+    );
+  }
+  for (const rubric of specs?.rubrics ?? []) {
+    io.out(
+      `${c.green('✓')} rubric ${c.bold(rubric.id)} ${c.dim(`(${rubric.file}): ${rubric.criteria.length} criteria`)}`,
+    );
+  }
+  for (const workup of workups?.workups ?? []) {
+    const parts = [
+      workup.note
+        ? `${workup.note.segments.length} segments, ${workup.note.citations.length} citations`
+        : 'no note',
+      `${workup.ledger.length} ledger entries`,
+      workup.trajectory ? `${workup.trajectory.steps.length} steps` : 'no trajectory',
+      ...(workup.gold ? ['gold trajectory'] : []),
+    ];
+    io.out(
+      `${c.green('✓')} workup ${c.bold(workup.id)} ${c.dim(`(${workup.meta.path}): ${parts.join(', ')}`)}`,
+    );
+  }
+  for (const problem of problems) io.err(`${c.red('✗')} ${formatDiagnostic(problem)}`);
+
+  const counted = [
+    `${(specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0)} specs`,
+    `${workups?.workups.length ?? 0} workups`,
+  ].join(', ');
+  if (problems.length > 0) {
+    io.err(c.red(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} found; ${counted} valid`));
+    return 1;
+  }
+  io.out(c.green(`\nAll valid: ${counted}`));
+  return 0;
+}
+
+/** Whether a path names specs, workups or both (a folder may hold both kinds). */
+async function classify(path: string): Promise<Array<'spec' | 'workup'>> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isFile()) return [isSpecFile(path) ? 'spec' : 'workup'];
+  const [specs, workups] = await Promise.all([findSpecs(path), findWorkups(path)]);
+  const kinds: Array<'spec' | 'workup'> = [];
+  if (specs.paths.length > 0) kinds.push('spec');
+  if (workups.paths.length > 0) kinds.push('workup');
+  if (kinds.length === 0 && !info && specs.diagnostics.some((d) => d.message === 'no such file or folder')) {
+    return ['spec']; // let the loader report the missing path in its own words
+  }
+  return kinds;
+}
