@@ -1,3 +1,4 @@
+import type {} from 'vitest';
 /**
  * What a needlework test tells the reporters: attached to the Vitest task as `task.meta.needlework` by the YAML
  * needle tests and by the matchers, serialisable (it crosses from the test worker to the main process and into
