@@ -1,0 +1,148 @@
+/**
+ * Python's `json.dumps(value, sort_keys=True)` with its defaults (`ensure_ascii=True`, separators `", "` and
+ * `": "`), character for character. Seed 002 keys every tool call by `json.dumps(tool_input, sort_keys=True)`, so a
+ * key that differs from Python's by one space or one escape would split or merge calls the reference keeps apart or
+ * together; writing Python's exact text makes our keys equal Python's.
+ *
+ * Rules, after CPython's `json.encoder` (`encode_basestring_ascii`, `float.__repr__`, `sort_keys`):
+ * - `null`, `true`, `false` as in JSON; a string is quoted, with `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, and every
+ *   other code unit outside `' '..'~'` as `\uXXXX` in lowercase hex (characters past U+FFFF as their surrogate
+ *   pair, which is how CPython writes them too);
+ * - object keys sorted by code point (Python's `str` order, not JavaScript's UTF-16 order);
+ * - a number with an integral value is written as Python writes an `int`; any other as `float.__repr__` (shortest
+ *   round-trip digits, scientific when the decimal exponent is below -4 or 16 and above, as `1e-05`, `1.5e+16`).
+ *
+ * One divergence is unavoidable: `JSON.parse` cannot tell `1.0` from `1`, so a float literal with an integral value
+ * (`{"n": 1.0}`) is written `1` here and `1.0` by Python. Every other JSON value gives Python's text.
+ * `undefined` and functions (not JSON) are written `null`, as `JSON.stringify` does inside arrays.
+ */
+export function pythonJsonDumps(value: unknown): string {
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || value === undefined) {
+    out.push('null');
+  } else if (typeof value === 'string') {
+    out.push(quote(value));
+  } else if (typeof value === 'number') {
+    out.push(pythonNumber(value));
+  } else if (typeof value === 'boolean') {
+    out.push(value ? 'true' : 'false');
+  } else if (typeof value === 'bigint') {
+    out.push(value.toString());
+  } else if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(', ');
+      write(value[i], out);
+    }
+    out.push(']');
+  } else if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort(compareCodePoints);
+    out.push('{');
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (i > 0) out.push(', ');
+      out.push(quote(key), ': ');
+      write(record[key], out);
+    }
+    out.push('}');
+  } else {
+    out.push('null');
+  }
+}
+
+// Printable ASCII except `"` and `\` passes through; everything else is escaped.
+const NEEDS_ESCAPE = /[^ !#-[\]-~]/;
+
+function quote(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c) {
+      out += s[i];
+      continue;
+    }
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      default:
+        out += `\\u${c.toString(16).padStart(4, '0')}`;
+    }
+  }
+  return `${out}"`;
+}
+
+/**
+ * Python's `str` ordering: by code point. JavaScript's default sort compares UTF-16 code units, which puts a
+ * character past U+FFFF (a surrogate, 0xD800-0xDFFF) before U+E000-U+FFFF; Python puts it after.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** An integral value as a Python `int`, any other as Python's `float.__repr__`. */
+function pythonNumber(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Number.POSITIVE_INFINITY) return 'Infinity';
+  if (x === Number.NEGATIVE_INFINITY) return '-Infinity';
+  if (Number.isInteger(x)) return Number.isSafeInteger(x) ? String(x === 0 ? 0 : x) : BigInt(x).toString();
+  return pythonFloatRepr(x);
+}
+
+/**
+ * `float.__repr__` (CPython `float_repr_style == 'short'`): the shortest digits that round-trip (the same digits
+ * JavaScript picks), laid out as `format(x, 'r')`: fixed notation when the decimal exponent is in [-4, 16), with at
+ * least one digit after the point; otherwise `d.ddde±XX` with at least two exponent digits.
+ */
+export function pythonFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  const [mantissa, exp] = Math.abs(x).toExponential().split('e') as [string, string];
+  const digits = mantissa.replace('.', '');
+  const e = Number(exp);
+  if (e < -4 || e >= 16) {
+    const body = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const magnitude = String(Math.abs(e)).padStart(2, '0');
+    return `${sign}${body}e${e < 0 ? '-' : '+'}${magnitude}`;
+  }
+  if (e < 0) return `${sign}0.${'0'.repeat(-e - 1)}${digits}`;
+  const whole = digits.length > e + 1 ? digits.slice(0, e + 1) : digits.padEnd(e + 1, '0');
+  const frac = digits.length > e + 1 ? digits.slice(e + 1) : '0';
+  return `${sign}${whole}.${frac}`;
+}
