@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { Diagnostic } from '../errors/index.js';
 
@@ -62,9 +62,11 @@ async function find(
     if (info) {
       matched = await expand(pattern, info.isDirectory());
     } else if (isDynamicPattern(pattern)) {
+      // Paths come back as the user wrote the pattern: absolute for an absolute pattern, else relative to the cwd.
       const hits = await glob(pattern, {
         onlyFiles: false,
         expandDirectories: false,
+        absolute: isAbsolute(pattern),
         ignore: ['**/node_modules/**'],
       });
       matched = [];

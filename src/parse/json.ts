@@ -20,15 +20,28 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
     if (!LONG_DIGITS.test(text)) return JSON.parse(text);
     return parseLossless(text, undefined, keepUnsafeIntegers);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const at = /position (\d+)/.exec(message);
-    const where = at ? new LineIndex(text).position(Number(at[1])) : undefined;
-    const reason = message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
-    throw new UserError({
-      file,
-      line: where ? where.line + lineOffset : lineOffset + 1,
-      column: where?.column,
-      message: text.trim() === '' ? 'expected a JSON value, found nothing' : `invalid JSON: ${reason}`,
-    });
+    throw syntaxError(text, file, lineOffset, error);
   }
+}
+
+/**
+ * V8's JSON errors carry no position on Node 20, so the text is read again by lossless-json, whose errors say what
+ * was expected and at which offset (only on this error path).
+ */
+function syntaxError(text: string, file: string, lineOffset: number, first: unknown): UserError {
+  let message = first instanceof Error ? first.message : String(first);
+  try {
+    parseLossless(text);
+  } catch (error) {
+    if (error instanceof Error) message = error.message;
+  }
+  const at = / at position (\d+)/.exec(message);
+  const where = at ? new LineIndex(text).position(Number(at[1])) : undefined;
+  const reason = message.replace(/ at position \d+/, '');
+  return new UserError({
+    file,
+    line: (where?.line ?? 1) + lineOffset,
+    ...(where && { column: where.column }),
+    message: text.trim() === '' ? 'expected a JSON value, found nothing' : `invalid JSON: ${reason}`,
+  });
 }

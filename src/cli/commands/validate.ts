@@ -56,15 +56,19 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   for (const problem of problems) io.err(`${c.red('✗')} ${formatDiagnostic(problem)}`);
 
   const counted = [
-    `${(specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0)} specs`,
-    `${workups?.workups.length ?? 0} workups`,
+    plural((specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0), 'spec'),
+    plural(workups?.workups.length ?? 0, 'workup'),
   ].join(', ');
   if (problems.length > 0) {
-    io.err(c.red(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} found; ${counted} valid`));
+    io.err(c.red(`\n${plural(problems.length, 'problem')} found; ${counted} valid`));
     return 1;
   }
   io.out(c.green(`\nAll valid: ${counted}`));
   return 0;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Whether a path names specs, workups or both (a folder may hold both kinds). */
