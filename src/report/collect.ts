@@ -1,0 +1,49 @@
+import { relative, sep } from 'node:path';
+import type { TestCase, TestModule } from 'vitest/node';
+import { type CheckError, type CheckRecord, isCheckMeta, sortChecks } from './checks.js';
+import { stripAnsi } from './text.js';
+
+/**
+ * Turns Vitest's finished test modules into check records, in report order. Works the same on a live run and on
+ * `--merge-reports` blobs, because it reads only what the blobs carry: names, results, durations and `meta()`.
+ *
+ * @param root the project root the `file` of each record is made relative to (Vitest's `config.root`).
+ */
+export function collectChecks(testModules: readonly TestModule[], root: string): CheckRecord[] {
+  const checks: CheckRecord[] = [];
+  for (const testModule of testModules) {
+    const file = relative(root, testModule.moduleId).split(sep).join('/');
+    for (const test of testModule.children.allTests()) checks.push(toRecord(test, file));
+  }
+  return sortChecks(checks);
+}
+
+function toRecord(test: TestCase, file: string): CheckRecord {
+  const result = test.result();
+  const suitePath: string[] = [];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent)
+    suitePath.unshift(parent.name);
+  const meta = test.meta().needlework;
+  const record: CheckRecord = {
+    name: test.name,
+    suitePath,
+    fullName: [...suitePath, test.name].join(' > '),
+    file,
+    state: result.state,
+    durationMs: test.diagnostic()?.duration ?? 0,
+    errors: (result.errors ?? []).map(toError),
+  };
+  if (test.location) record.line = test.location.line;
+  if (result.state === 'skipped') {
+    const note = result.note ?? (test.options.mode === 'todo' ? 'todo' : undefined);
+    if (note !== undefined) record.skipNote = note;
+  }
+  if (isCheckMeta(meta)) record.meta = meta;
+  return record;
+}
+
+function toError(error: { name?: string; message?: string; stack?: string }): CheckError {
+  const out: CheckError = { name: error.name ?? 'Error', message: stripAnsi(error.message ?? '') };
+  if (error.stack) out.stack = stripAnsi(error.stack);
+  return out;
+}

@@ -1,0 +1,227 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'junit2json';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
+import type { CheckRecord } from '../../src/report/checks.js';
+import { buildJUnitXml } from '../../src/report/junit/build.js';
+import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
+import { hasXmllint, NO_XMLLINT, validateJUnit } from './xmllint.js';
+
+/** Times and the temporary root change from run to run; everything else must not. */
+export function normalizeJUnit(xml: string, root: string): string {
+  return xml
+    .replaceAll(root, '<root>')
+    .replace(/ time="[\d.]+"/g, ' time="<t>"')
+    .replace(/ timestamp="[^"]*"/g, ' timestamp="<ts>"')
+    .replace(/\n {4}at [^\n]*?(?=\]\]>|\n)/g, '');
+}
+
+const grounded = (criterion: string, overrides = {}) =>
+  checkMeta({
+    spec: 'compound-alpha',
+    workup: 'grounded',
+    workupPath: 'fixtures/workups/grounded',
+    criterion,
+    ...overrides,
+  });
+
+let root: string;
+let xml: string;
+
+beforeAll(async () => {
+  root = await makeProject({
+    'needles.check.mjs': testFileSource([
+      {
+        describe: ['compound-alpha', 'grounded'],
+        name: 'traversed',
+        meta: grounded('traversed', { metric: 'trajectory' }),
+        outcome: 'pass',
+      },
+      {
+        describe: ['compound-alpha', 'grounded'],
+        name: 'surfaced',
+        meta: grounded('surfaced', { scores: { tokens: 812, cost: 0.0031 } }),
+        outcome: 'pass',
+      },
+      {
+        describe: ['compound-alpha', 'guessed'],
+        name: 'traversed',
+        meta: checkMeta({
+          spec: 'compound-alpha',
+          workup: 'guessed',
+          criterion: 'traversed',
+          metric: 'trajectory',
+          value: 0.25,
+          verdict: 'fail',
+          summary: 'ledger reached MEMBER_OF only; CO_LOCATED never queried',
+        }),
+        outcome: 'fail',
+        error: '\u001b[31mexpected 0.25 to be >= 0.8\u001b[39m',
+      },
+      {
+        describe: ['compound-alpha', 'guessed'],
+        name: 'pivot-burden',
+        meta: checkMeta({
+          spec: 'compound-alpha',
+          workup: 'guessed',
+          criterion: 'pivot-burden',
+          metric: 'pivot_burden',
+          value: null,
+          unit: 'queries',
+          threshold: 6,
+          comparator: '<=',
+          verdict: 'not-applicable',
+        }),
+        outcome: 'skip',
+      },
+    ]),
+    'plain.check.mjs': testFileSource([
+      { describe: ['loader'], name: 'reads a ledger', outcome: 'pass' },
+      {
+        describe: ['loader'],
+        name: 'rejects a bad line',
+        outcome: 'fail',
+        error: 'bad \u0001 line ]]> here',
+      },
+    ]),
+  });
+  await runVitest(root, [new NeedleworkJUnitReporter()]);
+  xml = await readFile(join(root, 'needlework-junit.xml'), 'utf8');
+}, 60_000);
+
+afterAll(() => removeProject(root));
+
+describe('NeedleworkJUnitReporter on a real Vitest run', () => {
+  it('writes the file Vitest ran against, in a fixed shape', () => {
+    expect(normalizeJUnit(xml, root)).toMatchSnapshot();
+  });
+
+  it('is accepted by the Jenkins-style JUnit XSD', async (ctx) => {
+    if (!hasXmllint) ctx.skip(NO_XMLLINT);
+    const result = validateJUnit(join(root, 'needlework-junit.xml'));
+    expect(result.output).toContain('validates');
+    expect(result.ok).toBe(true);
+  });
+
+  it('parses with an independent JUnit parser into a suite per spec x workup and per plain file', async () => {
+    const parsed = await parse(xml);
+    if (!parsed || !('testsuite' in parsed)) throw new Error('expected <testsuites>');
+    const suites = parsed.testsuite ?? [];
+    expect(suites.map((s) => [s.name, s.tests, s.failures, s.skipped])).toEqual([
+      ['compound-alpha.grounded', 2, 0, 0],
+      ['compound-alpha.guessed', 2, 1, 1],
+      ['plain.check.mjs', 2, 1, 0],
+    ]);
+    const guessed = suites[1]?.testcase ?? [];
+    expect(guessed.map((c) => [c.classname, c.name])).toEqual([
+      ['compound-alpha.guessed', 'pivot-burden'],
+      ['compound-alpha.guessed', 'traversed'],
+    ]);
+    expect(guessed[0]?.skipped).toBeDefined();
+    expect(guessed[1]?.failure?.[0]).toMatchObject({
+      message:
+        'expected trajectory >= 0.8, got 0.25: ledger reached MEMBER_OF only; CO_LOCATED never queried',
+      type: 'trajectory',
+    });
+    const plain = suites[2]?.testcase ?? [];
+    expect(plain.map((c) => [c.classname, c.name])).toEqual([
+      ['plain.check.mjs', 'loader > reads a ledger'],
+      ['plain.check.mjs', 'loader > rejects a bad line'],
+    ]);
+    expect(plain[1]?.failure?.[0]).toMatchObject({ message: 'bad  line ]]> here', type: 'Error' });
+  });
+
+  it('writes every score, threshold and verdict as suite properties', async () => {
+    const parsed = await parse(xml);
+    if (!parsed || !('testsuite' in parsed)) throw new Error('expected <testsuites>');
+    // junit2json reads numeric-looking values as numbers.
+    const props = Object.fromEntries(
+      (parsed.testsuite?.[0]?.properties ?? []).map((p) => [p.name, p.value] as const),
+    );
+    expect(props).toEqual({
+      'needlework.spec': 'compound-alpha',
+      'needlework.spec_kind': 'needle',
+      'needlework.workup': 'grounded',
+      'needlework.workup_path': 'fixtures/workups/grounded',
+      'surfaced.metric': 'recall',
+      'surfaced.value': 1,
+      'surfaced.threshold': 0.8,
+      'surfaced.comparator': '>=',
+      'surfaced.verdict': 'pass',
+      'surfaced.score.cost': 0.0031,
+      'surfaced.score.tokens': 812,
+      'traversed.metric': 'trajectory',
+      'traversed.value': 1,
+      'traversed.threshold': 0.8,
+      'traversed.comparator': '>=',
+      'traversed.verdict': 'pass',
+    });
+  });
+
+  it('strips colour codes from error text', () => {
+    expect(xml).not.toContain('\u001b');
+    expect(xml).toContain('expected 0.25 to be >= 0.8');
+  });
+});
+
+describe('buildJUnitXml', () => {
+  const hostile: CheckRecord = {
+    name: 'surfaced',
+    suitePath: ['s', 'w'],
+    fullName: 's > w > surfaced',
+    file: 'x.test.ts',
+    state: 'failed',
+    durationMs: 12.4,
+    errors: [{ name: 'Error', message: 'nope', stack: 'Error: nope\u0000\u0007 ]]> <b>&amp;' }],
+    meta: checkMeta({
+      spec: 'spec\u0008<&>"',
+      workup: 'w\uD800x',
+      criterion: 'surfaced',
+      value: 0.1,
+      verdict: 'fail',
+      summary: 'agent wrote \u001b[1m<script>alert(1)</script>\u001b[0m\uFFFF and \u{1F600}',
+    }),
+  };
+
+  it('removes characters XML forbids and keeps valid astral characters', async () => {
+    const out = buildJUnitXml([hostile], { name: 'needlework' });
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFF]/);
+    expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(out).toContain('\u{1F600}');
+    const parsed = await parse(out);
+    if (!parsed || !('testsuite' in parsed)) throw new Error('expected <testsuites>');
+    const testCase = parsed.testsuite?.[0]?.testcase?.[0];
+    expect(testCase?.classname).toBe('spec<&>".wx');
+    expect(testCase?.failure?.[0]?.message).toBe(
+      'expected recall >= 0.8, got 0.1: agent wrote <script>alert(1)</script> and \u{1F600}',
+    );
+    expect(testCase?.failure?.[0]?.inner).toBe('Error: nope ]]> <b>&amp;');
+    expect(testCase?.time).toBe(0.012);
+  });
+
+  it('stays valid against the XSD with hostile text', async (ctx) => {
+    if (!hasXmllint) ctx.skip(NO_XMLLINT);
+    const file = join(root, 'hostile.xml');
+    await writeFile(file, buildJUnitXml([hostile], { name: 'needlework', timestamp: new Date(0) }));
+    expect(validateJUnit(file).ok).toBe(true);
+  });
+
+  it('orders suites and cases in byte order whatever order the checks arrive in', () => {
+    const make = (spec: string, criterion: string): CheckRecord => ({
+      name: criterion,
+      suitePath: [],
+      fullName: criterion,
+      file: 'f.test.ts',
+      state: 'passed',
+      durationMs: 1,
+      errors: [],
+      meta: checkMeta({ spec, workup: 'w', criterion }),
+    });
+    const checks = [make('b', 'z'), make('B', 'y'), make('b', 'a'), make('a', 'Z')];
+    const names = (out: string) =>
+      [...out.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(names(buildJUnitXml(checks, { name: 'n' }))).toEqual(['B.w:y', 'a.w:Z', 'b.w:a', 'b.w:z']);
+    expect(buildJUnitXml([...checks].reverse(), { name: 'n' })).toBe(buildJUnitXml(checks, { name: 'n' }));
+  });
+});
