@@ -5,17 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildJUnitXml } from '../../src/report/junit/build.js';
-import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
+import {
+  checkMeta,
+  makeProject,
+  normalizeJUnit,
+  removeProject,
+  runVitest,
+  testFileSource,
+} from './harness.js';
 import { hasXmllint, NO_XMLLINT, validateJUnit } from './xmllint.js';
-
-/** Times and the temporary root change from run to run; everything else must not. */
-export function normalizeJUnit(xml: string, root: string): string {
-  return xml
-    .replaceAll(root, '<root>')
-    .replace(/ time="[\d.]+"/g, ' time="<t>"')
-    .replace(/ timestamp="[^"]*"/g, ' timestamp="<ts>"')
-    .replace(/\n {4}at [^\n]*?(?=\]\]>|\n)/g, '');
-}
 
 const grounded = (criterion: string, overrides = {}) =>
   checkMeta({
