@@ -1,4 +1,9 @@
 // needlework: the library. Loaders, the workup and spec model, metrics, verifiers and judges.
+
+export type { AdapterSource } from './adapters/common.js';
+export { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from './adapters/detect.js';
+export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
+export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
 export { findSpecs, findWorkups } from './discover/find.js';
 export type { EntailmentPair, EntailmentVerifier } from './entailment/verifier.js';

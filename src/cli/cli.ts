@@ -20,6 +20,22 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       result.code = await runValidate({ paths: paths.length > 0 ? paths : ['needles'] }, io);
     });
 
+  cli
+    .command(
+      'import <file>',
+      'Turn an OpenAI chat log, an OTel GenAI trace or a seed trajectory into a workup folder',
+    )
+    .option('--from <format>', 'openai | otel | seed (detected from the file when left out)')
+    .option('--out <dir>', 'The workup folder to write (trajectory.json, note.md)')
+    .option('--trace <id>', 'The trace to import when an OTel file holds several')
+    .option('--force', 'Overwrite trajectory.json and note.md when they exist')
+    .example('needlework import fixtures/imports/openai-chat.json --out workups/openai-run')
+    .example('needlework import fixtures/imports/otel-genai-trace.json --from otel --out workups/otel-run')
+    .action(async (file: string, options: Record<string, unknown>) => {
+      const { runImport, importOptions } = await import('./commands/import.js');
+      result.code = await runImport(importOptions(file, options, cli.rawArgs), io);
+    });
+
   cli.help();
   cli.version(version);
   return cli;
