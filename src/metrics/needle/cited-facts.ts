@@ -1,0 +1,63 @@
+import { type Fact, factKey } from '../../model/fact.js';
+import type { LedgerEntry } from '../../model/ledger.js';
+import type { ClaimUnit } from '../citations/units.js';
+import { mentions, tokenForm } from './mention.js';
+
+/** A claim unit with its normalized text, computed once per score. */
+export interface IndexedUnit {
+  unit: ClaimUnit;
+  form: string;
+}
+
+export function indexUnits(units: readonly ClaimUnit[]): IndexedUnit[] {
+  return units.map((unit) => ({ unit, form: tokenForm(unit.text) }));
+}
+
+/**
+ * Whether a claim asserts a fact: it names both the fact's subject and its object (HotpotQA-normalized contiguous
+ * tokens, as needle recall matches the answer). The relation is not looked for: notes phrase it freely ("is a
+ * member of", "belongs to"), and the relation is what the cited query's result settles.
+ */
+export function asserts(unit: IndexedUnit, fact: Fact): boolean {
+  return mentions(unit.form, tokenForm(fact.subject)) && mentions(unit.form, tokenForm(fact.object));
+}
+
+/** The ids of the ledger entries whose results hold each fact, by `factKey`. */
+export function returnedBy(ledger: readonly LedgerEntry[]): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  for (const entry of ledger) {
+    for (const fact of entry.results) {
+      const key = factKey(fact);
+      const ids = by.get(key);
+      if (!ids) by.set(key, [entry.id]);
+      else if (!ids.includes(entry.id)) ids.push(entry.id);
+    }
+  }
+  return by;
+}
+
+/**
+ * The facts a note cites: a fact is cited when a covered claim (the part of a claim-making segment its citations
+ * cover) asserts it (see `asserts`) and cites a ledger entry whose results hold it. Only facts whose relation is
+ * in `relations` are kept (a needle's supporting facts are edges of its own kinds; the note's other cited context,
+ * a facility's address, is neither right nor wrong for it). Each fact once, in the order first cited.
+ */
+export function citedFacts(
+  units: readonly IndexedUnit[],
+  ledger: readonly LedgerEntry[],
+  relations: ReadonlySet<string>,
+): Fact[] {
+  const entries = new Map(ledger.map((entry) => [entry.id, entry]));
+  const cited = new Map<string, Fact>();
+  for (const indexed of units) {
+    for (const id of indexed.unit.citations) {
+      for (const fact of entries.get(id)?.results ?? []) {
+        if (!relations.has(fact.relation)) continue;
+        const key = factKey(fact);
+        if (cited.has(key) || !asserts(indexed, fact)) continue;
+        cited.set(key, { subject: fact.subject, relation: fact.relation, object: fact.object });
+      }
+    }
+  }
+  return [...cited.values()];
+}

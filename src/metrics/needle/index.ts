@@ -1,0 +1,3 @@
+export { traversePath } from './path.js';
+export { scoreNeedle } from './score.js';
+export type * from './types.js';
