@@ -56,6 +56,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** How a value reads in a message: `a string`, `null`, `an array`, `the number 3`. */
 export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string')

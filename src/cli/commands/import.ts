@@ -186,7 +186,9 @@ async function write(trajectory: Trajectory, out: string, force: boolean, io: Io
   await mkdir(out, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file: out, message: `cannot create the folder: ${error.code ?? error.message}` });
   });
-  await writeFile(trajectoryPath, `${JSON.stringify(trajectory, null, 2)}\n`);
+  // task_id first, as the seed's `dataclasses.asdict(AgentTrajectory)` writes it.
+  const { task_id, ...rest } = trajectory;
+  await writeFile(trajectoryPath, `${JSON.stringify({ task_id, ...rest }, null, 2)}\n`);
   const calls = toolCalls(trajectory);
   const counts = new Map<string, number>();
   for (const call of calls) counts.set(call.tool_name ?? '?', (counts.get(call.tool_name ?? '?') ?? 0) + 1);
