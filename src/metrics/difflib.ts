@@ -5,7 +5,8 @@
  * a longest common subsequence, and its "autojunk" heuristic changes the answer for sequences of 200 or more items,
  * so reproducing it step by step is the only way to give the reference's numbers.
  *
- * Elements are compared by value (`===` on strings and numbers, as Python's `==` on `str` and `int`/`float`).
+ * Elements are compared by value (`===` on strings, numbers and `null`, as Python's `==` on `str`, `int`/`float` and
+ * `None`).
  */
 
 /** A run of equal elements: `a[a..a+size) == b[b..b+size)` (Python's `Match(a, b, size)`). */
@@ -15,8 +16,8 @@ export interface MatchingBlock {
   size: number;
 }
 
-/** An element of a compared sequence. */
-export type SequenceElement = string | number;
+/** An element of a compared sequence (`null` stands for Python's `None`, as a missing tool name). */
+export type SequenceElement = string | number | null;
 
 /**
  * `SequenceMatcher(None, a, b).ratio()`: `2.0 * M / T`, where M is the number of elements in the matching blocks and

@@ -1,0 +1,226 @@
+import type { Trajectory } from '../../model/index.js';
+import { pythonEquals } from './python-equals.js';
+
+/**
+ * Trajectory match with the verdicts of LangChain agentevals' trajectory match evaluators
+ * (`create_trajectory_match_evaluator(trajectory_match_mode=..., tool_args_match_mode=...,
+ * tool_args_match_overrides=...)`, `agentevals/trajectory/{strict,unordered,subset,superset,utils}.py`).
+ *
+ * agentevals compares lists of chat messages; needlework compares trajectories, whose unit is the tool call (each
+ * `tool_call` step, with `tool_name` and `tool_input`). Thoughts, observations and answers take no part, as message
+ * contents take no part in agentevals' verdicts. A call without input (`tool_input: null`) is compared as `{}`,
+ * since an OpenAI tool call always carries an arguments object.
+ */
+
+/** How the whole trajectories are compared. */
+export type TrajectoryMatchMode = 'strict' | 'unordered' | 'subset' | 'superset';
+
+/** How two calls of the same tool compare their arguments (agentevals' `ToolArgsMatchMode`). */
+export type ToolArgsMatchMode = 'exact' | 'ignore' | 'subset' | 'superset';
+
+/** A custom argument comparison: true when the two argument objects match. */
+export type ToolArgsMatcher = (
+  actual: Record<string, unknown>,
+  reference: Record<string, unknown>,
+) => boolean;
+
+/**
+ * Per tool name: a mode, a list of argument keys (dot paths into nested objects, as `"filter.city"`) that must be
+ * equal, or a function (agentevals' `ToolArgsMatchOverrides`).
+ */
+export type ToolArgsOverride = ToolArgsMatchMode | readonly string[] | ToolArgsMatcher;
+
+export interface MatchTrajectoryOptions {
+  /** @default 'strict' */
+  mode?: TrajectoryMatchMode;
+  /** @default 'exact' */
+  toolArgs?: ToolArgsMatchMode;
+  /** Argument comparison per tool name, in place of `toolArgs` for that tool. */
+  toolArgsOverrides?: Readonly<Record<string, ToolArgsOverride>>;
+}
+
+/** A tool call as the match reports it. */
+export interface ToolCall {
+  tool: string | null;
+  args: Record<string, unknown>;
+}
+
+export interface TrajectoryMatchResult {
+  /** The agentevals verdict. */
+  pass: boolean;
+  /** Reference calls the actual trajectory lacks, in the direction(s) the mode checks (see `matchTrajectory`). */
+  missing: ToolCall[];
+  /** Actual calls the reference lacks, in the direction(s) the mode checks. */
+  extra: ToolCall[];
+}
+
+/**
+ * Does `actual` match `reference` under `mode`, with agentevals' verdicts:
+ *
+ * - `strict`: the same number of calls, and at each position the same tool with matching arguments (agentevals'
+ *   strict scorer compares message by message; with one call per step this is position by position). `missing` and
+ *   `extra` hold the reference and actual calls at the positions that differ, and the unpaired tail.
+ * - `superset`: every reference call is matched by a distinct actual call (`_is_trajectory_superset(outputs,
+ *   reference_outputs)`); extra actual calls are allowed. `missing` holds the unmatched reference calls.
+ * - `subset`: every actual call is matched by a distinct reference call (`_is_trajectory_superset(reference_outputs,
+ *   outputs)`). `extra` holds the unmatched actual calls.
+ * - `unordered`: both of the above (`superset` and `subset`), in any order.
+ *
+ * The matching is agentevals' greedy one, kept because it decides the verdict: for each call to be covered, in order,
+ * the first not-yet-used call of the same tool whose arguments match is taken. In `subset` mode agentevals passes
+ * the argument matcher its arguments swapped (the reference call's first), which matters for the asymmetric
+ * `toolArgs` modes and for custom functions; that order is kept too.
+ *
+ * Argument modes, for calls of the same tool: `exact`, the objects are equal (Python `==`: `true == 1`); `ignore`,
+ * always; `subset`, every key of the first argument exists in the second with an equal value; `superset`, every
+ * key of the second exists in the first with an equal value. A key-list override compares the values at each dot
+ * path, a missing path or a `null` value reading as `null` (`get_nested_value`). As in agentevals, an override that
+ * is empty (`[]`, `''`) is ignored and the default mode applies.
+ *
+ * Empty inputs: two trajectories without tool calls match in every mode; with an empty reference, `superset` always
+ * passes and `subset` passes only when the actual trajectory has no calls.
+ */
+export function matchTrajectory(
+  actual: Trajectory,
+  reference: Trajectory,
+  options: MatchTrajectoryOptions = {},
+): TrajectoryMatchResult {
+  const mode = options.mode ?? 'strict';
+  const toolArgs = options.toolArgs ?? 'exact';
+  const overrides = options.toolArgsOverrides;
+  const out = callsOf(actual);
+  const ref = callsOf(reference);
+  const matcherFor = (tool: string | null) => argsMatcher(tool, toolArgs, overrides);
+  switch (mode) {
+    case 'strict':
+      return strict(out, ref, matcherFor);
+    case 'superset': {
+      const missing = uncovered(out, ref, matcherFor);
+      return { pass: missing.length === 0, missing, extra: [] };
+    }
+    case 'subset': {
+      const extra = uncovered(ref, out, matcherFor);
+      return { pass: extra.length === 0, missing: [], extra };
+    }
+    case 'unordered': {
+      const missing = uncovered(out, ref, matcherFor);
+      const extra = uncovered(ref, out, matcherFor);
+      return { pass: missing.length === 0 && extra.length === 0, missing, extra };
+    }
+    default:
+      throw new TypeError(`matchTrajectory: unknown mode ${JSON.stringify(mode)}`);
+  }
+}
+
+type MatcherFor = (tool: string | null) => ToolArgsMatcher;
+
+function callsOf(trajectory: Trajectory): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const step of trajectory.steps) {
+    if (step.step_type === 'tool_call') calls.push({ tool: step.tool_name, args: step.tool_input ?? {} });
+  }
+  return calls;
+}
+
+function strict(out: ToolCall[], ref: ToolCall[], matcherFor: MatcherFor): TrajectoryMatchResult {
+  const missing: ToolCall[] = [];
+  const extra: ToolCall[] = [];
+  const n = Math.min(out.length, ref.length);
+  for (let i = 0; i < n; i++) {
+    const o = out[i] as ToolCall;
+    const r = ref[i] as ToolCall;
+    if (o.tool !== r.tool || !matcherFor(o.tool)(o.args, r.args)) {
+      missing.push(r);
+      extra.push(o);
+    }
+  }
+  missing.push(...ref.slice(n));
+  extra.push(...out.slice(n));
+  return { pass: missing.length === 0 && extra.length === 0, missing, extra };
+}
+
+/**
+ * `_is_trajectory_superset(outputs, reference_outputs)` of agentevals, continued past the first failure so that
+ * every uncovered call is reported: for each call of `required` in order, take the first unused call of `available`
+ * with the same tool for which `matcher(available.args, required.args)` holds. Returns the calls of `required` left
+ * uncovered; agentevals' verdict is that this list is empty (it stops at the first one, and later calls cannot change
+ * a failure into a pass).
+ */
+function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: MatcherFor): ToolCall[] {
+  const used = new Uint8Array(available.length);
+  const left: ToolCall[] = [];
+  for (const want of required) {
+    const matcher = matcherFor(want.tool);
+    let found = false;
+    for (let i = 0; i < available.length; i++) {
+      const have = available[i] as ToolCall;
+      if (have.tool !== want.tool || used[i]) continue;
+      if (matcher(have.args, want.args)) {
+        used[i] = 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) left.push(want);
+  }
+  return left;
+}
+
+/** `_get_matcher_for_tool_name`: the override for this tool when there is a non-empty one, else the default mode. */
+function argsMatcher(
+  tool: string | null,
+  mode: ToolArgsMatchMode,
+  overrides: Readonly<Record<string, ToolArgsOverride>> | undefined,
+): ToolArgsMatcher {
+  const override = overrides && tool !== null && Object.hasOwn(overrides, tool) ? overrides[tool] : undefined;
+  if (
+    override === undefined ||
+    (override as unknown) === '' ||
+    (Array.isArray(override) && override.length === 0)
+  ) {
+    return modeMatcher(mode);
+  }
+  if (typeof override === 'function') return override;
+  if (typeof override === 'string') return modeMatcher(override as ToolArgsMatchMode);
+  if (Array.isArray(override)) return keysMatcher(override as readonly string[]);
+  throw new TypeError(`matchTrajectory: invalid tool args override for ${JSON.stringify(tool)}`);
+}
+
+function modeMatcher(mode: ToolArgsMatchMode): ToolArgsMatcher {
+  switch (mode) {
+    case 'exact':
+      return pythonEquals;
+    case 'subset':
+      return (first, second) => containedIn(first, second);
+    case 'superset':
+      return (first, second) => containedIn(second, first);
+    default:
+      // agentevals falls back to ignoring the arguments for any other mode.
+      return () => true;
+  }
+}
+
+/** Every key of `part` exists in `whole` with an equal value (`_subset_match(part, whole)`). */
+function containedIn(part: Record<string, unknown>, whole: Record<string, unknown>): boolean {
+  for (const key of Object.keys(part)) {
+    if (!Object.hasOwn(whole, key) || !pythonEquals(whole[key], part[key])) return false;
+  }
+  return true;
+}
+
+/** `_get_partial_matcher_on_keys`: the values at every dot path are equal. */
+function keysMatcher(keys: readonly string[]): ToolArgsMatcher {
+  return (first, second) =>
+    keys.every((key) => pythonEquals(nestedValue(first, key), nestedValue(second, key)));
+}
+
+/** `get_nested_value`: walks the dot path through objects; anything else on the way, or a missing key, is `null`. */
+function nestedValue(args: Record<string, unknown>, path: string): unknown {
+  let current: unknown = args;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return null;
+    current = (current as Record<string, unknown>)[part];
+    if (current === undefined || current === null) return null;
+  }
+  return current;
+}
