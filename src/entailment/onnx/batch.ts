@@ -1,0 +1,60 @@
+import ort from 'onnxruntime-node';
+import type { EncodedSequence } from './encode.js';
+
+/** The inputs a Hugging Face sequence-classification export may declare; needlework feeds exactly these. */
+export const FEEDABLE_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'] as const;
+export type FeedableInput = (typeof FEEDABLE_INPUTS)[number];
+
+/** A group of rows padded to one length, ready to run. */
+export interface Batch {
+  rows: EncodedSequence[];
+  feeds: Record<string, ort.Tensor>;
+}
+
+/**
+ * Groups rows into batches of at most `size`, sorted by length so each batch pads to nearly its own rows' length
+ * (padding is compute spent on nothing). Rows keep their `pair` index, so the order of the batches is free.
+ */
+export function makeBatches(
+  rows: readonly EncodedSequence[],
+  size: number,
+  inputs: readonly string[],
+  padId: number,
+): Batch[] {
+  const sorted = [...rows].sort((a, b) => a.ids.length - b.ids.length);
+  const batches: Batch[] = [];
+  for (let start = 0; start < sorted.length; start += size) {
+    const group = sorted.slice(start, start + size);
+    batches.push({ rows: group, feeds: padBatch(group, inputs, padId) });
+  }
+  return batches;
+}
+
+/** int64 [batch, length] tensors for the declared inputs only (a DistilBERT export rejects `token_type_ids`). */
+export function padBatch(
+  rows: readonly EncodedSequence[],
+  inputs: readonly string[],
+  padId: number,
+): Record<string, ort.Tensor> {
+  const length = rows.reduce((max, row) => Math.max(max, row.ids.length), 0);
+  const dims = [rows.length, length];
+  const ids = new BigInt64Array(rows.length * length).fill(BigInt(padId));
+  const mask = new BigInt64Array(rows.length * length);
+  const types = new BigInt64Array(rows.length * length);
+  for (const [r, row] of rows.entries()) {
+    const base = r * length;
+    for (let i = 0; i < row.ids.length; i++) {
+      ids[base + i] = BigInt(row.ids[i]!);
+      mask[base + i] = 1n;
+      types[base + i] = BigInt(row.typeIds[i]!);
+    }
+  }
+  const all: Record<FeedableInput, BigInt64Array> = {
+    input_ids: ids,
+    attention_mask: mask,
+    token_type_ids: types,
+  };
+  const feeds: Record<string, ort.Tensor> = {};
+  for (const name of inputs) feeds[name] = new ort.Tensor('int64', all[name as FeedableInput], dims);
+  return feeds;
+}
