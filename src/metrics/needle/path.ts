@@ -62,7 +62,9 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
 
   // hopsOf[relation]: the hops that relation may fill.
   const hopsOf = new Map<string, number[]>();
-  relations.forEach((relation, hop) => hopsOf.set(relation, [...(hopsOf.get(relation) ?? []), hop]));
+  relations.forEach((relation, hop) => {
+    push(hopsOf, relation, hop);
+  });
   // edges[hop]: entity -> the facts seen so far that hop may walk from it.
   const edges = relations.map(() => new Map<string, Edge[]>());
   // states[hop]: entity -> the chains of `hop` hops ending there (at most one per arriving fact).
