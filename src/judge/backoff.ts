@@ -35,7 +35,8 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  // An HTTP-date names its weekday and month; V8's Date.parse would also read "-1" or "7.5" as dates.
+  const date = /[A-Za-z]/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
