@@ -11,7 +11,10 @@ describe('readVerdict', () => {
   });
 
   it('accepts surrounding whitespace and one code fence, with or without a language', () => {
-    expect(readVerdict('\n```json\n{"rationale": "r", "score": 1}\n```\n')).toMatchObject({ ok: true, score: 1 });
+    expect(readVerdict('\n```json\n{"rationale": "r", "score": 1}\n```\n')).toMatchObject({
+      ok: true,
+      score: 1,
+    });
     expect(readVerdict('```\n{"rationale": "r", "score": 5}\n```')).toMatchObject({ ok: true, score: 5 });
   });
 
@@ -34,6 +37,9 @@ describe('readVerdict', () => {
   });
 
   it('never evaluates the answer: a string that looks like code is just not JSON', () => {
-    expect(readVerdict('(() => { throw new Error("ran") })()')).toEqual({ ok: false, problem: 'the answer is not JSON' });
+    expect(readVerdict('(() => { throw new Error("ran") })()')).toEqual({
+      ok: false,
+      problem: 'the answer is not JSON',
+    });
   });
 });
