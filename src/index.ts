@@ -8,6 +8,7 @@ export { fromSeedTrajectory } from './adapters/seed.js';
 export { findSpecs, findWorkups } from './discover/find.js';
 export type { EntailmentPair, EntailmentVerifier } from './entailment/verifier.js';
 export * from './errors/index.js';
+export * from './metrics/index.js';
 export * from './model/index.js';
 export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './note/parse.js';
 export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
