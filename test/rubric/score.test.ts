@@ -178,7 +178,8 @@ describe('scoreRubric over HTTP: the ICD-203 rubric on a fixture workup', () => 
       const title = /^Criterion: (.*)$/m.exec(text)![1]!;
       orders[title] = [...(orders[title] ?? []), [...text.matchAll(/^- (\d): /gm)].map((m) => m[1]).join('')];
       // The server cannot see the sample index; it answers in arrival order per criterion.
-      const i = (counts[title] = (counts[title] ?? -1) + 1);
+      const i = (counts[title] ?? -1) + 1;
+      counts[title] = i;
       return {
         content: verdict(scores[title]![i], `${title}: ${i}`),
         usage: { prompt_tokens: 1000, completion_tokens: 50 },
