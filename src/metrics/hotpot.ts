@@ -31,7 +31,7 @@ const PY_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2
 /**
  * `normalize_answer`: `white_space_fix(remove_articles(remove_punc(lower(s))))`. Lower-cases (full Unicode case
  * mapping, as `str.lower`), removes ASCII punctuation, replaces the whole words a/an/the with a space, then
- * collapses whitespace runs to one space and trims. Punctuation goes before articles, so `"the-end"` becomes `"end"`
+ * collapses whitespace runs to one space and trims. Punctuation goes before articles, so `"the-end"` becomes `"theend"`
  * and `"a."` becomes `""`.
  */
 export function normalizeAnswer(s: string): string {
