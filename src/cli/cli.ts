@@ -2,7 +2,17 @@ import { createRequire } from 'node:module';
 import { cac } from 'cac';
 import type { Io } from './io.js';
 
-const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
+// Built, this file is dist/src/cli/cli.js; run from source (the tests), src/cli/cli.ts. Take the first package.json
+// up the tree that is needlework's own.
+const { version } = ['../../../package.json', '../../package.json']
+  .map((path) => {
+    try {
+      return createRequire(import.meta.url)(path) as { name?: string; version: string };
+    } catch {
+      return undefined;
+    }
+  })
+  .find((pkg) => pkg?.name === 'needlework')!;
 
 /**
  * Builds the `needlework` command line. Each command lazy-imports its implementation, so `--help` stays fast, and
