@@ -5,7 +5,7 @@ import { UserError } from '../../src/errors/index.js';
 import { errorSteps, type Trajectory, toolCalls } from '../../src/model/trajectory.js';
 import { parseJson } from '../../src/parse/json.js';
 import { locateInJson } from '../../src/parse/locate.js';
-import { at, otlp, TRACE } from './otlp.js';
+import { at, otlp } from './otlp.js';
 
 const FIXTURE = 'fixtures/imports/otel-genai-trace.json';
 
