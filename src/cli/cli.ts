@@ -46,6 +46,38 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       result.code = await runImport(importOptions(file, options, cli.rawArgs), io);
     });
 
+  cli
+    .command(
+      'trend [file]',
+      'Show the last runs of a trend history, with deltas and sparklines; gate on regressions',
+    )
+    .option('--last <n>', 'How many recent runs to show (default 10)')
+    .option('--baseline <file>', 'Compare the latest run with the latest run of this history')
+    .option('--fail-on-regression', 'Exit 1 when a metric fell by more than its tolerance')
+    .option('--tolerance <x>', 'How far a [0, 1] score may fall before it regresses (default 0.02)')
+    .option(
+      '--relative-tolerance <x>',
+      'How far a metric with a unit may worsen, as a fraction (default 0.1)',
+    )
+    .example('needlework trend')
+    .example('needlework trend needlework-trend.json --baseline main-trend.json --fail-on-regression')
+    .action(async (file: string | undefined, options: Record<string, unknown>) => {
+      const { runTrend } = await import('./commands/trend.js');
+      result.code = await runTrend(
+        {
+          file: file ?? 'needlework-trend.json',
+          ...(options['last'] !== undefined ? { last: Number(options['last']) } : {}),
+          ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
+          failOnRegression: options['failOnRegression'] === true,
+          ...(options['tolerance'] !== undefined ? { tolerance: Number(options['tolerance']) } : {}),
+          ...(options['relativeTolerance'] !== undefined
+            ? { relativeTolerance: Number(options['relativeTolerance']) }
+            : {}),
+        },
+        io,
+      );
+    });
+
   cli.help();
   cli.version(version);
   return cli;
