@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { collectChecks } from '../src/report/collect.js';
+import { displayPath } from '../src/report/display-path.js';
 import { buildJUnitXml } from '../src/report/junit/build.js';
 
 export interface NeedleworkJUnitOptions {
@@ -54,7 +55,7 @@ export class NeedleworkJUnitReporter implements Reporter {
     const path = resolve(this.root, this.options.outputFile);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, xml);
-    process.stdout.write(`needlework: JUnit report written to ${relative(process.cwd(), path) || path}\n`);
+    process.stdout.write(`needlework: JUnit report written to ${displayPath(path)}\n`);
   }
 }
 

@@ -1,0 +1,69 @@
+import { resolve } from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { collectChecks } from '../src/report/collect.js';
+import { displayPath } from '../src/report/display-path.js';
+import { buildTrendRun } from '../src/report/trend/entry.js';
+import { appendRun, DEFAULT_MAX_RUNS } from '../src/report/trend/history.js';
+import { detectRevision } from '../src/report/trend/revision.js';
+
+export interface NeedleworkTrendOptions {
+  /**
+   * The history file, relative to the project root.
+   * @default 'needlework-trend.json'
+   */
+  outputFile?: string;
+  /**
+   * How many runs the history keeps; older ones are dropped.
+   * @default 50
+   */
+  maxRuns?: number;
+  /**
+   * How long to wait (ms) for another run's lock on the history before failing.
+   * @default 30000
+   */
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Appends each run to a trend history: every spec x workup x criterion value and verdict, the commit and branch, and
+ * a summary. Concurrent runs are serialised by a lock and the file is replaced atomically. A shard of a sharded run
+ * writes nothing: the run is recorded once, complete, by `vitest --merge-reports` with this reporter.
+ */
+export class NeedleworkTrendReporter implements Reporter {
+  private readonly options: Required<NeedleworkTrendOptions>;
+  private vitest: Vitest | undefined;
+
+  constructor(options: NeedleworkTrendOptions = {}) {
+    this.options = {
+      outputFile: options.outputFile ?? 'needlework-trend.json',
+      maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS,
+      lockTimeoutMs: options.lockTimeoutMs ?? 30_000,
+    };
+  }
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    const root = this.vitest?.config.root ?? process.cwd();
+    const shard = this.vitest?.config.shard;
+    if (shard && !this.vitest?.config.mergeReports) {
+      process.stdout.write(
+        `needlework: shard ${shard.index}/${shard.count} leaves the trend to \`vitest --merge-reports\`\n`,
+      );
+      return;
+    }
+    const run = buildTrendRun(collectChecks(testModules, root), await detectRevision(root));
+    const path = resolve(root, this.options.outputFile);
+    const history = await appendRun(path, run, {
+      maxRuns: this.options.maxRuns,
+      timeoutMs: this.options.lockTimeoutMs,
+    });
+    process.stdout.write(
+      `needlework: trend run ${run.id} appended to ${displayPath(path)} (${history.runs.length} run${history.runs.length === 1 ? '' : 's'} kept)\n`,
+    );
+  }
+}
+
+export default NeedleworkTrendReporter;

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { byteCompare, type CheckRecord } from '../checks.js';
+import type { Revision } from './revision.js';
+import type { TrendCheck, TrendRun, TrendSummary } from './types.js';
+
+/**
+ * The history entry of a run: every needlework check as spec x workup x criterion, in byte order, and a summary.
+ * Durations are left out on purpose: they are not a quality signal, and leaving them out makes a sharded-and-merged
+ * run's entry equal one run's.
+ */
+export function buildTrendRun(
+  checks: readonly CheckRecord[],
+  revision: Revision,
+  now: Date = new Date(),
+): TrendRun {
+  const trendChecks: TrendCheck[] = [];
+  for (const check of checks) {
+    const meta = check.meta;
+    if (!meta) continue;
+    const entry: TrendCheck = {
+      spec: meta.spec,
+      workup: meta.workup,
+      criterion: meta.criterion,
+      metric: meta.metric,
+      value: meta.value,
+      verdict: meta.verdict,
+      state: check.state,
+    };
+    if (meta.unit) entry.unit = meta.unit;
+    if (meta.threshold !== undefined) entry.threshold = meta.threshold;
+    if (meta.comparator) entry.comparator = meta.comparator;
+    trendChecks.push(entry);
+  }
+  trendChecks.sort(
+    (a, b) =>
+      byteCompare(a.spec, b.spec) || byteCompare(a.workup, b.workup) || byteCompare(a.criterion, b.criterion),
+  );
+  const run: TrendRun = {
+    id: runId(now),
+    time: now.toISOString(),
+    summary: summarize(trendChecks),
+    checks: trendChecks,
+  };
+  if (revision.commit) run.commit = revision.commit;
+  if (revision.branch) run.branch = revision.branch;
+  if (revision.source) run.source = revision.source;
+  return run;
+}
+
+export function summarize(checks: readonly TrendCheck[]): TrendSummary {
+  let passed = 0;
+  let failed = 0;
+  let notApplicable = 0;
+  let skipped = 0;
+  for (const check of checks) {
+    if (check.verdict === 'pass') passed++;
+    else if (check.verdict === 'fail') failed++;
+    else notApplicable++;
+    if (check.state === 'skipped' || check.state === 'pending') skipped++;
+  }
+  const decided = passed + failed;
+  return {
+    checks: checks.length,
+    passed,
+    failed,
+    notApplicable,
+    skipped,
+    passRate: decided ? passed / decided : null,
+  };
+}
+
+function runId(now: Date): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(4).toString('hex')}`;
+}

@@ -1,0 +1,147 @@
+import { byteCompare } from '../checks.js';
+import { formatValue, numericValue } from '../format.js';
+import { stripAnsi } from '../text.js';
+import { sparkline } from './sparkline.js';
+import type { TrendHistory, TrendRun } from './types.js';
+
+/** Colour functions the table uses; plain identity functions give plain text. */
+export interface TableColors {
+  red: (text: string) => string;
+  green: (text: string) => string;
+  dim: (text: string) => string;
+  bold: (text: string) => string;
+}
+
+const plain: TableColors = { red: (t) => t, green: (t) => t, dim: (t) => t, bold: (t) => t };
+
+export interface TrendTableOptions {
+  /**
+   * How many of the most recent runs to show.
+   * @default 10
+   */
+  last?: number;
+  colors?: TableColors;
+}
+
+/**
+ * The trend of a history as text: a row per recent run (pass rate and its change), then a row per spec x criterion
+ * with the mean of its metric over the workups in the latest run, its change since the run before, and a sparkline of
+ * that mean across the runs shown. Means, not every workup, so a thousand workups still give a table one can read.
+ */
+export function renderTrendTable(history: TrendHistory, options: TrendTableOptions = {}): string {
+  const c = options.colors ?? plain;
+  const runs = history.runs.slice(-(options.last ?? 10));
+  if (runs.length === 0) return 'No runs recorded yet.';
+  const lines: string[] = [c.bold(`Runs (last ${runs.length} of ${history.runs.length})`)];
+  const runRows: string[][] = [['run', 'time', 'commit', 'branch', 'pass rate', 'Δ', 'pass', 'fail', 'n/a']];
+  runs.forEach((run, i) => {
+    const rate = run.summary.passRate;
+    const prev = i > 0 ? runs[i - 1]?.summary.passRate : undefined;
+    runRows.push([
+      run.id,
+      run.time.replace('T', ' ').slice(0, 19),
+      run.commit?.slice(0, 7) ?? '-',
+      run.branch ?? '-',
+      rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`,
+      delta(
+        rate === null || prev === undefined || prev === null ? undefined : (rate - prev) * 100,
+        false,
+        c,
+        1,
+      ),
+      String(run.summary.passed),
+      String(run.summary.failed),
+      String(run.summary.notApplicable),
+    ]);
+  });
+  lines.push(...align(runRows, c));
+  lines.push(`pass rate ${sparkline(runs.map((run) => run.summary.passRate ?? undefined))}`);
+
+  const series = metricMeans(runs);
+  if (series.length > 0) {
+    lines.push('', c.bold('Metrics (mean over workups)'));
+    const rows: string[][] = [['spec', 'criterion', 'metric', 'mean', 'Δ', 'trend']];
+    for (const s of series) {
+      const last = s.means.at(-1);
+      const prev = s.means.at(-2);
+      rows.push([
+        s.spec,
+        s.criterion,
+        s.metric,
+        last === undefined ? 'n/a' : formatValue(last, s.unit),
+        delta(last !== undefined && prev !== undefined ? last - prev : undefined, s.lowerIsBetter, c, 3),
+        sparkline(s.means),
+      ]);
+    }
+    lines.push(...align(rows, c));
+  }
+  return lines.join('\n');
+}
+
+export interface MetricSeries {
+  spec: string;
+  criterion: string;
+  metric: string;
+  unit?: string;
+  lowerIsBetter: boolean;
+  /** The mean of the metric over the workups of each run (undefined where it was not measured). */
+  means: Array<number | undefined>;
+}
+
+/** The mean of each spec x criterion metric in each run, in byte order of spec and criterion. */
+export function metricMeans(runs: readonly TrendRun[]): MetricSeries[] {
+  const series = new Map<string, MetricSeries & { sums: number[]; counts: number[] }>();
+  runs.forEach((run, index) => {
+    for (const check of run.checks) {
+      const value = numericValue(check.value);
+      const key = `${check.spec}\0${check.criterion}`;
+      let s = series.get(key);
+      if (!s) {
+        s = {
+          spec: check.spec,
+          criterion: check.criterion,
+          metric: check.metric,
+          ...(check.unit ? { unit: check.unit } : {}),
+          lowerIsBetter: check.comparator === '<=',
+          means: [],
+          sums: new Array(runs.length).fill(0),
+          counts: new Array(runs.length).fill(0),
+        };
+        series.set(key, s);
+      }
+      if (value === undefined) continue;
+      s.sums[index] = (s.sums[index] ?? 0) + value;
+      s.counts[index] = (s.counts[index] ?? 0) + 1;
+    }
+  });
+  return [...series.entries()]
+    .sort(([a], [b]) => byteCompare(a, b))
+    .map(([, { sums, counts, ...s }]) => ({
+      ...s,
+      means: sums.map((sum, i) => (counts[i] ? sum / (counts[i] ?? 1) : undefined)),
+    }));
+}
+
+function delta(change: number | undefined, lowerIsBetter: boolean, c: TableColors, digits: number): string {
+  if (change === undefined) return '';
+  const rounded = Number(change.toFixed(digits));
+  if (rounded === 0) return c.dim('±0');
+  const text = `${rounded > 0 ? '+' : ''}${rounded}`;
+  return rounded > 0 !== lowerIsBetter ? c.green(text) : c.red(text);
+}
+
+/** Pads columns to their widest cell, measured without colour codes. */
+function align(rows: string[][], c: TableColors): string[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, stripAnsi(cell).length);
+    });
+  return rows.map((row, r) => {
+    const line = row
+      .map((cell, i) => cell + ' '.repeat((widths[i] ?? 0) - stripAnsi(cell).length))
+      .join('  ')
+      .trimEnd();
+    return r === 0 ? c.dim(line) : line;
+  });
+}

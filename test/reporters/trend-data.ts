@@ -1,0 +1,31 @@
+import { summarize } from '../../src/report/trend/entry.js';
+import type { TrendCheck, TrendRun } from '../../src/report/trend/types.js';
+
+/** A trend check with defaults: a [0, 1] recall of 0.9 that passes. */
+export function trendCheck(overrides: Partial<TrendCheck> = {}): TrendCheck {
+  return {
+    spec: 'compound-alpha',
+    workup: 'grounded',
+    criterion: 'surfaced',
+    metric: 'recall',
+    value: 0.9,
+    threshold: 0.8,
+    comparator: '>=',
+    verdict: 'pass',
+    state: 'passed',
+    ...overrides,
+  };
+}
+
+/** A run holding the checks, at minute `minute` of a fixed day. */
+export function trendRun(minute: number, checks: TrendCheck[], extra: Partial<TrendRun> = {}): TrendRun {
+  const time = new Date(Date.UTC(2026, 10, 22, 3, minute)).toISOString();
+  const stamp = time.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return {
+    id: `${stamp}-${minute.toString(16).padStart(8, '0')}`,
+    time,
+    summary: summarize(checks),
+    checks,
+    ...extra,
+  };
+}
