@@ -78,6 +78,67 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       );
     });
 
+  cli
+    .command(
+      'score <workup>',
+      'Score a workup: citations, tradecraft, needles and trajectory, as a scorecard',
+    )
+    .option(
+      '--needle <spec>',
+      'A needle spec to score against (repeatable; default: every needle in ./needles)',
+    )
+    .option('--gold <trajectory>', "A gold trajectory (default: the workup's gold.trajectory.json)")
+    .option('--json', 'Print the scores as JSON')
+    .example('needlework score fixtures/workups/grounded')
+    .example('needlework score fixtures/workups/guessed --needle needles/compound-alpha.needle.yaml --json')
+    .action(async (workup: string, options: Record<string, unknown>) => {
+      const { runScore } = await import('./commands/score.js');
+      const needle = options['needle'];
+      result.code = await runScore(
+        {
+          workup,
+          needles: (Array.isArray(needle) ? needle : needle === undefined ? [] : [needle]).map(String),
+          ...(typeof options['gold'] === 'string' && { gold: options['gold'] }),
+          json: options['json'] === true,
+        },
+        io,
+      );
+    });
+
+  cli
+    .command(
+      'judge [...workups]',
+      'Score workups on a rubric with an LLM judge (median of samples, agreement, cost)',
+    )
+    .option('--rubric <spec>', 'The *.rubric.yaml to score (required)')
+    .option(
+      '--judge <url|replay:file>',
+      'An OpenAI-compatible base URL, or replay:<cassette> (default: OPENAI_BASE_URL)',
+    )
+    .option('--model <name>', 'The judge model (default: NEEDLEWORK_JUDGE_MODEL, else gpt-4o-mini)')
+    .option('--samples <n>', 'Judgements per criterion; the median is the score (default 3)')
+    .option('--temperature <t>', 'Sampling temperature (default 0)')
+    .option('--cassette <file>', 'Replay verdicts from this cassette; a request it lacks goes to the judge')
+    .option('--record', 'Record new verdicts into --cassette')
+    .option('--strict', 'Answer only from --cassette; a request it lacks fails (hermetic CI)')
+    .option('--timeout <ms>', 'Time allowed per HTTP attempt (default 60000)')
+    .option('--concurrency <n>', 'Requests in flight at once (default 4)')
+    .option('--price <in,out>', 'The model price in USD per 1M input and output tokens, for the cost line')
+    .option('--json', 'Print the results as JSON')
+    .example(
+      'needlework judge fixtures/workups/grounded --rubric needles/icd-203.rubric.yaml --judge http://localhost:11434/v1 --model llama3.1',
+    )
+    .example(
+      'needlework judge fixtures/workups/grounded --rubric needles/icd-203.rubric.yaml --cassette judge.cassette.json --record',
+    )
+    .example(
+      'needlework judge fixtures/workups/grounded --rubric needles/icd-203.rubric.yaml --judge replay:judge.cassette.json',
+    )
+    .action(async (workups: string[], options: Record<string, unknown>) => {
+      const { runJudge, judgeOptions } = await import('./commands/judge.js');
+      result.code = await runJudge(judgeOptions(workups, options), io);
+    });
+
   cli.help();
   cli.version(version);
   return cli;
