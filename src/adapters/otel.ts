@@ -182,14 +182,14 @@ function readSpan(
   if (traceId === undefined) {
     problems.add(
       [...path, 'traceId'],
-      `expected the trace id (a hex string), found ${describe(raw['traceId'])}`,
+      `expected the trace id (a hex string), found ${describeId(raw['traceId'])}`,
     );
     ok = false;
   }
   if (spanId === undefined) {
     problems.add(
       [...path, 'spanId'],
-      `expected the span id (a hex string), found ${describe(raw['spanId'])}`,
+      `expected the span id (a hex string), found ${describeId(raw['spanId'])}`,
     );
     ok = false;
   }
@@ -243,6 +243,14 @@ function idOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   return undefined;
+}
+
+/** What an unusable id was; a number past 2^53 was rounded before it got here, which the user can fix. */
+function describeId(value: unknown): string {
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return `${describe(value)}, already rounded by JSON.parse (read the file with parseJson to keep large ids exact)`;
+  }
+  return describe(value);
 }
 
 /** Unix nanoseconds as an exact integer: OTLP/JSON writes them as decimal strings (fixed64). */

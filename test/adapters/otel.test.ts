@@ -168,6 +168,10 @@ describe('fromOtelSpans: the OpenTelemetry GenAI semantic conventions', () => {
     expect(fromOtelSpans(parseJson(text, 'ids.json'), { traceId: '123456789012345678901' }).task_id).toBe(
       '123456789012345678901',
     );
+    // Parsed with JSON.parse the id is already rounded; it is refused rather than kept wrong.
+    expect(failure(() => fromOtelSpans(JSON.parse(text)))).toMatch(
+      /^<otlp trace>: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId: expected the trace id \(a hex string\), found the number 123456789012345680000, already rounded by JSON.parse \(read the file with parseJson to keep large ids exact\)\n/,
+    );
   });
 
   it('derives tool calls from the model output when no tool span traced them (the older prompt/completion events)', () => {
