@@ -9,11 +9,14 @@
  *   other code unit outside `' '..'~'` as `\uXXXX` in lowercase hex (characters past U+FFFF as their surrogate
  *   pair, which is how CPython writes them too);
  * - object keys sorted by code point (Python's `str` order, not JavaScript's UTF-16 order);
- * - a number with an integral value is written as Python writes an `int`; any other as `float.__repr__` (shortest
- *   round-trip digits, scientific when the decimal exponent is below -4 or 16 and above, as `1e-05`, `1.5e+16`).
+ * - a number with an integral value below 1e21 in magnitude is written as Python writes an `int` (these are the
+ *   numbers `JSON.stringify` writes without an exponent, so Python reads them back as `int`); any other as
+ *   `float.__repr__` (shortest round-trip digits, scientific when the decimal exponent is below -4 or 16 and above,
+ *   as `1e-05`, `1.5e+16`, `1e+300`).
  *
  * One divergence is unavoidable: `JSON.parse` cannot tell `1.0` from `1`, so a float literal with an integral value
- * (`{"n": 1.0}`) is written `1` here and `1.0` by Python. Every other JSON value gives Python's text.
+ * (`{"n": 1.0}`, `{"n": 1e5}`) is written as an `int` here (`1`, `100000`) and as a float by Python (`1.0`,
+ * `100000.0`). Every other JSON value gives Python's text.
  * `undefined` and functions (not JSON) are written `null`, as `JSON.stringify` does inside arrays.
  */
 export function pythonJsonDumps(value: unknown): string {
@@ -99,28 +102,28 @@ function quote(s: string): string {
 
 /**
  * Python's `str` ordering: by code point. JavaScript's default sort compares UTF-16 code units, which puts a
- * character past U+FFFF (a surrogate, 0xD800-0xDFFF) before U+E000-U+FFFF; Python puts it after.
+ * character past U+FFFF (stored as a surrogate pair, 0xD800-0xDFFF) before U+E000-U+FFFF; Python puts it after. A
+ * lone surrogate is its own code point, as in a Python `str`.
  */
 export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x - y;
+  let i = 0;
+  while (i < a.length && i < b.length) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(i) as number;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
   }
   return a.length - b.length;
 }
 
-/** An integral value as a Python `int`, any other as Python's `float.__repr__`. */
+/** An integral value below 1e21 as a Python `int`, any other as Python's `float.__repr__` (JSON spelling of NaN, ±inf). */
 function pythonNumber(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Number.POSITIVE_INFINITY) return 'Infinity';
   if (x === Number.NEGATIVE_INFINITY) return '-Infinity';
-  if (Number.isInteger(x)) return Number.isSafeInteger(x) ? String(x === 0 ? 0 : x) : BigInt(x).toString();
+  if (Number.isInteger(x) && Math.abs(x) < 1e21) {
+    return Number.isSafeInteger(x) ? String(x === 0 ? 0 : x) : BigInt(x).toString();
+  }
   return pythonFloatRepr(x);
 }
 
