@@ -761,6 +761,11 @@ function iso(at: bigint | undefined): string | null {
   return ms > 8_640_000_000_000_000n ? null : new Date(Number(ms)).toISOString();
 }
 
+/** When a span ended; a span with no end, or an end before its start, ends where it started. */
+function finish(span: Span): bigint {
+  return span.end !== undefined && span.end > span.start ? span.end : span.start;
+}
+
 function durationMs(span: Span): number {
   if (span.end === undefined || span.end < span.start) return 0;
   return Number(span.end - span.start) / 1e6;
@@ -820,13 +825,13 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
       tokens_used: spent,
       call_id: id ?? span.spanId,
     });
-    push(span.end ?? span.start, {
+    push(finish(span), {
       ...blank(),
       step_type: 'observation',
       content: span.error !== undefined ? `ERROR: ${span.error}` : asText(result),
       tool_name: name,
       tool_output: toolOutput(result),
-      timestamp: iso(span.end ?? span.start),
+      timestamp: iso(finish(span)),
       latency_ms: durationMs(span),
       error: span.error ?? null,
       call_id: id ?? span.spanId,
@@ -867,13 +872,13 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
         continue;
       }
       const input = toolInput(call.arguments);
-      const step = push(span.end ?? span.start, {
+      const step = push(finish(span), {
         ...blank(),
         step_type: 'tool_call',
         content: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input),
         tool_name: call.name,
         tool_input: input,
-        timestamp: iso(span.end ?? span.start),
+        timestamp: iso(finish(span)),
         ...(call.id !== undefined ? { call_id: call.id } : {}),
       });
       carrier ??= step;
@@ -898,11 +903,11 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
     if (candidate && candidate.step.content.trim() === finalFromRun.trim())
       candidate.step.step_type = 'answer';
     else {
-      push(run!.end ?? run!.start, {
+      push(finish(run!), {
         ...blank(),
         step_type: 'answer',
         content: finalFromRun,
-        timestamp: iso(run!.end ?? run!.start),
+        timestamp: iso(finish(run!)),
       });
     }
   } else if (candidate) {

@@ -546,6 +546,135 @@ describe('fromOtelSpans: agent-SDK exports', () => {
     expect(t.total_latency_ms).toBe(4000);
     expect(t.metadata['conventions']).toEqual(['vercel_ai']);
   });
+
+  it('reads the AI SDK 5 names (ai.toolCall.input/output, ai.usage.inputTokens/outputTokens, toolCalls with input)', () => {
+    const t = fromOtelSpans(
+      otlp([
+        {
+          id: 'step',
+          name: 'ai.streamText.doStream',
+          start: at(0),
+          end: at(500),
+          attrs: {
+            'ai.operationId': 'ai.streamText.doStream',
+            'ai.response.text': 'Checking.',
+            'ai.response.toolCalls': JSON.stringify([
+              { toolCallId: 'c9', toolName: 'lookup', input: { entity: 'Wren' } },
+            ]),
+            'ai.usage.inputTokens': 70,
+            'ai.usage.outputTokens': 7,
+          },
+        },
+        {
+          id: 'tool',
+          name: 'ai.toolCall',
+          start: at(501),
+          end: at(520),
+          attrs: {
+            'ai.operationId': 'ai.toolCall',
+            'ai.toolCall.name': 'lookup',
+            'ai.toolCall.id': 'c9',
+            'ai.toolCall.input': '{"entity":"Wren"}',
+            'ai.toolCall.output': '{"employer":"Marrow Logistics"}',
+          },
+        },
+      ]),
+    );
+    expect(t.steps.map((s) => [s.step_type, s.content, s.tool_input, s.tool_output, s.tokens_used])).toEqual([
+      ['thought', 'Checking.', null, null, 77],
+      ['tool_call', '{"entity":"Wren"}', { entity: 'Wren' }, null, 0],
+      ['observation', '{"employer":"Marrow Logistics"}', null, { employer: 'Marrow Logistics' }, 0],
+    ]);
+    expect(t.final_answer).toBeNull();
+  });
+});
+
+describe('fromOtelSpans: GenAI message events', () => {
+  it('reads gen_ai.user.message / gen_ai.choice events and the inference operation details event', () => {
+    const t = fromOtelSpans(
+      otlp([
+        {
+          id: 'c1',
+          start: at(0),
+          end: at(100),
+          attrs: { 'gen_ai.operation.name': 'chat' },
+          events: [
+            { name: 'gen_ai.system.message', attrs: { content: 'Be brief.' } },
+            { name: 'gen_ai.user.message', attrs: { content: 'Who employs Wren?' } },
+            {
+              name: 'gen_ai.choice',
+              attrs: {
+                'gen_ai.event.content': JSON.stringify({
+                  index: 0,
+                  finish_reason: 'tool_calls',
+                  message: {
+                    role: 'assistant',
+                    tool_calls: [
+                      {
+                        id: 'k1',
+                        type: 'function',
+                        function: { name: 'lookup', arguments: { entity: 'Wren' } },
+                      },
+                    ],
+                  },
+                }),
+              },
+            },
+          ],
+        },
+        {
+          id: 'c2',
+          start: at(200),
+          end: at(300),
+          attrs: { 'gen_ai.operation.name': 'chat' },
+          events: [
+            {
+              name: 'gen_ai.client.inference.operation.details',
+              attrs: {
+                'gen_ai.output.messages': JSON.stringify([
+                  {
+                    role: 'assistant',
+                    parts: [{ type: 'text', content: 'Marrow Logistics.' }],
+                    finish_reason: 'stop',
+                  },
+                ]),
+              },
+            },
+          ],
+        },
+      ]),
+    );
+    expect(t.task_input).toBe('Who employs Wren?');
+    expect(t.steps.map((s) => [s.step_type, s.tool_name, s.tool_input, s.content])).toEqual([
+      ['tool_call', 'lookup', { entity: 'Wren' }, '{"entity":"Wren"}'],
+      ['answer', null, null, 'Marrow Logistics.'],
+    ]);
+  });
+
+  it('keeps a span whose end comes before its start at its start, with no negative latency', () => {
+    const t = fromOtelSpans(
+      otlp([
+        {
+          id: 'a',
+          start: at(10),
+          end: at(5),
+          attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'skewed' },
+        },
+        {
+          id: 'b',
+          start: at(7),
+          end: at(8),
+          attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'fine' },
+        },
+      ]),
+    );
+    expect(t.steps.map((s) => [s.step_type, s.tool_name, s.latency_ms])).toEqual([
+      ['tool_call', 'fine', 0],
+      ['observation', 'fine', 1],
+      ['tool_call', 'skewed', 0],
+      ['observation', 'skewed', 0],
+    ]);
+  });
 });
 
 describe('fromOtelSpans: files with several traces', () => {
