@@ -86,12 +86,12 @@ const step: fc.Arbitrary<Omit<TrajectoryStep, 'step_id'>> = fc.record({
   ),
 });
 
-/** A trajectory of up to `maxSteps` steps; ids increase from 1, or (one time in four) are drawn at random. */
-export function trajectory(maxSteps = 12): fc.Arbitrary<Trajectory> {
+/** A trajectory of `minSteps` to `maxSteps` steps; ids increase from 1, or (one time in four) are drawn at random. */
+export function trajectory(maxSteps = 12, minSteps = 0): fc.Arbitrary<Trajectory> {
   return fc
     .record({
       task_id: fc.constantFrom('t1', 't2', 'grounded'),
-      steps: fc.array(step, { maxLength: maxSteps }),
+      steps: fc.array(step, { minLength: minSteps, maxLength: maxSteps }),
       shuffledIds: fc.array(fc.integer({ min: 0, max: 20 }), { minLength: maxSteps, maxLength: maxSteps }),
       randomIds: fc.integer({ min: 0, max: 3 }).map((x) => x === 0),
       succeeded: fc.boolean(),
