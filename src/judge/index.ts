@@ -1,5 +1,5 @@
-export { type BackoffOptions, backoffDelay, isRetryableStatus, retryAfterMs } from './backoff.js';
-export { type CanonicalRequest, canonicalRequest, requestHash, stableJson } from './canonical.js';
+export type { BackoffOptions } from './backoff.js';
+export { type CanonicalRequest, canonicalRequest, requestHash } from './canonical.js';
 export { Cassette, type CassetteEntry, type CassetteFile, type RecordedVerdict } from './cassette.js';
 export {
   CASSETTE_MODES,
@@ -16,7 +16,6 @@ export {
   type OpenAICompatibleJudgeOptions,
 } from './openai.js';
 export { costUsd, type ModelPrice, type PriceTable } from './pricing.js';
-export { Semaphore } from './semaphore.js';
 export type * from './types.js';
 export {
   readVerdict,

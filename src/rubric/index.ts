@@ -1,4 +1,4 @@
-export { agreementOf, median, sumTotals, totalUsage, weightedTotal } from './aggregate.js';
+export { agreementOf, weightedTotal } from './aggregate.js';
 export { anchorOrder } from './anchors.js';
 export { type Material, type MaterialOptions, summarizeLedger, workupMaterial } from './material.js';
 export { criterionPrompt, JUDGE_SYSTEM_PROMPT } from './prompt.js';
