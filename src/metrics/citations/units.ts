@@ -1,4 +1,5 @@
 import type { Note, Segment, Sentence, SourcePosition } from '../../model/note.js';
+import { LineIndex } from '../../parse/position.js';
 
 /**
  * A stretch of a claim-making segment and the citations that cover it. Stage 1 of seed 001, Thread 1, is
@@ -21,7 +22,10 @@ export interface ClaimUnit {
   covered: boolean;
   /** The sentences the unit overlaps. */
   sentences: Sentence[];
-  /** Where the unit's first sentence begins in the note. */
+  /**
+   * Where the unit begins in the note: its first sentence's start, or for a tail after a citation, the first word
+   * after the segment's last citation marker.
+   */
   position: SourcePosition;
 }
 
@@ -31,13 +35,30 @@ const PROSE = /[\p{L}\p{N}]/u;
 /** The claim units of every claim-making segment of a note, in source order (exempt sections give none). */
 export function claimUnits(note: Note): ClaimUnit[] {
   const units: ClaimUnit[] = [];
+  let lines: LineIndex | undefined;
   for (const segment of note.segments) {
     if (!segment.claims) continue;
     const split = Math.max(segment.lastCitationAt, 0);
     if (split > 0) units.push(unit(segment, 0, split, true));
-    if (PROSE.test(segment.text.slice(split))) units.push(unit(segment, split, segment.text.length, false));
+    if (PROSE.test(segment.text.slice(split))) {
+      const tail = unit(segment, split, segment.text.length, false);
+      const after = segment.citations[segment.citations.length - 1]?.position.offset;
+      if (split > 0 && after !== undefined) {
+        const at = locateWord(note.source, tail.text, after);
+        if (at !== undefined) tail.position = (lines ??= new LineIndex(note.source)).position(at);
+      }
+      units.push(tail);
+    }
   }
   return units;
+}
+
+/** Where the first word of `text` stands in `source` at or after `from` (markup may hide it: then undefined). */
+function locateWord(source: string, text: string, from: number): number | undefined {
+  const word = /[\p{L}\p{N}]+/u.exec(text)?.[0];
+  if (word === undefined) return undefined;
+  const index = source.indexOf(word, from);
+  return index === -1 ? undefined : index;
 }
 
 function unit(segment: Segment, start: number, end: number, covered: boolean): ClaimUnit {
