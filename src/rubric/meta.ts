@@ -1,0 +1,103 @@
+import { formatJudgeError } from '../judge/describe.js';
+import type { CheckMeta } from '../vitest/meta.js';
+import type { CriterionScore, RubricScore, UsageTotals } from './types.js';
+
+/**
+ * The `task.meta.needlework` of one rubric criterion's test, for the matcher and the YAML rubric tests to attach, so
+ * the reporters show the score, the judge's agreement, its rationale, tokens and cost. A criterion with no score is
+ * a `fail` whose summary carries the judge's failure (raw answers and what was expected), never a NaN value.
+ */
+export function criterionCheckMeta(result: RubricScore, criterion: CriterionScore): CheckMeta {
+  const scored = criterion.score !== null && criterion.agreement !== null;
+  const summary = scored
+    ? `${criterion.criterion}: ${criterion.score} of 5 (threshold ${criterion.threshold}); ${Math.round(
+        criterion.agreement!.agreement * 100,
+      )}% of ${criterion.samplesValid} samples agree, spread ${criterion.agreement!.spread}`
+    : `${criterion.criterion}: no score; ${criterion.error ? formatJudgeError(criterion.error) : 'no sample answered'}`;
+  return {
+    schema: 1,
+    spec: result.rubric,
+    specKind: 'rubric',
+    ...(result.rubricFile !== undefined && { specFile: result.rubricFile }),
+    workup: result.workup,
+    ...(result.workupPath !== undefined && { workupPath: result.workupPath }),
+    criterion: criterion.criterion,
+    metric: 'rubric_score',
+    value: criterion.score,
+    threshold: criterion.threshold,
+    comparator: '>=',
+    unit: 'score-1-5',
+    verdict: criterion.verdict === 'pass' ? 'pass' : 'fail',
+    summary,
+    evidence: {
+      title: criterion.title,
+      question: criterion.question,
+      rationale: criterion.rationale,
+      ...(result.model !== undefined && { model: result.model }),
+      samples: criterion.samples.map((s) =>
+        s.ok
+          ? {
+              sample: s.sample,
+              anchorOrder: s.anchorOrder,
+              score: s.score,
+              rationale: s.rationale,
+              cached: s.cached,
+            }
+          : { sample: s.sample, anchorOrder: s.anchorOrder, error: s.error, cached: s.cached },
+      ),
+      ...(criterion.error && { error: criterion.error }),
+    },
+    scores: {
+      ...(criterion.agreement && {
+        agreement: criterion.agreement.agreement,
+        spread: criterion.agreement.spread,
+      }),
+      samples_valid: criterion.samplesValid,
+      samples_requested: criterion.samplesRequested,
+      weight: criterion.weight,
+      ...usageScores(criterion.usage),
+    },
+  };
+}
+
+/** The `task.meta.needlework` of a rubric's weighted total. */
+export function rubricTotalCheckMeta(result: RubricScore): CheckMeta {
+  const missing = result.criteria.filter((c) => c.score === null).map((c) => c.criterion);
+  const total = result.total === null ? 'no total' : `total ${round(result.total)} of 5`;
+  return {
+    schema: 1,
+    spec: result.rubric,
+    specKind: 'rubric',
+    ...(result.rubricFile !== undefined && { specFile: result.rubricFile }),
+    workup: result.workup,
+    ...(result.workupPath !== undefined && { workupPath: result.workupPath }),
+    criterion: 'total',
+    metric: 'rubric_total',
+    value: result.total,
+    threshold: result.threshold,
+    comparator: '>=',
+    unit: 'score-1-5',
+    verdict: result.verdict === 'pass' ? 'pass' : 'fail',
+    summary: `${total} (threshold ${result.threshold})${missing.length > 0 ? `; no score for ${missing.join(', ')}` : ''}`,
+    evidence: {
+      ...(result.model !== undefined && { model: result.model }),
+      criteria: result.criteria.map((c) => ({ criterion: c.criterion, score: c.score, weight: c.weight })),
+    },
+    scores: usageScores(result.usage),
+  };
+}
+
+/** Tokens, cost and cache counts as named numbers; unknown ones are left out rather than reported as 0. */
+function usageScores(usage: UsageTotals): Record<string, number> {
+  return {
+    requests: usage.requests,
+    cached: usage.cached,
+    calls: usage.calls,
+    ...(usage.tokens && { input_tokens: usage.tokens.input, output_tokens: usage.tokens.output }),
+    ...(usage.costUsd !== undefined && { cost_usd: usage.costUsd }),
+  };
+}
+
+function round(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
