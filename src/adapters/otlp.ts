@@ -27,6 +27,10 @@ export interface Span {
   order: number;
 }
 
+/**
+ * Every span of an export (or of an array of exports, one per JSONL line), in file order. Every shape problem is
+ * collected into `problems` and thrown together, so one run reports all of a file's bad spans.
+ */
 export function readSpans(input: unknown, problems: Problems): Span[] {
   const spans: Span[] = [];
   const batches: Array<{ value: unknown; path: Array<string | number> }> = Array.isArray(input)
