@@ -6,7 +6,7 @@ export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
 export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
 export { findSpecs, findWorkups } from './discover/find.js';
-export type { EntailmentPair, EntailmentVerifier } from './entailment/verifier.js';
+export * from './entailment/index.js';
 export * from './errors/index.js';
 export * from './judge/index.js';
 export * from './metrics/index.js';

@@ -139,6 +139,27 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       result.code = await runJudge(judgeOptions(workups, options), io);
     });
 
+  cli
+    .command(
+      'entail <premise> <hypothesis>',
+      'Score how far a premise entails a hypothesis with a local NLI model',
+    )
+    .option(
+      '--model <dir|hf:owner/name>',
+      'An ONNX export folder or a Hub model (default: NEEDLEWORK_NLI_MODEL)',
+    )
+    .option('--no-cache', 'Score without reading or writing the cache (.needlework/cache/entailment)')
+    .option('--threads <n>', 'Threads one inference may use (default: the core count)')
+    .option('--quantized', 'Use onnx/model_quantized.onnx')
+    .example(
+      'needlework entail "Halberd is a member of Ash Cell." "Halberd belongs to Ash Cell." --model ./nli',
+    )
+    .example('needlework entail "..." "..." --model hf:Xenova/nli-deberta-v3-xsmall')
+    .action(async (premise: string, hypothesis: string, options: Record<string, unknown>) => {
+      const { runEntail, entailOptions } = await import('./commands/entail.js');
+      result.code = await runEntail(entailOptions(premise, hypothesis, options), io);
+    });
+
   cli.help();
   cli.version(version);
   return cli;
