@@ -29,6 +29,30 @@ describe('needlework import', () => {
     expect(io.stderr()).toBe('');
     const text = await readFile(join(out, 'trajectory.json'), 'utf8');
     expect(text.startsWith('{\n  "task_id": "openai-chat",\n  "task_input": "How, if at all')).toBe(true);
+    // Every step in the field order of seed 002's TrajectoryStep dataclass.
+    expect(Object.keys(JSON.parse(text).steps[0])).toEqual([
+      'step_id',
+      'step_type',
+      'content',
+      'tool_name',
+      'tool_input',
+      'tool_output',
+      'timestamp',
+      'latency_ms',
+      'tokens_used',
+      'error',
+      'call_id',
+    ]);
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'task_id',
+      'task_input',
+      'steps',
+      'final_answer',
+      'succeeded',
+      'total_tokens',
+      'total_latency_ms',
+      'metadata',
+    ]);
     expect(text.endsWith('}\n')).toBe(true);
 
     const workup = await loadWorkup(out);
