@@ -180,7 +180,7 @@ function scan(text: string): Array<{ start: number; end: number; what: Found }> 
  */
 function locate(source: string, phrase: string, from: number): number | undefined {
   const words = phrase.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const regex = new RegExp(words.join('[\\s*_~`]+'), 'giu');
+  const regex = new RegExp(words.join('[\\s*_~`]+'), 'gu');
   regex.lastIndex = from;
   const match = regex.exec(source);
   return match?.index;
