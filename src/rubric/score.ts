@@ -113,11 +113,14 @@ async function scoreCriterion(
   );
 
   const valid = results.filter((r): r is Extract<SampleResult, { ok: true }> => r.ok);
-  const scores = valid.map((r) => r.score);
-  const score = median(scores) ?? null;
-  const threshold = criterion.threshold ?? defaultThreshold;
   const failures = results.filter((r): r is Extract<SampleResult, { ok: false }> => !r.ok);
-  const lastFailure = failures[failures.length - 1];
+  // A sample missing from a cassette means the cassette no longer matches the prompts: scoring from the samples
+  // that remain would hide that, so the criterion is an error, as when every sample failed.
+  const missed = failures.find((f) => f.error.kind === 'cassette-miss');
+  const scores = valid.map((r) => r.score);
+  const score = missed ? null : (median(scores) ?? null);
+  const threshold = criterion.threshold ?? defaultThreshold;
+  const error = missed?.error ?? failures[failures.length - 1]?.error;
   return {
     criterion: criterion.id,
     title: criterion.title,
@@ -126,12 +129,12 @@ async function scoreCriterion(
     threshold,
     verdict: score === null ? 'error' : score >= threshold ? 'pass' : 'fail',
     score,
-    agreement: agreementOf(scores),
+    agreement: score === null ? null : agreementOf(scores),
     rationale: score === null ? null : closestRationale(valid, score),
     samplesRequested: samples,
     samplesValid: valid.length,
     samples: results,
-    ...(score === null && lastFailure && { error: lastFailure.error }),
+    ...(score === null && error && { error }),
     usage: totalUsage(
       results.map((r) => ({
         cached: r.cached,

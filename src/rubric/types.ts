@@ -69,8 +69,8 @@ export interface CriterionScore {
   /** The lowest passing score, 1 to 5. */
   threshold: number;
   /**
-   * `pass`/`fail` against the threshold; `error` when no sample gave a verdict (then `score` is null and `error`
-   * says why).
+   * `pass`/`fail` against the threshold; `error` when no sample gave a verdict, or when a sample was missing from
+   * the cassette (then `score` and `agreement` are null and `error` says why).
    */
   verdict: 'pass' | 'fail' | 'error';
   /** The median of the valid samples (a half point when an even number of them splits), or null. */
@@ -83,7 +83,10 @@ export interface CriterionScore {
   /** Samples that gave a verdict. */
   samplesValid: number;
   samples: SampleResult[];
-  /** Why there is no score: the last sample's failure, with the raw answers and what was expected. */
+  /**
+   * Why there is no score: the cassette miss, else the last sample's failure, with the raw answers and what was
+   * expected.
+   */
   error?: JudgeErrorInfo;
   usage: UsageTotals;
 }

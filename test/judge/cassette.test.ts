@@ -135,6 +135,28 @@ describe('CassetteJudge: record and replay', () => {
     expect(replayed.criteria[0]!.samples[0]).toMatchObject({ cached: true, costUsd: 0, calls: 0 });
   });
 
+  it('makes a criterion an error when one of its samples is missing from the cassette', async () => {
+    const file = join(dir, 'c.json');
+    const live = await serve();
+    const spec = rubric([criterion('alternatives')]);
+    const recorder = await createJudgeFromSpec(live.url, { ...LIVE, cassette: file, mode: 'record' });
+    await scoreRubric(workup(), spec, { judge: recorder, samples: 2 });
+    const strict = await createJudgeFromSpec(live.url, { ...LIVE, cassette: file, mode: 'strict' });
+    const result = await scoreRubric(workup(), spec, { judge: strict, samples: 3 });
+    expect(live.received).toHaveLength(2);
+    expect(result.criteria[0]).toMatchObject({
+      verdict: 'error',
+      score: null,
+      agreement: null,
+      samplesValid: 2,
+      error: {
+        kind: 'cassette-miss',
+        message: `no recorded verdict for criterion "alternatives" (rubric test-rubric, workup w1, sample 3) in ${file} (strict mode never calls the judge); record it with --record`,
+      },
+    });
+    expect(result.verdict).toBe('error');
+  });
+
   it('does not bill a request twice: a second record run answers from the cassette', async () => {
     const file = join(dir, 'c.json');
     const live = await serve();

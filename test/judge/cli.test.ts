@@ -112,6 +112,31 @@ describe('needlework judge', () => {
     expect(replayed!.usage).toMatchObject({ requests: 8, cached: 8, calls: 0, costUsd: 0 });
   });
 
+  it('scores from the samples that answered and lists the ones that failed', async () => {
+    server = await startFakeJudge((_, i) =>
+      i === 0 ? { status: 400, raw: '{"error":{"message":"bad"}}' } : { content: verdict(4) },
+    );
+    const io = collect();
+    const code = await runJudge(
+      {
+        workups: [GROUNDED],
+        rubric: RUBRIC,
+        judge: server.url,
+        model: 'm',
+        samples: 2,
+        concurrency: 1,
+        env: {},
+      },
+      io,
+    );
+    expect(code).toBe(0);
+    expect(io.stdout.slice(1, 4)).toEqual([
+      '  ✓ alternatives   4 / 5 (threshold 3; agreement 100%, spread 0 [4], 1 of 2 samples answered)',
+      '      Meets anchor 4.',
+      '      sample 1: the judge answered HTTP 400: bad',
+    ]);
+  });
+
   it('reports a workup that does not load and still scores the others', async () => {
     await serve();
     const io = collect();

@@ -188,6 +188,9 @@ function printCriterion(criterion: CriterionScore, width: number, io: Io): void 
     `  ${mark} ${name}  ${format(criterion.score)} / 5 ${c.dim(`(threshold ${format(criterion.threshold)}; ${detail})`)}`,
   );
   if (criterion.rationale) io.out(c.dim(indent(criterion.rationale, 6)));
+  for (const sample of criterion.samples) {
+    if (!sample.ok) io.out(c.yellow(indent(`sample ${sample.sample + 1}: ${sample.error.message}`, 6)));
+  }
 }
 
 /** `12 judgements (4 cached), 12 calls, 10200 input + 600 output tokens, $0.0042`. */
