@@ -1,0 +1,204 @@
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCli } from '../../src/cli/cli.js';
+import { runScore } from '../../src/cli/commands/score.js';
+import { captureIo } from '../helpers/io.js';
+import { useTmpDir } from '../helpers/tmp.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const tmp = useTmpDir();
+const BRIDGE = 'needles/compound-alpha.needle.yaml';
+const WREN_TIE = 'needles/wren-tie.needle.yaml';
+
+/** The plain scorecard of the grounded fixture against the Compound-Alpha needle, pinned line for line. */
+const GROUNDED_CARD = [
+  'workup grounded (fixtures/workups/grounded)',
+  '',
+  '  citations',
+  '    pass  every citation resolves           yes                yes',
+  '    pass  citation recall (structural)      1.00               >= 1.00        7/7 claim sentences cited',
+  '',
+  '  tradecraft',
+  '    info  ICD 203 likelihood terms          2                                 likely (55-80%) 5:111, unlikely (20-45%) 16:112',
+  '    info  analytic confidence stated        yes                               moderate 5:81',
+  '    info  non-standard hedges               0',
+  '    info  likelihood/confidence confusions  0',
+  '',
+  '  needle compound-alpha-bridge',
+  '    pass  recall                            1.00               >= 1.00',
+  '    pass  trajectory                        1.00               >= 1.00        path via g1, g4, g5',
+  '    pass  grounded                          yes                yes',
+  '    info  guess                             no',
+  '    pass  bridge citation precision         1.00               >= 1.00',
+  '    pass  pivot burden                      5 queries, 3 hops  <= 20 queries  completed by g5',
+  '    pass  supporting-fact F1                1.00               >= 0.80        P 1.00 R 1.00 EM 1',
+  '',
+  '  trajectory',
+  '    info  step precision                    0.71                              against grounded-gold',
+  '    info  step recall                       1.00                              against grounded-gold',
+  '    info  step F1                           0.83                              against grounded-gold',
+  '    info  tool efficiency                   0.57                              against grounded-gold',
+  '    info  redundancy rate                   0.14                              against grounded-gold',
+  '    info  error recovery rate               1.00                              against grounded-gold',
+  '    info  similarity (difflib ratio)        0.73                              against grounded-gold',
+  '',
+  '8 passed, 0 failed, 0 warnings, 0 not applicable',
+].join('\n');
+
+describe('needlework score', () => {
+  it('prints the grounded scorecard, plain when not a terminal, and exits 0', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/grounded', needles: [BRIDGE] }, io)).toBe(0);
+    expect(io.stdout()).toBe(GROUNDED_CARD);
+    expect(io.stdout()).not.toContain('\u001b[');
+    expect(io.stderr()).toBe('');
+  });
+
+  it('colours the scorecard on a terminal', async () => {
+    const out: string[] = [];
+    const io = { ...captureIo(), color: true, out: (text: string) => out.push(text) };
+    await runScore({ workup: 'fixtures/workups/grounded', needles: [BRIDGE] }, io);
+    expect(out.join('\n')).toContain('\u001b[32mpass\u001b[39m');
+  });
+
+  it('guessed: fails trajectory and grounded, says it is a guess, and exits 1', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/guessed', needles: [BRIDGE] }, io)).toBe(1);
+    const out = io.stdout();
+    expect(out).toMatch(
+      / {4}fail {2}trajectory +0\.00 +>= 1\.00 +no chain of facts gets past hop 1 of 3: nothing CO_LOCATED from Ash Cell \(longest chain: Halberd -MEMBER_OF-> Ash Cell\)\n/,
+    );
+    expect(out).toMatch(/ {4}fail {2}grounded +no +yes\n/);
+    expect(out).toMatch(/info {2}guess +yes +the note names the answer the ledger never reached\n/);
+    expect(out).toContain(
+      'not cited to a query that returned it: Ash Cell -CO_LOCATED-> Compound-Alpha (line 10, cites g2)',
+    );
+    expect(out).toMatch(/4 passed, 3 failed, 1 warnings, 1 not applicable$/);
+  });
+
+  it('dangling: fails resolution, naming g99 and its line', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/dangling', needles: [BRIDGE] }, io)).toBe(1);
+    expect(io.stdout()).toMatch(/fail {2}every citation resolves +no +yes +dangling: g99 at line 13:61\n/);
+  });
+
+  it('uncited: fails structural citation recall, naming each uncited sentence with its line', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/uncited', needles: [BRIDGE] }, io)).toBe(1);
+    expect(io.stdout()).toMatch(
+      /fail {2}citation recall \(structural\) +0\.75 +>= 1\.00 +uncited: line 11 "Wren visited the site twice in March\."; line 12 "Halberd and Wren probably know each other personally\."\n/,
+    );
+  });
+
+  it.each([
+    ['cross-store-agree', 'stores agree; note says "agree", "corroborated"'],
+    ['cross-store-conflict', 'stores conflict; note says "conflict", "discrepancy"'],
+  ])('%s: reconciliation passes with the verdict and the note’s words', async (name, detail) => {
+    const io = captureIo();
+    await runScore({ workup: `fixtures/workups/${name}`, needles: [WREN_TIE] }, io);
+    const line = io
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('reconciliation'));
+    expect(line).toMatch(/^ {4}pass {2}reconciliation +1\.00 +>= 1\.00 +/);
+    expect(line!.endsWith(detail)).toBe(true);
+  });
+
+  it('--json prints the report, the lines and the verdict', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/guessed', needles: [BRIDGE], json: true }, io)).toBe(1);
+    const json = JSON.parse(io.stdout());
+    expect(json.passed).toBe(false);
+    expect(json.report.needles[0].score).toMatchObject({
+      needle: 'compound-alpha-bridge',
+      recall: { value: 1 },
+      trajectory: { value: 0 },
+      guess: { value: true },
+    });
+    expect(json.lines.find((l: { metric: string }) => l.metric === 'grounded')).toEqual({
+      group: 'needle compound-alpha-bridge',
+      metric: 'grounded',
+      value: 'no',
+      threshold: 'yes',
+      status: 'fail',
+    });
+  });
+
+  it('with no --needle, scores every needle in ./needles, and none when there is no such folder', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await cp(join(ROOT, WREN_TIE), join(dir, 'needles/wren-tie.needle.yaml'));
+    const io = captureIo();
+    await runScore({ workup: join(ROOT, 'fixtures/workups/cross-store-agree'), cwd: dir }, io);
+    expect(io.stdout()).toContain('  needle wren-tie\n');
+    expect(io.stdout()).not.toContain('compound-alpha-bridge');
+    const bare = captureIo();
+    expect(
+      await runScore({ workup: join(ROOT, 'fixtures/workups/cross-store-agree'), cwd: await tmp() }, bare),
+    ).toBe(0);
+    expect(bare.stdout()).not.toContain('needle');
+  });
+
+  it('a bad needle is reported at its place and never stops the others', async () => {
+    const dir = await tmp();
+    const bad = join(dir, 'bad.needle.yaml');
+    await writeFile(bad, 'id: bad\nanswer: 3\n');
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/grounded', needles: [BRIDGE, bad] }, io)).toBe(1);
+    expect(io.stdout()).toContain('  needle compound-alpha-bridge\n');
+    expect(io.stderr()).toContain(`✗ ${bad}:`);
+  });
+
+  it('a workup that does not exist is an error message, not a stack trace', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/nope' }, io)).toBe(1);
+    expect(io.stderr()).toBe('✗ fixtures/workups/nope: no such file or folder');
+    expect(io.stdout()).toBe('');
+  });
+
+  it('trajectory metrics need a trajectory and a gold; a missing --gold file is reported', async () => {
+    const io = captureIo();
+    await runScore(
+      {
+        workup: 'fixtures/workups/guessed',
+        gold: 'fixtures/workups/grounded/gold.trajectory.json',
+        cwd: await tmp(),
+      },
+      io,
+    );
+    expect(io.stdout()).toMatch(/n\/a {3}trajectory metrics +n\/a +the workup has no trajectory\n/);
+    const missing = captureIo();
+    expect(
+      await runScore({ workup: 'fixtures/workups/grounded', gold: 'nope.json', cwd: await tmp() }, missing),
+    ).toBe(1);
+    expect(missing.stderr()).toBe('✗ nope.json: no such file');
+  });
+
+  it('is registered in the CLI: repeated --needle and --json reach runScore, and its exit code is kept', async () => {
+    const io = captureIo();
+    const result = { code: -1 };
+    const cli = createCli(io, result);
+    cli.parse(
+      [
+        'node',
+        'needlework',
+        'score',
+        'fixtures/workups/cross-store-agree',
+        '--needle',
+        WREN_TIE,
+        '--needle',
+        BRIDGE,
+        '--json',
+      ],
+      { run: false },
+    );
+    await cli.runMatchedCommand();
+    const json = JSON.parse(io.stdout());
+    expect(json.report.needles.map((n: { score: { needle: string } }) => n.score.needle)).toEqual([
+      'wren-tie',
+      'compound-alpha-bridge',
+    ]);
+    expect(result.code).toBe(1);
+  });
+});
