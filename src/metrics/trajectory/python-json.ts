@@ -20,43 +20,39 @@
  * `undefined` and functions (not JSON) are written `null`, as `JSON.stringify` does inside arrays.
  */
 export function pythonJsonDumps(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
-}
-
-function write(value: unknown, out: string[]): void {
-  if (value === null || value === undefined) {
-    out.push('null');
-  } else if (typeof value === 'string') {
-    out.push(quote(value));
-  } else if (typeof value === 'number') {
-    out.push(pythonNumber(value));
-  } else if (typeof value === 'boolean') {
-    out.push(value ? 'true' : 'false');
-  } else if (typeof value === 'bigint') {
-    out.push(value.toString());
-  } else if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(', ');
-      write(value[i], out);
-    }
-    out.push(']');
-  } else if (typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort(compareCodePoints);
-    out.push('{');
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (i > 0) out.push(', ');
-      out.push(quote(key), ': ');
-      write(record[key], out);
-    }
-    out.push('}');
-  } else {
-    out.push('null');
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      return pythonNumber(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return 'null';
   }
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ', ';
+      out += pythonJsonDumps(value[i]);
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort(compareCodePoints);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0) out += ', ';
+    out += `${quote(key)}: ${pythonJsonDumps(record[key])}`;
+  }
+  return `${out}}`;
 }
 
 // Printable ASCII except `"` and `\` passes through; everything else is escaped.
