@@ -1,5 +1,6 @@
 export { agreementOf, weightedTotal } from './aggregate.js';
 export { anchorOrder } from './anchors.js';
+export { formatRubricScore, type Palette, usageLine } from './format.js';
 export { type Material, type MaterialOptions, summarizeLedger, workupMaterial } from './material.js';
 export { criterionCheckMeta, rubricTotalCheckMeta } from './meta.js';
 export { criterionPrompt, JUDGE_SYSTEM_PROMPT } from './prompt.js';

@@ -61,15 +61,23 @@ export async function startFakeJudge(
     state.maxInFlight = Math.max(state.maxInFlight, inFlight);
     res.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+    } catch {
+      return; // the client gave up (a timeout) before sending the whole request
+    }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       return;
     }
-    const received: Received = {
-      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-      headers: req.headers,
-    };
+    let body: Received['body'];
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      res.writeHead(400).end('{"error":{"message":"the request is not JSON"}}');
+      return;
+    }
+    const received: Received = { body, headers: req.headers };
     const index = state.received.push(received) - 1;
     const answer = await reply(received, index);
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));

@@ -250,7 +250,9 @@ describe('OpenAICompatibleJudge: HTTP failures and retries', () => {
       kind: 'timeout',
       message: 'the judge did not answer within 50 ms (2 attempts)',
     });
-    expect(server.received).toHaveLength(2);
+    // "2 attempts" is the client's own count: on a loaded machine the server may not have read a request before the
+    // client cut it off, so the server's count is not asserted.
+    expect(server.received.length).toBeLessThanOrEqual(2);
   });
 
   it('gives up on a hung server at its timeout', async () => {
@@ -292,7 +294,21 @@ describe('OpenAICompatibleJudge: HTTP failures and retries', () => {
 
 describe('OpenAICompatibleJudge: concurrency', () => {
   it('never has more requests in flight than its limit', async () => {
-    const { judge, server } = await judgeAt(() => ({ content: verdict(3), delayMs: 30 }), { concurrency: 2 });
+    // The server answers requests in pairs, only once two are open, so the limit is reached without any timing; a
+    // client that sent more at once would push the server's count past 2.
+    let held: Array<() => void> = [];
+    const { judge, server } = await judgeAt(
+      () =>
+        new Promise<Reply>((resolve) => {
+          held.push(() => resolve({ content: verdict(3) }));
+          if (held.length === 2) {
+            const pair = held;
+            held = [];
+            for (const release of pair) release();
+          }
+        }),
+      { concurrency: 2 },
+    );
     const responses = await Promise.all(Array.from({ length: 8 }, () => judge.judge(REQUEST)));
     expect(responses.every((r) => r.ok)).toBe(true);
     expect(server.received).toHaveLength(8);

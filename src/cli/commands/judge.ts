@@ -3,12 +3,10 @@ import {
   type CassetteMode,
   createJudgeFromSpec,
   DEFAULT_JUDGE_MODEL,
-  formatJudgeError,
   type ModelPrice,
 } from '../../judge/index.js';
-import type { RubricSpec } from '../../model/spec.js';
+import { formatRubricScore } from '../../rubric/format.js';
 import { scoreRubric } from '../../rubric/score.js';
-import type { CriterionScore, RubricScore, UsageTotals } from '../../rubric/types.js';
 import { loadSpec } from '../../specs/load.js';
 import { loadWorkups } from '../../workup/load.js';
 import { colors, type Io } from '../io.js';
@@ -76,9 +74,9 @@ export async function runJudge(options: JudgeCommandOptions, io: Io): Promise<nu
   );
   await judge.flush?.();
 
-  if (options.json) io.out(JSON.stringify(results, null, 2));
-  else for (const result of results) printResult(result, spec, io);
   const c = colors(io);
+  if (options.json) io.out(JSON.stringify(results, null, 2));
+  else for (const result of results) for (const line of formatRubricScore(result, c)) io.out(line);
   for (const failure of loaded.failures) {
     for (const diagnostic of failure.diagnostics) io.err(`${c.red('✗')} ${formatDiagnostic(diagnostic)}`);
   }
@@ -147,71 +145,4 @@ function number(value: unknown, flag: string): number {
   if (!Number.isFinite(n) || n < 0)
     throw new UsageError(`${flag} expects a non-negative number, got ${String(value)}`);
   return n;
-}
-
-function printResult(result: RubricScore, spec: RubricSpec, io: Io): void {
-  const c = colors(io);
-  const model = result.model !== undefined ? `model ${result.model}, ` : '';
-  io.out(
-    c.bold(`${spec.id} on ${result.workup}`) + c.dim(` (${model}${result.samples} samples per criterion)`),
-  );
-  const width = Math.max(...result.criteria.map((r) => r.criterion.length));
-  for (const criterion of result.criteria) printCriterion(criterion, width, io);
-  const total = result.total === null ? 'no total' : `total ${format(result.total)}`;
-  const verdict =
-    result.verdict === 'pass'
-      ? c.green('pass')
-      : result.verdict === 'fail'
-        ? c.red('fail')
-        : c.red('incomplete');
-  io.out(`  ${total} against threshold ${format(result.threshold)}: ${verdict}`);
-  io.out(c.dim(`  ${usageLine(result.usage)}`));
-  io.out('');
-}
-
-function printCriterion(criterion: CriterionScore, width: number, io: Io): void {
-  const c = colors(io);
-  const name = criterion.criterion.padEnd(width);
-  if (criterion.score === null) {
-    io.out(`  ${c.red('!')} ${name}  ${c.red('no score')}`);
-    if (criterion.error) io.out(indent(formatJudgeError(criterion.error), 6));
-    return;
-  }
-  const mark = criterion.verdict === 'pass' ? c.green('✓') : c.red('✗');
-  const agreement = criterion.agreement!;
-  const valid =
-    criterion.samplesValid < criterion.samplesRequested
-      ? `, ${criterion.samplesValid} of ${criterion.samplesRequested} samples answered`
-      : '';
-  const detail = `agreement ${Math.round(agreement.agreement * 100)}%, spread ${format(agreement.spread)} [${agreement.scores.join(' ')}]${valid}`;
-  io.out(
-    `  ${mark} ${name}  ${format(criterion.score)} / 5 ${c.dim(`(threshold ${format(criterion.threshold)}; ${detail})`)}`,
-  );
-  if (criterion.rationale) io.out(c.dim(indent(criterion.rationale, 6)));
-  for (const sample of criterion.samples) {
-    if (!sample.ok) io.out(c.yellow(indent(`sample ${sample.sample + 1}: ${sample.error.message}`, 6)));
-  }
-}
-
-/** `12 judgements (4 cached), 12 calls, 10200 input + 600 output tokens, $0.0042`. */
-export function usageLine(usage: UsageTotals): string {
-  const parts = [`${usage.requests} judgements${usage.cached > 0 ? ` (${usage.cached} cached)` : ''}`];
-  parts.push(`${usage.calls} calls`);
-  parts.push(
-    usage.tokens ? `${usage.tokens.input} input + ${usage.tokens.output} output tokens` : 'tokens unknown',
-  );
-  parts.push(usage.costUsd !== undefined ? `$${usage.costUsd.toFixed(4)}` : 'cost unknown');
-  return parts.join(', ');
-}
-
-function format(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
-}
-
-function indent(text: string, spaces: number): string {
-  const pad = ' '.repeat(spaces);
-  return text
-    .split('\n')
-    .map((line) => pad + line)
-    .join('\n');
 }
