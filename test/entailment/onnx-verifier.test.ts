@@ -198,9 +198,8 @@ describe('OnnxNliVerifier: the score cache', () => {
     const pair = [{ premise: 'yes', hypothesis: 'cat' }];
     const [score] = await new OnnxNliVerifier(dir, { cacheRoot }).score(pair);
     const { readdir } = await import('node:fs/promises');
-    const shard = (await readdir(join(cacheRoot, 'entailment')))[0]!;
-    const file = (await readdir(join(cacheRoot, 'entailment', shard)))[0]!;
-    await writeFile(join(cacheRoot, 'entailment', shard, file), '{"score": 0.');
+    const pack = (await readdir(join(cacheRoot, 'entailment')))[0]!;
+    await writeFile(join(cacheRoot, 'entailment', pack), `${'0'.repeat(64)}\t0.`);
     const again = new OnnxNliVerifier(dir, { cacheRoot });
     expect(await again.score(pair)).toEqual([score]);
     expect(again.stats.sessionRuns).toBe(1);

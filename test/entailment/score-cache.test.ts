@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -19,11 +19,46 @@ describe('ScoreCache', () => {
     expect(ScoreCache.key('other', 'ab', 'c')).not.toBe(key);
   });
 
-  it('keeps a score across instances, and has nothing for a key never written', async () => {
+  it('keeps scores across instances, and has nothing for a key never written', async () => {
     const root = await tmp();
-    await new ScoreCache(root).set('ab'.repeat(32), 0.25);
-    expect(await new ScoreCache(root).get('ab'.repeat(32))).toBe(0.25);
-    expect(await new ScoreCache(root).get('cd'.repeat(32))).toBeUndefined();
+    new ScoreCache(root).add([
+      ['ab'.repeat(32), 0.25],
+      ['ef'.repeat(32), 1],
+    ]);
+    const other = new ScoreCache(root);
+    expect(other.get('ab'.repeat(32))).toBeUndefined(); // not read yet
+    other.refresh();
+    expect(other.get('ab'.repeat(32))).toBe(0.25);
+    expect(other.get('ef'.repeat(32))).toBe(1);
+    expect(other.get('cd'.repeat(32))).toBeUndefined();
+  });
+
+  it('writes one pack per call, and merges the packs into one when they pile up', async () => {
+    const root = await tmp();
+    const cache = new ScoreCache(root);
+    const key = (n: number) => ScoreCache.key('fp', `premise ${n}`, 'h');
+    for (let n = 0; n < 64; n++) cache.add([[key(n), n / 100]]);
+    expect(await readdir(cache.dir)).toHaveLength(64);
+    cache.add([[key(64), 0.64]]);
+    expect(await readdir(cache.dir)).toHaveLength(1);
+    const fresh = new ScoreCache(root);
+    fresh.refresh();
+    for (let n = 0; n <= 64; n++) expect(fresh.get(key(n))).toBe(n / 100);
+  });
+
+  it('skips a damaged line and keeps the rest of its pack', async () => {
+    const root = await tmp();
+    const cache = new ScoreCache(root);
+    await mkdir(cache.dir, { recursive: true });
+    await writeFile(
+      join(cache.dir, `${'0'.repeat(32)}.scores`),
+      `${'a'.repeat(64)}\t0.5\n${'b'.repeat(64)}\t0.\n${'c'.repeat(64)}\t7\nnot a line\n${'d'.repeat(64)}\t0.75\n`,
+    );
+    cache.refresh();
+    expect(cache.get('a'.repeat(64))).toBe(0.5);
+    expect(cache.get('b'.repeat(64))).toBeUndefined();
+    expect(cache.get('c'.repeat(64))).toBeUndefined();
+    expect(cache.get('d'.repeat(64))).toBe(0.75);
   });
 
   it('stays whole when several processes write the same keys at once', async () => {
@@ -34,25 +69,29 @@ describe('ScoreCache', () => {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;
     await writeFile(join(root, 'score-cache.mjs'), js);
-    // Each writer writes 40 keys (the same keys and scores in every process) and reads every file back as it goes,
-    // reporting any read that found a partial file.
+    // Each writer adds 100 scores in packs of 1 to 5 (the same keys and scores in every process, so their packs
+    // overlap and they merge each other's packs past 64), reading the folder back between writes and reporting
+    // any pack it found torn.
     await writeFile(
       join(root, 'writer.mjs'),
-      `import { readFile } from 'node:fs/promises';
+      `import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScoreCache } from './score-cache.mjs';
 const cache = new ScoreCache(process.argv[2]);
+const seed = Number(process.argv[3]);
 let torn = 0;
-for (let round = 0; round < 3; round++) {
-  await Promise.all(Array.from({ length: 40 }, async (_, k) => {
-    const key = ScoreCache.key('fp', 'premise ' + k, 'hypothesis');
-    await cache.set(key, k / 40);
-    for (let n = 0; n < 40; n++) {
-      const other = ScoreCache.key('fp', 'premise ' + n, 'hypothesis');
-      const text = await readFile(join(cache.dir, other.slice(0, 2), other + '.json'), 'utf8').catch(() => null);
-      if (text !== null) { try { JSON.parse(text); } catch { torn++; } }
-    }
-  }));
+let k = 0;
+while (k < 100) {
+  const size = 1 + ((k + seed) % 5);
+  const entries = [];
+  for (; entries.length < size && k < 100; k++) entries.push([ScoreCache.key('fp', 'premise ' + k, 'h'), k / 100]);
+  cache.add(entries);
+  for (const name of readdirSync(cache.dir).filter((n) => n.endsWith('.scores'))) {
+    let text;
+    try { text = readFileSync(join(cache.dir, name), 'utf8'); } catch { continue; }
+    if (!text.endsWith('\\n') || text.split('\\n').slice(0, -1).some((l) => !/^[0-9a-f]{64}\\t[0-9.e-]+$/.test(l))) torn++;
+  }
+  await new Promise((resolve) => setImmediate(resolve));
 }
 process.stdout.write(String(torn));
 `,
@@ -60,9 +99,9 @@ process.stdout.write(String(torn));
     const cacheRoot = join(root, 'cache');
     const runs = Array.from(
       { length: 4 },
-      () =>
+      (_, seed) =>
         new Promise<string>((done, fail) => {
-          const child = spawn(process.execPath, [join(root, 'writer.mjs'), cacheRoot]);
+          const child = spawn(process.execPath, [join(root, 'writer.mjs'), cacheRoot, String(seed)]);
           let out = '';
           let err = '';
           child.stdout.on('data', (d) => {
@@ -80,11 +119,8 @@ process.stdout.write(String(torn));
     expect(await Promise.all(runs)).toEqual(['0', '0', '0', '0']);
 
     const cache = new ScoreCache(cacheRoot);
-    for (let k = 0; k < 40; k++)
-      expect(await cache.get(ScoreCache.key('fp', `premise ${k}`, 'hypothesis'))).toBe(k / 40);
-    const files = (await readdir(cache.dir, { recursive: true })).filter((f) => f.endsWith('.json'));
-    const leftovers = (await readdir(cache.dir, { recursive: true })).filter((f) => f.endsWith('.tmp'));
-    expect(files).toHaveLength(40);
-    expect(leftovers).toEqual([]);
+    cache.refresh();
+    for (let k = 0; k < 100; k++) expect(cache.get(ScoreCache.key('fp', `premise ${k}`, 'h'))).toBe(k / 100);
+    expect((await readdir(cache.dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -122,10 +122,10 @@ export class OnnxNliVerifier implements EntailmentVerifier {
       const cache = this.cache;
       for (const i of todo)
         keys.set(i, ScoreCache.key(model.fingerprint, pairs[i]!.premise, pairs[i]!.hypothesis));
-      const cached = await Promise.all(todo.map((i) => cache.get(keys.get(i)!)));
+      cache.refresh();
       missing = [];
-      for (const [n, i] of todo.entries()) {
-        const hit = cached[n];
+      for (const i of todo) {
+        const hit = cache.get(keys.get(i)!);
         if (hit === undefined) missing.push(i);
         else {
           scores[i] = hit;
@@ -149,13 +149,13 @@ export class OnnxNliVerifier implements EntailmentVerifier {
       groups.map((g) => pairs[g[0]!]!),
       (head, logits, offset) => entailmentProbability(head, logits, offset),
     );
-    const writes: Promise<void>[] = [];
+    const fresh: Array<[string, number]> = [];
     for (const [g, group] of groups.entries()) {
       const value = best[g]!.score;
       for (const i of group) scores[i] = value;
-      if (this.cache) writes.push(this.cache.set(keys.get(group[0]!)!, value));
+      if (this.cache) fresh.push([keys.get(group[0]!)!, value]);
     }
-    await Promise.all(writes);
+    this.cache?.add(fresh);
     return scores;
   }
 
