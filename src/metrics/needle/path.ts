@@ -105,10 +105,12 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
 
   for (let entry = 0; entry < ledger.length && !done; entry++) {
     for (const fact of ledger[entry]!.results) {
+      const hops = hopsOf.get(fact.relation);
+      if (!hops) continue;
       const key = factKey(fact);
       if (seenFact.has(key)) continue;
       seenFact.add(key);
-      for (const hop of hopsOf.get(fact.relation) ?? []) {
+      for (const hop of hops) {
         const walks: Edge[] = [
           { key, fact, entry, direction: 'forward', tail: fact.subject, head: fact.object },
         ];

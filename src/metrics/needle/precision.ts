@@ -1,4 +1,5 @@
 import { type Fact, factKey } from '../../model/fact.js';
+import type { LedgerEntry } from '../../model/ledger.js';
 import type { Note } from '../../model/note.js';
 import { asserts, type IndexedUnit } from './cited-facts.js';
 import type { FactAssertion, PrecisionScore } from './types.js';
@@ -19,7 +20,7 @@ export function bridgePrecision(
   note: Note | undefined,
   units: readonly IndexedUnit[],
   bridge: readonly Fact[],
-  returned: ReadonlyMap<string, readonly string[]>,
+  ledger: readonly LedgerEntry[],
 ): PrecisionScore {
   if (!note) return { value: null, reason: 'the workup has no note', assertions: [], unasserted: [] };
   if (bridge.length === 0) {
@@ -30,6 +31,13 @@ export function bridgePrecision(
       unasserted: [],
     };
   }
+  const entries = new Map(ledger.map((entry) => [entry.id, entry]));
+  const returns = (id: string, fact: Fact): boolean =>
+    entries
+      .get(id)
+      ?.results.some(
+        (r) => r.subject === fact.subject && r.relation === fact.relation && r.object === fact.object,
+      ) ?? false;
   const assertions: FactAssertion[] = [];
   const asserted = new Set<string>();
   for (const indexed of units) {
@@ -37,8 +45,7 @@ export function bridgePrecision(
       if (!asserts(indexed, fact)) continue;
       const key = factKey(fact);
       asserted.add(key);
-      const holders = returned.get(key) ?? [];
-      const hits = indexed.unit.citations.filter((id) => holders.includes(id));
+      const hits = indexed.unit.citations.filter((id) => returns(id, fact));
       assertions.push({
         fact: { subject: fact.subject, relation: fact.relation, object: fact.object },
         section: indexed.unit.section,

@@ -2,7 +2,7 @@ import { type Fact, factKey } from '../../model/fact.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
 import { claimUnits } from '../citations/units.js';
-import { indexUnits, returnedBy } from './cited-facts.js';
+import { indexUnits } from './cited-facts.js';
 import { traversePath } from './path.js';
 import { bridgePrecision } from './precision.js';
 import { needleRecall } from './recall.js';
@@ -21,7 +21,6 @@ import type { NeedleScore, Scored } from './types.js';
 export function scoreNeedle(workup: Workup, needle: NeedleSpec): NeedleScore {
   const note = workup.note;
   const units = note ? indexUnits(claimUnits(note)) : [];
-  const returned = returnedBy(workup.ledger);
   const recall = needleRecall(
     note,
     units.map((u) => u.unit),
@@ -68,7 +67,7 @@ export function scoreNeedle(workup: Workup, needle: NeedleSpec): NeedleScore {
     trajectory,
     guess,
     grounded,
-    precision: bridgePrecision(note, units, unique, returned),
+    precision: bridgePrecision(note, units, unique, workup.ledger),
     pivotBurden,
     supportingFacts: supportingFacts(note, units, workup.ledger, needle),
     reconciliation: reconcileStores(note, workup.ledger, needle, recall),
