@@ -36,6 +36,7 @@ export interface CassetteJudgeOptions {
 export class CassetteJudge implements Judge {
   readonly model: string;
   private saving: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
 
   private constructor(
     private readonly cassette: Cassette | undefined,
@@ -100,11 +101,22 @@ export class CassetteJudge implements Judge {
     return this.live!.judge(request);
   }
 
-  /** Writes one at a time, in order; a failed write rejects this call and every later `flush`. */
+  /**
+   * Saves the cassette with this judgement in it. Writes run one at a time; judgements that arrive while one is
+   * running share the next write, so recording n verdicts costs far fewer than n full rewrites. A failed write rejects
+   * this call and every later one.
+   */
   private persist(): Promise<void> {
-    const cassette = this.cassette!;
-    this.saving = this.saving.then(() => cassette.save());
-    return this.saving;
+    if (!this.queued) {
+      const cassette = this.cassette!;
+      const next = this.saving.then(() => {
+        this.queued = undefined; // entries added from now on need the write after this one
+        return cassette.save();
+      });
+      this.queued = next;
+      this.saving = next;
+    }
+    return this.queued;
   }
 
   private miss(request: JudgeRequest): JudgeFailure {

@@ -32,8 +32,9 @@ export interface CassetteFile {
 
 /**
  * A record of judge answers keyed by request hash. Writes are atomic (a temporary file in the same folder, then a
- * rename), and merge with what is on disk at that moment, so two test workers recording into one cassette keep
- * each other's entries (the last rename wins only for a hash both recorded).
+ * rename: a reader never sees half a cassette), and merge with what is on disk at that moment, so test workers
+ * recording into one cassette keep each other's entries. Two writes that race between one's read and the other's
+ * rename can still drop the other's newest entries; those are simply recorded again on the next recording run.
  */
 export class Cassette {
   private constructor(

@@ -226,7 +226,10 @@ export class OpenAICompatibleJudge implements Judge {
       }
       return {
         kind: 'retry',
-        error: { kind: 'network', message: `cannot reach the judge at ${this.url}: ${networkCause(error)}` },
+        error: {
+          kind: 'network',
+          message: `cannot reach the judge at ${this.url}: ${networkCause(error)}`,
+        },
       };
     }
     if (status < 200 || status > 299) {
@@ -330,6 +333,13 @@ function checkBaseUrl(value: string, source: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UserError({ file: source, message: `expected an http(s):// URL, got "${value}"` });
+  }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such URLs, and echoing the URL would print the password
+    throw new UserError({
+      file: source,
+      message: 'the URL must not hold a user name or password; give the key as OPENAI_API_KEY (or apiKey)',
+    });
   }
   return value.replace(/\/+$/, '');
 }

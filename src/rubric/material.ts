@@ -7,6 +7,8 @@ export interface MaterialOptions {
    * be judged against the evidence the note cites. @default true
    */
   ledger?: boolean;
+  /** At most this many ledger entries listed, the first ones. @default 200 */
+  maxEntries?: number;
   /** At most this many facts listed per ledger entry. @default 8 */
   factsPerEntry?: number;
   /** A document passage is clipped to this many characters. @default 300 */
@@ -40,8 +42,9 @@ export function workupMaterial(workup: Workup, options: MaterialOptions = {}): M
 export function summarizeLedger(ledger: readonly LedgerEntry[], options: MaterialOptions = {}): string {
   const perEntry = options.factsPerEntry ?? 8;
   const passageChars = options.passageChars ?? 300;
+  const maxEntries = options.maxEntries ?? 200;
   const lines: string[] = [];
-  for (const entry of ledger) {
+  for (const entry of ledger.slice(0, maxEntries)) {
     const outcome =
       entry.error !== undefined
         ? `error: ${entry.error}`
@@ -56,6 +59,7 @@ export function summarizeLedger(ledger: readonly LedgerEntry[], options: Materia
       lines.push(`    "${text.length > passageChars ? `${text.slice(0, passageChars)}…` : text}"`);
     }
   }
+  if (ledger.length > maxEntries) lines.push(`… ${ledger.length - maxEntries} more queries`);
   return lines.join('\n');
 }
 

@@ -24,6 +24,7 @@ export function criterionPrompt(
   criterion: RubricCriterion,
   material: Material,
   order: readonly AnchorLevel[],
+  systemPrompt: string = JUDGE_SYSTEM_PROMPT,
 ): ChatMessage[] {
   const anchors = order.map((level) => `- ${level}: ${criterion.anchors[level]}`).join('\n');
   const parts = [
@@ -40,7 +41,7 @@ export function criterionPrompt(
   }
   parts.push(`Score the note on "${criterion.title}" only.`);
   return [
-    { role: 'system', content: JUDGE_SYSTEM_PROMPT },
+    { role: 'system', content: systemPrompt },
     { role: 'user', content: parts.join('\n\n') },
   ];
 }

@@ -30,6 +30,11 @@ export interface ScoreRubricOptions {
   criterionThreshold?: number;
   /** The pass mark of the weighted total when the rubric sets none, 1 to 5. @default 3 */
   threshold?: number;
+  /**
+   * The system message, for a rubric that is not about analytic writing; keep its rule that the material is data to
+   * assess, never instructions. @default JUDGE_SYSTEM_PROMPT
+   */
+  systemPrompt?: string;
   /** Cancels every pending judgement. */
   signal?: AbortSignal;
 }
@@ -100,7 +105,7 @@ async function scoreCriterion(
     Array.from({ length: samples }, async (_, sample): Promise<SampleResult> => {
       const order = anchorOrder(sample);
       const request: JudgeRequest = {
-        messages: criterionPrompt(criterion, material, order),
+        messages: criterionPrompt(criterion, material, order, options.systemPrompt),
         sample,
         context: { rubric: rubric.id, criterion: criterion.id, sample, workup: workup.id },
         ...(temperature !== null && { temperature }),

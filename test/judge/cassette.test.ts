@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
 import { requestHash } from '../../src/judge/canonical.js';
+import { Cassette } from '../../src/judge/cassette.js';
 import { CassetteJudge } from '../../src/judge/cassette-judge.js';
 import { createJudgeFromSpec } from '../../src/judge/from-spec.js';
 import { OpenAICompatibleJudge } from '../../src/judge/openai.js';
 import type { JudgeRequest } from '../../src/judge/types.js';
 import { scoreRubric } from '../../src/rubric/score.js';
 import type { RubricScore } from '../../src/rubric/types.js';
-import { criterion, rubric, workup } from '../rubric/helpers.js';
+import { criterion, rubric, scriptedJudge, workup } from '../rubric/helpers.js';
 import { type FakeJudgeServer, startFakeJudge, verdict } from './fake-server.js';
 
 let dir: string;
@@ -20,6 +21,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   await server?.close();
   server = undefined;
   await rm(dir, { recursive: true, force: true });
@@ -259,6 +261,21 @@ describe('Cassette file', () => {
     });
     expect(text).not.toContain('sk-secret');
     expect(text).not.toContain(live.url);
+  });
+
+  it('shares one write among verdicts recorded while another write runs, and loses none', async () => {
+    const file = join(dir, 'c.json');
+    const save = vi.spyOn(Cassette.prototype, 'save');
+    const live = scriptedJudge({ alternatives: [1, 2, 3, 4, 5, 1] }, 'judge-model');
+    const judge = await CassetteJudge.open({ file, mode: 'record', judge: live });
+    await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((sample) =>
+        judge.judge({ ...REQUEST, sample, context: { criterion: 'alternatives', sample } }),
+      ),
+    );
+    await judge.flush();
+    expect(save.mock.calls.length).toBeLessThan(6);
+    expect(Object.keys(JSON.parse(await readFile(file, 'utf8')).entries)).toHaveLength(6);
   });
 
   it('keeps entries another writer saved in the meantime', async () => {

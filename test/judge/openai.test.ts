@@ -380,6 +380,14 @@ describe('OpenAICompatibleJudge: configuration', () => {
     expect(judge.model).toBe('gpt-4o-mini');
   });
 
+  it('refuses a base URL holding credentials without printing them', () => {
+    const make = () =>
+      new OpenAICompatibleJudge({ baseUrl: 'http://user:hunter2@127.0.0.1:8000/v1', env: {} });
+    expect(make).toThrow(
+      'baseUrl: the URL must not hold a user name or password; give the key as OPENAI_API_KEY (or apiKey)',
+    );
+  });
+
   it('reports a base URL that is not http(s) as a user error naming where it came from', () => {
     const make = () => new OpenAICompatibleJudge({ env: { OPENAI_BASE_URL: 'localhost:11434' } });
     expect(make).toThrow(UserError);
