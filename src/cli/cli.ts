@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import { cac } from 'cac';
+import { UsageError } from '../errors/index.js';
 import type { Io } from './io.js';
+
+const NEEDLEWORK_REPORTER_NAMES = 'needlework-junit, needlework-html, needlework-trend';
 
 // Built, this file is dist/src/cli/cli.js; run from source (the tests), src/cli/cli.ts. Take the first package.json
 // up the tree that is needlework's own.
@@ -28,6 +31,78 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .action(async (paths: string[]) => {
       const { runValidate } = await import('./commands/validate.js');
       result.code = await runValidate({ paths: paths.length > 0 ? paths : ['needles'] }, io);
+    });
+
+  cli
+    .command('run [...workups]', 'Run every needle and rubric spec against every workup as Vitest tests')
+    .option('--needles <glob>', 'Spec files, folders or globs (repeatable; default: needles)')
+    .option(
+      '--workups <glob>',
+      'Workup folders, files or globs (repeatable; default: the arguments, else workups)',
+    )
+    .option('--reporter <name>', `A Vitest reporter or one of ${NEEDLEWORK_REPORTER_NAMES} (repeatable)`)
+    .option('--out-dir <dir>', 'Where the needlework reporters write (default: needlework-report)')
+    .option('--watch', 'Re-run when a spec or workup changes')
+    .option('--ui', 'Open the Vitest UI (needs @vitest/ui)')
+    .option('--shard <i/n>', "Run only this shard of the tests (Vitest's --shard)")
+    .option('--bail <n>', 'Stop after n failed tests')
+    .option('--entail', 'Check citation precision with a local NLI model')
+    .option('--model <dir|hf:owner/name>', 'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL)')
+    .option('--no-cache', 'Score entailment without the cache')
+    .option(
+      '--judge <url|replay:file>',
+      'The LLM judge for rubric specs (rubric tests are skipped without one)',
+    )
+    .option('--samples <n>', 'Judge samples per rubric criterion (default 3)')
+    .option('--baseline <file>', 'Fail when a metric regressed against the latest run of this trend history')
+    .option('--fail-on-regression', 'Fail when a metric regressed against the previous run')
+    .example('needlework run fixtures/workups')
+    .example('needlework run runs/ --needles specs/ --reporter default --reporter needlework-junit')
+    .example('needlework run runs/ --entail --model ./nli-model --judge replay:judge.cassette.json')
+    .action(async (workups: string[], options: Record<string, unknown>) => {
+      const { runRun } = await import('./commands/run.js');
+      const many = (value: unknown): string[] =>
+        (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+      const number = (name: string): number | undefined => {
+        const value = options[name];
+        if (value === undefined) return undefined;
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1)
+          throw new UsageError(`--${name} must be a whole number of at least 1`);
+        return n;
+      };
+      const reporters = many(options['reporter']);
+      const bail = number('bail');
+      const samples = number('samples');
+      result.code = await runRun(
+        {
+          needles: many(options['needles']).length > 0 ? many(options['needles']) : ['needles'],
+          workups:
+            [...workups, ...many(options['workups'])].length > 0
+              ? [...workups, ...many(options['workups'])]
+              : ['workups'],
+          reporters:
+            reporters.length > 0
+              ? reporters
+              : ['default', 'needlework-junit', 'needlework-html', 'needlework-trend'],
+          outDir: typeof options['outDir'] === 'string' ? options['outDir'] : 'needlework-report',
+          watch: options['watch'] === true,
+          ui: options['ui'] === true,
+          ...(options['shard'] !== undefined && { shard: String(options['shard']) }),
+          ...(bail !== undefined && { bail }),
+          ...(options['entail'] === true && {
+            entail: {
+              ...(typeof options['model'] === 'string' && { model: options['model'] }),
+              cache: options['cache'] !== false,
+            },
+          }),
+          ...(typeof options['judge'] === 'string' && { judge: options['judge'] }),
+          ...(samples !== undefined && { samples }),
+          ...(typeof options['baseline'] === 'string' && { baseline: options['baseline'] }),
+          failOnRegression: options['failOnRegression'] === true,
+        },
+        io,
+      );
     });
 
   cli

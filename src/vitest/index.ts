@@ -1,0 +1,9 @@
+// `needlework/vitest`: the Vitest plugin, the matchers' types, and (as a setup file) the matchers' registration.
+import './setup.js';
+
+export * as matchers from './matchers/index.js';
+export type { CitationPrecisionMatcherOptions } from './matchers/to-have-citation-precision.js';
+export type { RubricMatcherOptions } from './matchers/to-score-rubric.js';
+export type { CheckMeta } from './meta.js';
+export { type NeedleworkOptions, needlework } from './plugin.js';
+export type { NeedleworkMatchers, PathArgument, ReferenceArgument } from './types.js';

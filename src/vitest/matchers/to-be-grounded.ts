@@ -1,0 +1,62 @@
+import {
+  type MatcherResult,
+  type MatcherState,
+  message,
+  needleScore,
+  record,
+  requireNeedle,
+  requireWorkup,
+} from './helpers.js';
+
+/**
+ * The run found the needle rather than guessed it: the note surfaces the answer and the ledger traversed the required
+ * path (seed 001, Thread 3). A note that names the answer without the traversal is a guess, and the message says so.
+ */
+export function toBeGrounded(this: MatcherState, received: unknown, needle: unknown): MatcherResult {
+  const workup = requireWorkup('toBeGrounded', received);
+  const spec = requireNeedle('toBeGrounded', needle);
+  const score = needleScore(workup, spec);
+  const pass = score.grounded.value === true;
+  const guess = score.guess.value === true;
+  record(this, workup, {
+    criterion: 'grounded',
+    metric: 'grounded',
+    value: score.grounded.value,
+    met: score.grounded.value,
+    summary: pass
+      ? `surfaced ${spec.answer} and traversed ${spec.required_path.relations.join(' → ')}`
+      : guess
+        ? `a guess: names ${spec.answer}, but the ledger never traversed ${spec.required_path.relations.join(' → ')}`
+        : (score.grounded.reason ?? `recall ${score.recall.value}, trajectory ${score.trajectory.value}`),
+    evidence: {
+      recall: score.recall.value,
+      trajectory: score.trajectory.value,
+      guess,
+      ledgerIds: score.trajectory.ledgerIds ?? [],
+    },
+  });
+  return {
+    pass,
+    message: message(this, '.toBeGrounded', 'needle', (negated) => {
+      if (negated) {
+        return [
+          `Expected workup ${workup.id} not to be grounded in needle ${spec.id}, but it surfaced ${spec.answer} and traversed the path via ${score.trajectory.ledgerIds?.join(', ')}.`,
+        ];
+      }
+      if (score.grounded.value === null)
+        return [`Cannot tell whether it is grounded: ${score.grounded.reason}.`];
+      if (guess) {
+        const prefix = score.trajectory.prefix?.relations ?? [];
+        return [
+          `Workup ${workup.id} guessed needle ${spec.id}: the note names ${spec.answer}, but the ledger never traversed ${spec.required_path.relations.join(' → ')}.`,
+          `Longest traversed prefix: ${prefix.length > 0 ? prefix.join(' → ') : '(none)'}`,
+        ];
+      }
+      return [
+        `Expected workup ${workup.id} to be grounded in needle ${spec.id}.`,
+        `Surfaced the answer: ${score.recall.value === 1 ? 'yes' : 'no'}`,
+        `Traversed the path:  ${score.trajectory.value === 1 ? 'yes' : 'no'}`,
+      ];
+    }),
+  };
+}

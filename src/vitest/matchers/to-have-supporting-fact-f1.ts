@@ -1,0 +1,63 @@
+import { formatFact } from '../../model/fact.js';
+import {
+  fmt,
+  type MatcherResult,
+  type MatcherState,
+  message,
+  needleScore,
+  record,
+  requireNeedle,
+  requireNumber,
+  requireWorkup,
+} from './helpers.js';
+
+/**
+ * Supporting-fact F1 (HotpotQA's `update_sp`) of the facts the note cites against the needle's `required_cites` is
+ * at least `min` (default: the needle's `thresholds.supporting_fact_f1`, else 1).
+ */
+export function toHaveSupportingFactF1(
+  this: MatcherState,
+  received: unknown,
+  needle: unknown,
+  min?: unknown,
+): MatcherResult {
+  const workup = requireWorkup('toHaveSupportingFactF1', received);
+  const spec = requireNeedle('toHaveSupportingFactF1', needle);
+  const threshold = requireNumber(
+    'toHaveSupportingFactF1',
+    'min',
+    min ?? spec.thresholds.supporting_fact_f1 ?? 1,
+  );
+  const sf = needleScore(workup, spec).supportingFacts;
+  const f1 = sf.value?.f1 ?? null;
+  const pass = f1 !== null && f1 >= threshold;
+  record(this, workup, {
+    criterion: 'supporting-facts',
+    metric: 'supporting_fact_f1',
+    value: f1,
+    threshold,
+    comparator: '>=',
+    met: f1 === null ? null : pass,
+    summary: `F1 ${fmt(f1)} (at least ${fmt(threshold)}); ${sf.missing.length} missing, ${sf.extra.length} extra`,
+    evidence: { ...(sf.value ?? {}), missing: sf.missing, extra: sf.extra, predicted: sf.predicted },
+    ...(sf.value && { scores: { em: sf.value.em, precision: sf.value.precision, recall: sf.value.recall } }),
+  });
+  return {
+    pass,
+    message: message(this, '.toHaveSupportingFactF1', 'needle, min', (negated) => {
+      if (f1 === null) return [`Cannot score supporting facts: ${sf.reason}.`];
+      if (negated) return [`Expected supporting-fact F1 below ${fmt(threshold)}, but it is ${fmt(f1)}.`];
+      return [
+        `Expected supporting-fact F1 of at least ${fmt(threshold)}, but it is ${fmt(f1)} (precision ${fmt(sf.value!.precision)}, recall ${fmt(sf.value!.recall)}).`,
+        ...(sf.missing.length > 0
+          ? ['Required facts not cited:', ...sf.missing.map((f) => `  ${formatFact(f)}`)]
+          : []),
+        ...(sf.extra.length > 0
+          ? ['Cited facts not required:', ...sf.extra.map((f) => `  ${formatFact(f)}`)]
+          : []),
+      ];
+    }),
+    expected: spec.required_cites.map(formatFact),
+    actual: sf.predicted.map(formatFact),
+  };
+}

@@ -1,0 +1,75 @@
+import {
+  type MatchTrajectoryOptions,
+  matchTrajectory,
+  type ToolCall,
+} from '../../metrics/trajectory/match.js';
+import { type MatcherResult, type MatcherState, message, record, requireWorkup } from './helpers.js';
+import { requireReference } from './trajectory-args.js';
+
+const MODES = ['strict', 'unordered', 'subset', 'superset'];
+const ARG_MODES = ['exact', 'ignore', 'subset', 'superset'];
+
+function call(c: ToolCall): string {
+  return `${c.tool ?? '(no tool)'}(${JSON.stringify(c.args)})`;
+}
+
+/**
+ * The workup's tool calls match a reference trajectory's, with LangChain agentevals' trajectory-match verdicts
+ * (`mode`: strict, unordered, subset, superset; `toolArgs`: exact, ignore, subset, superset; see
+ * `matchTrajectory`). A failure lists the missing and extra calls.
+ */
+export function toMatchTrajectory(
+  this: MatcherState,
+  received: unknown,
+  reference: unknown,
+  options: MatchTrajectoryOptions = {},
+): MatcherResult {
+  const workup = requireWorkup('toMatchTrajectory', received);
+  const ref = requireReference('toMatchTrajectory', workup, reference);
+  if (options.mode !== undefined && !MODES.includes(options.mode)) {
+    throw new TypeError(
+      `toMatchTrajectory: mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(options.mode)}`,
+    );
+  }
+  if (options.toolArgs !== undefined && !ARG_MODES.includes(options.toolArgs)) {
+    throw new TypeError(
+      `toMatchTrajectory: toolArgs must be one of ${ARG_MODES.join(', ')}, got ${JSON.stringify(options.toolArgs)}`,
+    );
+  }
+  const mode = options.mode ?? 'strict';
+  const actual = workup.trajectory;
+  const result = actual && ref ? matchTrajectory(actual, ref, options) : undefined;
+  const pass = result?.pass === true;
+  record(this, workup, {
+    criterion: 'trajectory-match',
+    metric: `trajectory_match_${mode}`,
+    value: result ? result.pass : null,
+    met: result ? pass : null,
+    summary: result
+      ? `${mode} match ${pass ? 'holds' : 'fails'}: ${result.missing.length} missing, ${result.extra.length} extra`
+      : `no ${actual ? 'reference' : ''} trajectory to match`,
+    evidence: result ? { mode, missing: result.missing, extra: result.extra } : {},
+  });
+  return {
+    pass,
+    message: message(this, '.toMatchTrajectory', 'reference', (negated) => {
+      if (!actual) return ['Cannot match trajectories: the workup has no trajectory.'];
+      if (!ref)
+        return ['Cannot match trajectories: no reference given and the workup has no gold trajectory.'];
+      if (negated) return [`Expected the trajectory not to match the reference (${mode}), but it does.`];
+      return [
+        `Expected the trajectory to match the reference (${mode}, arguments ${options.toolArgs ?? 'exact'}).`,
+        ...(result!.missing.length > 0
+          ? ['Missing calls:', ...result!.missing.map((c) => `  - ${call(c)}`)]
+          : []),
+        ...(result!.extra.length > 0 ? ['Extra calls:', ...result!.extra.map((c) => `  + ${call(c)}`)] : []),
+      ];
+    }),
+    expected: ref?.steps
+      .filter((s) => s.step_type === 'tool_call')
+      .map((s) => `${s.tool_name}(${JSON.stringify(s.tool_input)})`),
+    actual: actual?.steps
+      .filter((s) => s.step_type === 'tool_call')
+      .map((s) => `${s.tool_name}(${JSON.stringify(s.tool_input)})`),
+  };
+}

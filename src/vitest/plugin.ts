@@ -1,0 +1,101 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+import { configDefaults } from 'vitest/config';
+import type { VerifierOptions } from '../entailment/create.js';
+import { specKind } from '../specs/load.js';
+import type { SpecSuiteOptions } from './suite.js';
+
+export interface NeedleworkOptions {
+  /**
+   * Spec files that become test files, as globs relative to the Vitest root.
+   * @default ['needles/**\/*.needle.yaml', 'needles/**\/*.rubric.yaml']
+   */
+  needles?: string | string[];
+  /**
+   * The workups every spec is run against: folders, `*.workup.json` files and globs, relative to the root.
+   * @default ['workups']
+   */
+  workups?: string | string[];
+  /** Check citation precision with an NLI model: `true` (the model from `NEEDLEWORK_NLI_MODEL`) or its settings. */
+  entail?: boolean | VerifierOptions;
+  /** The judge for rubric specs: a chat-completions base URL or `replay:<cassette>`, with options. */
+  judge?: string | SpecSuiteOptions['judge'];
+  /**
+   * Keep the project's own test files (Vitest's `include`) beside the spec files; `needlework run` turns this off so
+   * that only specs run.
+   * @default true
+   */
+  includeTests?: boolean;
+}
+
+const here = fileURLToPath(import.meta.url);
+// The plugin runs from dist/ (a user's project) or from src/ (this repository's tests): its siblings share its extension.
+const sibling = (name: string) => join(here, '..', `${name}${here.endsWith('.ts') ? '.ts' : '.js'}`);
+
+function list(value: string | string[] | undefined, fallback: string[]): string[] {
+  if (value === undefined) return fallback;
+  return typeof value === 'string' ? [value] : value;
+}
+
+/** A glob that matches a workup pattern and everything under it, for Vitest's re-run triggers. */
+function underneath(pattern: string): string[] {
+  return /\.json$/.test(pattern) ? [pattern] : [pattern, `${pattern.replace(/\/+$/, '')}/**`];
+}
+
+/**
+ * The needlework Vitest plugin: every `*.needle.yaml` and `*.rubric.yaml` it is pointed at becomes a test file with a
+ * `describe` per workup and an `it` per criterion, and the matchers are registered in every test file. Editing a spec
+ * re-runs its tests in watch mode; editing a workup re-runs the spec tests.
+ */
+export function needlework(options: NeedleworkOptions = {}): Plugin {
+  const needles = list(options.needles, ['needles/**/*.needle.yaml', 'needles/**/*.rubric.yaml']);
+  const workups = list(options.workups, ['workups']);
+  const entail: VerifierOptions | undefined =
+    options.entail === true
+      ? {}
+      : options.entail === false || options.entail === undefined
+        ? undefined
+        : options.entail;
+  const judge = typeof options.judge === 'string' ? { spec: options.judge } : options.judge;
+  let root = process.cwd();
+
+  return {
+    name: 'needlework',
+    enforce: 'pre',
+    config(config) {
+      // Mutated rather than returned: Vite would concatenate a returned list with the user's own.
+      const test = (config.test ??= {});
+      const own = options.includeTests === false ? [] : (test.include ?? configDefaults.include);
+      test.include = [...own, ...needles];
+      const setupFiles =
+        test.setupFiles === undefined
+          ? []
+          : typeof test.setupFiles === 'string'
+            ? [test.setupFiles]
+            : test.setupFiles;
+      test.setupFiles = [...setupFiles, sibling('setup')];
+      test.forceRerunTriggers = [
+        ...(test.forceRerunTriggers ?? configDefaults.forceRerunTriggers),
+        ...workups.flatMap(underneath),
+      ];
+    },
+    configResolved(config) {
+      root = config.root;
+    },
+    load(id) {
+      const file = id.split('?')[0]!;
+      if (!specKind(file)) return undefined;
+      const suite: SpecSuiteOptions = {
+        specFile: file,
+        workups: workups.map((w) => (isAbsolute(w) ? w : resolve(root, w))),
+        ...(entail && { entail }),
+        ...(judge && { judge }),
+      };
+      return [
+        `import { defineSpecSuite } from ${JSON.stringify(sibling('suite'))};`,
+        `await defineSpecSuite(${JSON.stringify(suite)});`,
+      ].join('\n');
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { basename } from 'node:path';
+import { describe, it, type TestContext } from 'vitest';
+import type { VerifierOptions } from '../entailment/create.js';
+import type { EntailmentVerifier } from '../entailment/verifier.js';
+import { formatDiagnostic, UserError } from '../errors/index.js';
+import type { JudgeSpecOptions } from '../judge/from-spec.js';
+import type { Judge } from '../judge/types.js';
+import type { NeedleSpec, RubricSpec } from '../model/spec.js';
+import type { Workup } from '../model/workup.js';
+import { loadSpec } from '../specs/load.js';
+import { loadWorkups, type WorkupFailure } from '../workup/load.js';
+import { type CriterionContext, needleCriteria } from './criteria.js';
+import type { CheckMeta } from './meta.js';
+import './types.js';
+
+/** What the plugin tells the test module a spec file generates (JSON-serialisable: it is written into the module). */
+export interface SpecSuiteOptions {
+  /** The spec file, absolute. */
+  specFile: string;
+  /** Workup folders, files and globs, absolute. */
+  workups: string[];
+  /** Entailment settings when citation precision is on (`--entail`); absent when off. */
+  entail?: VerifierOptions;
+  /** The judge for rubric specs (`--judge`): a URL or `replay:<cassette>`; rubric tests are skipped without one. */
+  judge?: { spec: string; samples?: number } & Pick<JudgeSpecOptions, 'cassette' | 'mode' | 'model'>;
+}
+
+/** An error whose message is the whole story: user mistakes are shown without a stack trace. */
+function userFailure(message: string): Error {
+  const error = new Error(message);
+  error.name = 'NeedleworkError';
+  error.stack = `${error.name}: ${message}`;
+  return error;
+}
+
+const verifiers = new Map<string, Promise<EntailmentVerifier | undefined>>();
+const judges = new Map<string, Promise<Judge>>();
+
+/** One verifier per worker and settings: the ONNX session is loaded once and shared by every test in the worker. */
+function verifierFor(options: VerifierOptions): Promise<EntailmentVerifier | undefined> {
+  const key = JSON.stringify(options);
+  let verifier = verifiers.get(key);
+  if (!verifier) {
+    verifier = import('../entailment/create.js').then((m) => m.createVerifierFromOptions(options));
+    verifiers.set(key, verifier);
+  }
+  return verifier;
+}
+
+function judgeFor(options: NonNullable<SpecSuiteOptions['judge']>): Promise<Judge> {
+  const key = JSON.stringify(options);
+  let judge = judges.get(key);
+  if (!judge) {
+    const { spec, samples: _samples, ...rest } = options;
+    judge = import('../judge/from-spec.js').then((m) => m.createJudgeFromSpec(spec, rest));
+    judges.set(key, judge);
+  }
+  return judge;
+}
+
+function baseMeta(spec: NeedleSpec | RubricSpec, workup: Workup, criterion: string): CheckMeta {
+  return {
+    schema: 1,
+    spec: spec.id,
+    specKind: spec.kind,
+    ...(spec.file !== undefined && { specFile: spec.file }),
+    workup: workup.id,
+    ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
+    criterion,
+    metric: criterion,
+    value: null,
+    verdict: 'not-applicable',
+  };
+}
+
+function skipAs(ctx: TestContext, reason: string): void {
+  const meta = ctx.task.meta.needlework;
+  if (meta) ctx.task.meta.needlework = { ...meta, summary: reason };
+  ctx.skip(reason);
+}
+
+/**
+ * Declares the tests of one spec file: `describe(<spec id>) > describe(<workup id>) > it(<criterion>)`. A spec that
+ * fails validation becomes one failing test carrying its `file:line:column` errors, a workup that fails to load one
+ * failing test naming it; neither stops the other workups' tests.
+ */
+export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> {
+  let spec: NeedleSpec | RubricSpec;
+  try {
+    spec = await loadSpec(options.specFile);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    describe(basename(options.specFile), () => {
+      it('is a valid spec', () => {
+        throw userFailure(error.message);
+      });
+    });
+    return;
+  }
+  const { workups, failures } = await loadWorkups(options.workups);
+  const context: CriterionContext = {};
+  if (spec.kind === 'needle' && options.entail) {
+    const verifier = await verifierFor(options.entail);
+    if (verifier) context.verifier = verifier;
+  }
+
+  describe(spec.id, () => {
+    for (const failure of failures) declareFailure(failure);
+    for (const workup of workups) {
+      describe(workup.id, () => {
+        if (spec.kind === 'needle') declareNeedle(spec, workup, context);
+        else declareRubric(spec, workup, options.judge);
+      });
+    }
+  });
+}
+
+function declareFailure(failure: WorkupFailure): void {
+  it(`${failure.path} loads`, () => {
+    throw userFailure(failure.diagnostics.map(formatDiagnostic).join('\n'));
+  });
+}
+
+function declareNeedle(needle: NeedleSpec, workup: Workup, context: CriterionContext): void {
+  for (const criterion of needleCriteria(needle, context)) {
+    it(criterion.name, async (ctx) => {
+      ctx.task.meta.needlework = baseMeta(needle, workup, criterion.name);
+      if (criterion.needs === 'note' && !workup.note) return skipAs(ctx, 'the workup has no note');
+      await criterion.assert(ctx.expect, workup, context);
+    });
+  }
+}
+
+function declareRubric(rubric: RubricSpec, workup: Workup, judge: SpecSuiteOptions['judge']): void {
+  for (const criterion of rubric.criteria) {
+    it(criterion.id, async (ctx) => {
+      ctx.task.meta.needlework = baseMeta(rubric, workup, criterion.id);
+      if (!judge) return skipAs(ctx, 'no judge configured (needlework run --judge <url|replay:cassette>)');
+      if (!workup.note) return skipAs(ctx, 'the workup has no note');
+      await ctx.expect(workup).toScoreRubric(rubric, {
+        judge: await judgeFor(judge),
+        criterion: criterion.id,
+        ...(judge.samples !== undefined && { samples: judge.samples }),
+      });
+    });
+  }
+}
