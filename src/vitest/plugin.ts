@@ -65,7 +65,8 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
     enforce: 'pre',
     config(config) {
       // Mutated rather than returned: Vite would concatenate a returned list with the user's own.
-      const test = (config.test ??= {});
+      config.test ??= {};
+      const test = config.test;
       const own = options.includeTests === false ? [] : (test.include ?? configDefaults.include);
       test.include = [...own, ...needles];
       const setupFiles =

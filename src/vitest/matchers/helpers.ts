@@ -139,8 +139,14 @@ const scores = new WeakMap<Workup, WeakMap<NeedleSpec, NeedleScore>>();
 /** `scoreNeedle`, computed once per workup and needle object: the YAML tests ask several matchers of one pair. */
 export function needleScore(workup: Workup, needle: NeedleSpec): NeedleScore {
   let byNeedle = scores.get(workup);
-  if (!byNeedle) scores.set(workup, (byNeedle = new WeakMap()));
+  if (!byNeedle) {
+    byNeedle = new WeakMap();
+    scores.set(workup, byNeedle);
+  }
   let score = byNeedle.get(needle);
-  if (!score) byNeedle.set(needle, (score = scoreNeedle(workup, needle)));
+  if (!score) {
+    score = scoreNeedle(workup, needle);
+    byNeedle.set(needle, score);
+  }
   return score;
 }
