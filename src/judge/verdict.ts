@@ -39,10 +39,11 @@ const validate = new Ajv({ allErrors: true, strict: true }).compile(VERDICT_SCHE
 /**
  * Reads a verdict from an answer's text. The answer is untrusted: it is parsed as JSON and checked against the
  * schema, never evaluated. A single markdown code fence around the JSON is accepted, since servers that do not
- * enforce the schema (llama.cpp issue #24097) often wrap JSON that way; prose around it is not.
+ * enforce the schema (llama.cpp issue #24097) often wrap JSON that way, and so is a leading reasoning block; prose
+ * around the JSON is not.
  */
 export function readVerdict(text: string): VerdictCheck {
-  const body = unfence(text.trim());
+  const body = unfence(stripThinking(text).trim());
   if (body === '') return { ok: false, problem: 'the answer is empty' };
   let value: unknown;
   try {
@@ -58,6 +59,14 @@ export function readVerdict(text: string): VerdictCheck {
     return { ok: true, score: verdict.score, rationale: verdict.rationale };
   }
   return { ok: false, problem: describe(validate.errors ?? [], value as Record<string, unknown>) };
+}
+
+/**
+ * Drops a leading `<think>...</think>` block: reasoning models served by older Ollama and llama.cpp builds write
+ * their reasoning into `content` before the answer instead of into `reasoning_content`.
+ */
+function stripThinking(text: string): string {
+  return text.replace(/^\s*<think>[\s\S]*?<\/think>/, '');
 }
 
 function unfence(text: string): string {

@@ -176,6 +176,14 @@ describe('needlework judge', () => {
     expect(() => judgeOptions(workups, flags)).toThrow(message);
   });
 
+  it('reads --temperature none as sending no temperature', () => {
+    expect(judgeOptions([GROUNDED], { rubric: RUBRIC, temperature: 'none' }).temperature).toBeNull();
+    expect(judgeOptions([GROUNDED], { rubric: RUBRIC, temperature: 0.7 }).temperature).toBe(0.7);
+    expect(() => judgeOptions([GROUNDED], { rubric: RUBRIC, temperature: 'hot' })).toThrow(
+      '--temperature expects a non-negative number, got hot',
+    );
+  });
+
   it('is registered on the command line with its flags', () => {
     const cli = createCli(collect());
     cli.parse(

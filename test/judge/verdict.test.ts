@@ -18,6 +18,19 @@ describe('readVerdict', () => {
     expect(readVerdict('```\n{"rationale": "r", "score": 5}\n```')).toMatchObject({ ok: true, score: 5 });
   });
 
+  it('skips a leading <think> block that a reasoning model wrote into the answer', () => {
+    expect(
+      readVerdict('<think>\nThe note weighs Depot-Seven.\n</think>\n{"rationale": "r", "score": 4}'),
+    ).toMatchObject({
+      ok: true,
+      score: 4,
+    });
+    expect(readVerdict('{"rationale": "r", "score": 4} <think>x</think>')).toEqual({
+      ok: false,
+      problem: 'the answer is not JSON',
+    });
+  });
+
   it.each([
     ['', 'the answer is empty'],
     ['Score: 4. The note is good.', 'the answer is not JSON'],

@@ -22,8 +22,8 @@ export interface JudgeCommandOptions {
   model?: string;
   /** Judgements per criterion. @default 3 */
   samples?: number;
-  /** Sampling temperature. @default 0 */
-  temperature?: number;
+  /** Sampling temperature; `null` sends none (for models that accept only their default). @default 0 */
+  temperature?: number | null;
   /** A cassette to replay from (and, with `mode: 'record'`, record to). */
   cassette?: string;
   /** @default 'replay' when `cassette` is given */
@@ -113,7 +113,9 @@ export function judgeOptions(workups: string[], flags: Record<string, unknown>):
     ...(typeof flags.judge === 'string' && { judge: flags.judge }),
     ...(flags.model !== undefined && { model: String(flags.model) }),
     ...(flags.samples !== undefined && { samples: whole(flags.samples, '--samples', 1) }),
-    ...(flags.temperature !== undefined && { temperature: number(flags.temperature, '--temperature') }),
+    ...(flags.temperature !== undefined && {
+      temperature: flags.temperature === 'none' ? null : number(flags.temperature, '--temperature'),
+    }),
     ...(typeof flags.cassette === 'string' && { cassette: flags.cassette }),
     ...(mode !== undefined && { mode }),
     ...(flags.timeout !== undefined && { timeoutMs: whole(flags.timeout, '--timeout', 1) }),
