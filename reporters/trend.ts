@@ -4,6 +4,7 @@ import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
 import { appendRun, DEFAULT_MAX_RUNS } from '../src/report/trend/history.js';
+import { trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
 
 export interface NeedleworkTrendOptions {
@@ -45,8 +46,12 @@ export class NeedleworkTrendReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const root = this.vitest?.config.root ?? process.cwd();
+    return trackTrendWrite(resolve(root, this.options.outputFile), this.write(testModules, root));
+  }
+
+  private async write(testModules: ReadonlyArray<TestModule>, root: string): Promise<void> {
     const shard = this.vitest?.config.shard;
     if (shard && !this.vitest?.config.mergeReports) {
       process.stdout.write(

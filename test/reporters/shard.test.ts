@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import type { TrendHistory } from '../../src/report/trend/types.js';
@@ -47,6 +48,7 @@ function files(): Record<string, string> {
 const reporters = (prefix: string) => [
   new NeedleworkJUnitReporter({ outputFile: `${prefix}-junit.xml` }),
   new NeedleworkTrendReporter({ outputFile: `${prefix}-trend.json` }),
+  new NeedleworkHtmlReporter({ outputFile: `${prefix}-report.html`, trendFile: false }),
 ];
 
 let root: string;
@@ -88,5 +90,16 @@ describe('a sharded run merged with --merge-reports', () => {
     const strip = ({ id: _id, time: _time, ...rest }: TrendHistory['runs'][number]) => rest;
     expect(single.runs[0]!.checks).toHaveLength(28);
     expect(strip(merged.runs[0]!)).toEqual(strip(single.runs[0]!));
+  });
+
+  it('gives the same HTML report data as one run, after normalising times', async () => {
+    const data = async (name: string) => {
+      const html = await readFile(join(root, name), 'utf8');
+      const json = /id="needlework-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '';
+      return json.replace(/"generatedAt":"[^"]*"/, '').replace(/"durationMs":[\d.e-]+/g, '"durationMs":0');
+    };
+    const single = await data('single-report.html');
+    expect(single).toContain('"workup":"guessed"');
+    expect(await data('merged-report.html')).toBe(single);
   });
 });

@@ -1,0 +1,171 @@
+import type { Workup } from '../../model/workup.js';
+import type { CheckMeta } from '../../vitest/meta.js';
+import { byteCompare, type CheckRecord } from '../checks.js';
+import { expectationText, numericValue } from '../format.js';
+import { metricMeans } from '../trend/table.js';
+import type { TrendHistory } from '../trend/types.js';
+import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlTrend, HtmlWorkup } from './types.js';
+import { workupView } from './workup-view.js';
+
+/** A workup as the report got it: loaded, or the reason it could not be. */
+export type LoadedWorkup = { workup: Workup } | { error: string };
+
+export interface HtmlDataInput {
+  checks: readonly CheckRecord[];
+  /** The workups by the `workupPath` the checks give (or by workup id when a check gives no path). */
+  workups?: ReadonlyMap<string, LoadedWorkup>;
+  history?: TrendHistory;
+  title?: string;
+  now?: Date;
+}
+
+const TREND_RUNS = 30;
+
+/** Gathers everything the page shows into one serialisable object; the page itself does no computing beyond filters. */
+export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
+  const checks: HtmlCheck[] = [];
+  const tests: HtmlTest[] = [];
+  const byWorkup = new Map<string, { path?: string; metas: CheckMeta[] }>();
+  for (const record of input.checks) {
+    const errors = record.errors.map((e) => e.message);
+    const meta = record.meta;
+    if (!meta) {
+      tests.push({
+        file: record.file,
+        fullName: record.fullName,
+        state: record.state,
+        durationMs: record.durationMs,
+        errors,
+      });
+      continue;
+    }
+    const check: HtmlCheck = {
+      spec: meta.spec,
+      specKind: meta.specKind,
+      workup: meta.workup,
+      criterion: meta.criterion,
+      metric: meta.metric,
+      value: meta.value,
+      verdict: meta.verdict,
+      state: record.state,
+      statement: expectationText(meta),
+      file: record.file,
+      durationMs: record.durationMs,
+      errors,
+    };
+    if (meta.unit) check.unit = meta.unit;
+    if (meta.threshold !== undefined) check.threshold = meta.threshold;
+    if (meta.comparator) check.comparator = meta.comparator;
+    if (meta.scores && Object.keys(meta.scores).length > 0) check.scores = meta.scores;
+    checks.push(check);
+    let group = byWorkup.get(meta.workup);
+    if (!group) {
+      group = { metas: [] };
+      byWorkup.set(meta.workup, group);
+    }
+    if (meta.workupPath && !group.path) group.path = meta.workupPath;
+    group.metas.push(meta);
+  }
+  checks.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      byteCompare(a.spec, b.spec) ||
+      byteCompare(a.workup, b.workup) ||
+      byteCompare(a.criterion, b.criterion),
+  );
+  tests.sort(
+    (a, b) =>
+      Number(b.state === 'failed') - Number(a.state === 'failed') ||
+      byteCompare(a.file, b.file) ||
+      byteCompare(a.fullName, b.fullName),
+  );
+
+  const workups: HtmlWorkup[] = [...byWorkup.entries()]
+    .sort(([a], [b]) => byteCompare(a, b))
+    .map(([id, group]) => {
+      const loaded = input.workups?.get(group.path ?? id);
+      if (loaded && 'workup' in loaded) return { ...workupView(loaded.workup, group.metas, group.path), id };
+      const view: HtmlWorkup = { id, ledger: [], paths: [] };
+      if (group.path) view.path = group.path;
+      if (loaded && 'error' in loaded) view.loadError = loaded.error;
+      return view;
+    });
+
+  const passed = checks.filter((c) => c.verdict === 'pass').length;
+  const failed = checks.filter((c) => c.verdict === 'fail').length;
+  const data: HtmlReportData = {
+    schema: 1,
+    title: input.title ?? 'needlework report',
+    generatedAt: (input.now ?? new Date()).toISOString(),
+    summary: {
+      checks: checks.length,
+      passed,
+      failed,
+      notApplicable: checks.length - passed - failed,
+      passRate: passed + failed > 0 ? passed / (passed + failed) : null,
+      tests: tests.length,
+      testsFailed: tests.filter((t) => t.state === 'failed').length,
+      metrics: means(checks),
+    },
+    checks,
+    tests,
+    workups,
+  };
+  if (input.history && input.history.runs.length > 0) data.trend = trend(input.history);
+  return data;
+}
+
+/** Failing checks first, then not-applicable ones, then passing ones. */
+function rank(check: HtmlCheck): number {
+  if (check.verdict === 'fail' || check.state === 'failed') return 0;
+  return check.verdict === 'not-applicable' ? 1 : 2;
+}
+
+function means(checks: readonly HtmlCheck[]): HtmlMetricMean[] {
+  const groups = new Map<string, HtmlMetricMean & { sum: number }>();
+  for (const check of checks) {
+    const key = `${check.spec}\0${check.criterion}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = {
+        spec: check.spec,
+        criterion: check.criterion,
+        metric: check.metric,
+        mean: null,
+        count: 0,
+        failed: 0,
+        sum: 0,
+      };
+      if (check.unit) g.unit = check.unit;
+      groups.set(key, g);
+    }
+    const value = numericValue(check.value);
+    if (value !== undefined) {
+      g.sum += value;
+      g.count++;
+    }
+    if (check.verdict === 'fail') g.failed++;
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => byteCompare(a, b))
+    .map(([, { sum, ...g }]) => ({ ...g, mean: g.count > 0 ? sum / g.count : null }));
+}
+
+function trend(history: TrendHistory): HtmlTrend {
+  const runs = history.runs.slice(-TREND_RUNS);
+  return {
+    runs: runs.map((run) => ({
+      id: run.id,
+      time: run.time,
+      ...(run.commit ? { commit: run.commit } : {}),
+      passRate: run.summary.passRate,
+    })),
+    series: metricMeans(runs).map((s) => ({
+      spec: s.spec,
+      criterion: s.criterion,
+      metric: s.metric,
+      ...(s.unit ? { unit: s.unit } : {}),
+      means: s.means.map((m) => m ?? null),
+    })),
+  };
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { CLIENT_SCRIPT } from './client.js';
+import { STYLE } from './style.js';
+import type { HtmlReportData } from './types.js';
+
+/**
+ * JSON safe inside a `<script>` element: `<`, `>` and `&` escaped (so no `</script>` or `<!--` can end or bend the
+ * element), and the two line separators JavaScript once treated as newlines.
+ */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** Text for an HTML text node or a double-quoted attribute. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/**
+ * The Content-Security-Policy of the report: nothing may load from anywhere (`default-src 'none'`), and the only
+ * script and stylesheet allowed are the page's own, by hash. An injected `<script>`, an inline handler or a
+ * `javascript:` URL would not run even if one reached the DOM.
+ */
+export function contentSecurityPolicy(): string {
+  return [
+    "default-src 'none'",
+    `script-src ${sha256(CLIENT_SCRIPT)}`,
+    `style-src ${sha256(STYLE)}`,
+    "img-src 'none'",
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** The whole report: one file with its style, script and data inline, which works offline from `file://`. */
+export function renderHtmlPage(data: HtmlReportData): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy())}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(data.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(data.title)}</h1><span class="meta">generated ${escapeHtml(data.generatedAt)}</span></header>
+<main>
+<section><h2>Summary</h2><div id="summary"></div></section>
+<section id="trend" class="hidden"><h2>Trend</h2></section>
+<div class="filters">
+<input id="search" type="search" placeholder="Search specs, workups, criteria, messages" aria-label="Search">
+<label>verdict <select id="verdict"><option value="">all</option><option value="fail">fail</option><option value="pass">pass</option><option value="not-applicable">not applicable</option></select></label>
+<label>spec <select id="spec"><option value="">all</option></select></label>
+</div>
+<section><h2>Checks (failing first)</h2><div id="checks"></div></section>
+<section><h2>Workups</h2><div id="workups"></div></section>
+<section class="hidden"><h2>Other tests</h2><div id="tests"></div></section>
+</main>
+<noscript><p>This report needs JavaScript to show its results.</p></noscript>
+<script type="application/json" id="needlework-data">${embedJson(data)}</script>
+<script>${CLIENT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

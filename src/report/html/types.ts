@@ -1,0 +1,176 @@
+/**
+ * The data the HTML report embeds as JSON (`<script type="application/json" id="needlework-data">`) and renders in the
+ * browser. It is public API: tools may read it out of a report. Every string in it may come from an agent and is
+ * rendered as text, never as markup.
+ */
+export interface HtmlReportData {
+  /** Version of this shape; bumped on a breaking change. */
+  schema: 1;
+  /** The page title. */
+  title: string;
+  /** When the report was written: ISO 8601, UTC. */
+  generatedAt: string;
+  summary: HtmlSummary;
+  /** Every needlework check, failing first, then by spec, workup and criterion in byte order. */
+  checks: HtmlCheck[];
+  /** Plain Vitest tests (no needlework meta), failing first. */
+  tests: HtmlTest[];
+  /** Every workup the checks name, in byte order of id. */
+  workups: HtmlWorkup[];
+  /** The trend history, when a history file was found; the latest run last. */
+  trend?: HtmlTrend;
+}
+
+export interface HtmlSummary {
+  /** Number of needlework checks. */
+  checks: number;
+  passed: number;
+  failed: number;
+  notApplicable: number;
+  /** `passed / (passed + failed)`, a ratio in [0, 1]; `null` when nothing was decided. */
+  passRate: number | null;
+  /** Plain Vitest tests: how many, and how many failed. */
+  tests: number;
+  testsFailed: number;
+  /** The mean of each spec x criterion metric over the workups, in byte order of spec and criterion. */
+  metrics: HtmlMetricMean[];
+}
+
+export interface HtmlMetricMean {
+  spec: string;
+  criterion: string;
+  metric: string;
+  /** The unit of `mean`; absent for a [0, 1] score. */
+  unit?: string;
+  /** The mean over the workups where the metric applies (booleans as 1/0); `null` when it applied nowhere. */
+  mean: number | null;
+  /** How many workups the mean is over. */
+  count: number;
+  /** How many of the checks failed. */
+  failed: number;
+}
+
+export interface HtmlCheck {
+  spec: string;
+  specKind: 'needle' | 'rubric' | 'matcher';
+  workup: string;
+  criterion: string;
+  metric: string;
+  /** The measured value, in `unit` (a [0, 1] score when absent); `null` when the metric does not apply. */
+  value: number | boolean | null;
+  unit?: string;
+  threshold?: number;
+  comparator?: '>=' | '<=' | '==';
+  verdict: 'pass' | 'fail' | 'not-applicable';
+  /** Vitest's state of the test. */
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  /** `expected <metric> <comparator> <threshold>, got <value>` and the check's own summary. */
+  statement: string;
+  /** The test file, relative to the project root. */
+  file: string;
+  /** Wall time of the test, milliseconds. */
+  durationMs: number;
+  /** Error messages the test threw (colour codes stripped). */
+  errors: string[];
+  /** Side scores by name, in their own units. */
+  scores?: Record<string, number>;
+}
+
+export interface HtmlTest {
+  file: string;
+  fullName: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  /** Milliseconds. */
+  durationMs: number;
+  errors: string[];
+}
+
+/** How a citation or a sentence of the note stands. */
+export type MarkStatus = 'resolved' | 'failed-query' | 'dangling' | 'uncited' | 'unsupported';
+
+export interface HtmlWorkup {
+  id: string;
+  /** The workup's folder or file, as the checks named it. */
+  path?: string;
+  /** Why the workup could not be read, when it could not (the checks are still shown). */
+  loadError?: string;
+  note?: HtmlNote;
+  /** The provenance ledger, in file order. */
+  ledger: HtmlLedgerEntry[];
+  trajectory?: HtmlTrajectory;
+  /** The needle's required relation path against the one the ledger traversed, per needle check that recorded both. */
+  paths: HtmlPath[];
+}
+
+export interface HtmlNote {
+  sections: Array<{
+    title: string;
+    /** False for sections that make no claims (`Gaps & caveats`, `Provenance`). */
+    claims: boolean;
+    segments: Array<{ kind: 'bullet' | 'paragraph'; sentences: HtmlSentence[] }>;
+  }>;
+  /** Counts of citation marks by status, and of uncited and unsupported sentences. */
+  counts: Record<MarkStatus, number>;
+}
+
+export interface HtmlSentence {
+  text: string;
+  /** `uncited` or `unsupported` when the sentence is one; absent when it is cited and not disputed. */
+  status?: 'uncited' | 'unsupported';
+  citations: Array<{ id: string; status: 'resolved' | 'failed-query' | 'dangling' | 'unsupported' }>;
+}
+
+export interface HtmlLedgerEntry {
+  id: string;
+  store: string;
+  query: string;
+  /** Number of facts the query returned. */
+  results: number;
+  error?: string;
+}
+
+export interface HtmlTrajectory {
+  steps: HtmlStep[];
+  /** Tokens spent by the whole task. */
+  totalTokens: number;
+  /** Wall time of the whole task, milliseconds. */
+  totalLatencyMs: number;
+  /** Tool calls, errors and redundant calls counted. */
+  toolCalls: number;
+  errors: number;
+  redundant: number;
+}
+
+export interface HtmlStep {
+  id: number;
+  type: 'thought' | 'tool_call' | 'observation' | 'answer';
+  tool?: string;
+  /** The step's content, cut to 400 characters. */
+  content: string;
+  /** Milliseconds. */
+  latencyMs: number;
+  tokens: number;
+  error?: string;
+  /** True for a tool call that repeats an earlier one exactly (same tool, same arguments). */
+  redundant?: boolean;
+}
+
+export interface HtmlPath {
+  spec: string;
+  criterion: string;
+  required: string[];
+  traversed: string[];
+}
+
+export interface HtmlTrend {
+  /** The runs shown, oldest first (at most the last 30). */
+  runs: Array<{ id: string; time: string; commit?: string; passRate: number | null }>;
+  /** The mean of each spec x criterion metric in each run (`null` where it was not measured). */
+  series: Array<{
+    spec: string;
+    criterion: string;
+    metric: string;
+    unit?: string;
+    means: Array<number | null>;
+  }>;
+}
