@@ -118,7 +118,14 @@ export class OpenAICompatibleJudge implements Judge {
     for (let round = 0; round < 2; round++) {
       const completion = await this.complete(this.body(request, messages), request.signal);
       calls += completion.calls;
-      if (!completion.ok) return fail(completion.error);
+      if (!completion.ok) {
+        // Keep a malformed first answer visible when the retry itself failed.
+        return fail(
+          answers.length > 0
+            ? { ...completion.error, answers, expected: VERDICT_EXPECTED }
+            : completion.error,
+        );
+      }
       if (completion.tokens) {
         tokens.input += completion.tokens.input;
         tokens.output += completion.tokens.output;

@@ -139,6 +139,19 @@ describe('OpenAICompatibleJudge: malformed answers', () => {
     expect(response.error.answers).toEqual([verdict(7), verdict(7)]);
   });
 
+  it('keeps the malformed first answer when the retry fails over HTTP', async () => {
+    const { judge } = await judgeAt((_, i) =>
+      i === 0 ? { content: 'Four.' } : { status: 400, raw: '{"error":{"message":"context too long"}}' },
+    );
+    expect(failed(await judge.judge(REQUEST)).error).toEqual({
+      kind: 'http',
+      status: 400,
+      message: 'the judge answered HTTP 400: context too long',
+      answers: ['Four.'],
+      expected: VERDICT_EXPECTED,
+    });
+  });
+
   it('treats a refusal as a malformed answer and keeps the refusal text', async () => {
     const { judge } = await judgeAt(() => ({ content: null, refusal: 'I cannot help with that.' }));
     const response = failed(await judge.judge(REQUEST));
