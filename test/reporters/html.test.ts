@@ -227,7 +227,7 @@ async function openWorkup(id: string): Promise<void> {
 const checkRows = () => page.$$eval('#checks tbody tr', (rows) => rows.length);
 
 function embedded(): HtmlReportData {
-  const json = /<script type="application\/json" id="needlework-data">([^]*?)<\/script>/.exec(html)?.[1];
+  const json = /<script type="application\/json" id="needlework-data">([\s\S]*?)<\/script>/.exec(html)?.[1];
   return JSON.parse(json!) as HtmlReportData;
 }
 
@@ -277,7 +277,8 @@ describe('the HTML file', () => {
 });
 
 describe('the HTML report in Chromium', () => {
-  it.skipIf(!hasChromium)('renders the summary, the failing checks first and the trend charts', async () => {
+  it('renders the summary, the failing checks first and the trend charts', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
     expect(await page.textContent('#pass-rate .big')).toBe('42.9%');
     const verdicts = await page.$$eval('#checks tbody tr', (rows) =>
       rows.map((r) => r.getAttribute('data-verdict')),
@@ -287,7 +288,8 @@ describe('the HTML report in Chromium', () => {
     expect(await page.textContent('#tests')).toContain('an ordinary test');
   });
 
-  it.skipIf(!hasChromium)('filters checks and workups by search text, verdict and spec', async () => {
+  it('filters checks and workups by search text, verdict and spec', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
     await page.fill('#search', 'dangling');
     await expect.poll(checkRows).toBe(1);
     expect(await page.textContent('#checks .count')).toBe('1 of 7 checks');
@@ -305,78 +307,72 @@ describe('the HTML report in Chromium', () => {
     await expect.poll(checkRows).toBe(7);
   });
 
-  it.skipIf(!hasChromium)(
-    'marks citations and claims in the note, and shows the timeline and paths',
-    async () => {
-      await openWorkup('dangling');
-      expect(await page.textContent('details[data-workup="dangling"] .note .cite.c-dangling')).toBe('g99');
-      await openWorkup('uncited');
-      expect(
-        await page.$$eval('details[data-workup="uncited"] .note .s-uncited', (s) =>
-          s.map((x) => x.textContent),
-        ),
-      ).toContain('Halberd and Wren probably know each other personally.');
-      await openWorkup('unsupported');
-      expect(await page.textContent('details[data-workup="unsupported"] .note .s-unsupported')).toBe(
-        'Kestrel Group owns the Compound-Alpha facility.',
-      );
-      expect(await page.textContent('details[data-workup="unsupported"] .note .cite.c-unsupported')).toBe(
-        'g6',
-      );
-      await openWorkup('guessed');
-      expect(
-        await page.$$eval('details[data-workup="guessed"] .hop.miss', (h) => h.map((x) => x.textContent)),
-      ).toEqual([]);
-      expect(
-        await page.$$eval('details[data-workup="guessed"] .path', (p) => p.map((x) => x.textContent)),
-      ).toEqual(['required:MEMBER_OF→CO_LOCATED→CO_LOCATED', 'traversed:MEMBER_OF']);
-      await openWorkup('grounded');
-      expect(await page.textContent('details[data-workup="grounded"]')).toContain('Rubric scores');
-      expect(
-        await page.$$eval('details[data-workup="grounded"] .timeline tbody tr', (r) => r.length),
-      ).toBeGreaterThan(3);
-    },
-  );
+  it('marks citations and claims in the note, and shows the timeline and paths', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    await openWorkup('dangling');
+    expect(await page.textContent('details[data-workup="dangling"] .note .cite.c-dangling')).toBe('g99');
+    await openWorkup('uncited');
+    expect(
+      await page.$$eval('details[data-workup="uncited"] .note .s-uncited', (s) =>
+        s.map((x) => x.textContent),
+      ),
+    ).toContain('Halberd and Wren probably know each other personally.');
+    await openWorkup('unsupported');
+    expect(await page.textContent('details[data-workup="unsupported"] .note .s-unsupported')).toBe(
+      'Kestrel Group owns the Compound-Alpha facility.',
+    );
+    expect(await page.textContent('details[data-workup="unsupported"] .note .cite.c-unsupported')).toBe('g6');
+    await openWorkup('guessed');
+    expect(
+      await page.$$eval('details[data-workup="guessed"] .hop.miss', (h) => h.map((x) => x.textContent)),
+    ).toEqual([]);
+    expect(
+      await page.$$eval('details[data-workup="guessed"] .path', (p) => p.map((x) => x.textContent)),
+    ).toEqual(['required:MEMBER_OF→CO_LOCATED→CO_LOCATED', 'traversed:MEMBER_OF']);
+    await openWorkup('grounded');
+    expect(await page.textContent('details[data-workup="grounded"]')).toContain('Rubric scores');
+    expect(
+      await page.$$eval('details[data-workup="grounded"] .timeline tbody tr', (r) => r.length),
+    ).toBeGreaterThan(3);
+  });
 
-  it.skipIf(!hasChromium)(
-    'runs none of the scripts, handlers or javascript: links an agent wrote',
-    async () => {
-      await openWorkup('hostile');
-      const body = 'details[data-workup="hostile"]';
-      // The note parser keeps a note's prose and drops its raw HTML; what is left must show as the words it is.
-      expect(await page.textContent(`${body} .note`)).toContain(
-        "Halberd met Wren window.__pwned = 'script' at the quay.",
-      );
-      // Agent text the parser does not touch (ledger queries, step contents, errors, criteria) shows as written.
-      expect(await page.textContent(`${body} table`)).toContain(
-        '<img src=x onerror="window.__pwned=\'criterion\'">',
-      );
-      expect(await page.textContent(body)).toContain('<script>q</script>');
-      expect(await page.textContent(`${body} .timeline`)).toContain('<b>bold</b>');
-      expect(await page.textContent(`${body} .timeline`)).toContain('timeout <i>after</i> 5s');
-      expect(await page.$$eval(`${body} b, ${body} i`, (e) => e.length)).toBe(0);
-      expect(await page.$$eval(`${body} .timeline tr.redundant`, (r) => r.length)).toBe(1);
-      expect(await page.$$eval(`${body} .timeline tr.err`, (r) => r.length)).toBe(1);
-      // Click every element of the workup, links included, to fire anything that could fire.
-      for (const handle of await page.$$(`${body} .body *`))
-        await handle.click({ force: true }).catch(() => undefined);
-      expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
-      expect(await page.$$eval('img, iframe, object, embed', (e) => e.length)).toBe(0);
-      expect(await page.$$eval('a[href]', (a) => a.length)).toBe(0);
-      expect(await page.$$eval('script', (s) => s.length)).toBe(2);
-      expect(dialogs).toEqual([]);
-      expect(requests).toEqual([]);
-    },
-  );
+  it('runs none of the scripts, handlers or javascript: links an agent wrote', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    await openWorkup('hostile');
+    const body = 'details[data-workup="hostile"]';
+    // The note parser keeps a note's prose and drops its raw HTML; what is left must show as the words it is.
+    expect(await page.textContent(`${body} .note`)).toContain(
+      "Halberd met Wren window.__pwned = 'script' at the quay.",
+    );
+    // Agent text the parser does not touch (ledger queries, step contents, errors, criteria) shows as written.
+    expect(await page.textContent(`${body} table`)).toContain(
+      '<img src=x onerror="window.__pwned=\'criterion\'">',
+    );
+    expect(await page.textContent(body)).toContain('<script>q</script>');
+    expect(await page.textContent(`${body} .timeline`)).toContain('<b>bold</b>');
+    expect(await page.textContent(`${body} .timeline`)).toContain('timeout <i>after</i> 5s');
+    expect(await page.$$eval(`${body} b, ${body} i`, (e) => e.length)).toBe(0);
+    expect(await page.$$eval(`${body} .timeline tr.redundant`, (r) => r.length)).toBe(1);
+    expect(await page.$$eval(`${body} .timeline tr.err`, (r) => r.length)).toBe(1);
+    // Click every element of the workup, links included, to fire anything that could fire.
+    for (const handle of await page.$$(`${body} .body *`))
+      await handle.click({ force: true }).catch(() => undefined);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.$$eval('img, iframe, object, embed', (e) => e.length)).toBe(0);
+    expect(await page.$$eval('a[href]', (a) => a.length)).toBe(0);
+    expect(await page.$$eval('script', (s) => s.length)).toBe(2);
+    expect(dialogs).toEqual([]);
+    expect(requests).toEqual([]);
+  });
 
-  it.skipIf(!hasChromium || !process.env['NEEDLEWORK_SCREENSHOT'])(
-    'takes the README screenshot',
-    async () => {
-      await page.setViewportSize({ width: 1280, height: 1500 });
-      await page.reload();
-      await page.waitForSelector('body[data-ready="true"]');
-      await openWorkup('unsupported');
-      await page.screenshot({ path: resolve(process.env['NEEDLEWORK_SCREENSHOT']!), fullPage: false });
-    },
-  );
+  it('takes the README screenshot', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    if (!process.env['NEEDLEWORK_SCREENSHOT'])
+      ctx.skip('set NEEDLEWORK_SCREENSHOT=<png path> to write the README screenshot');
+    await page.setViewportSize({ width: 1280, height: 1500 });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await openWorkup('unsupported');
+    await page.screenshot({ path: resolve(process.env['NEEDLEWORK_SCREENSHOT']!), fullPage: false });
+  });
 });

@@ -95,7 +95,7 @@ describe('a sharded run merged with --merge-reports', () => {
   it('gives the same HTML report data as one run, after normalising times', async () => {
     const data = async (name: string) => {
       const html = await readFile(join(root, name), 'utf8');
-      const json = /id="needlework-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '';
+      const json = /id="needlework-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
       return json.replace(/"generatedAt":"[^"]*"/, '').replace(/"durationMs":[\d.e-]+/g, '"durationMs":0');
     };
     const single = await data('single-report.html');
