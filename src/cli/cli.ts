@@ -226,6 +226,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--no-cache', 'Score without reading or writing the cache (.needlework/cache/entailment)')
     .option('--threads <n>', 'Threads one inference may use (default: the core count)')
     .option('--quantized', 'Use onnx/model_quantized.onnx')
+    .option('--prompt <text>', 'The prompt a consistency model expects, with {premise} and {hypothesis}')
     .example(
       'needlework entail "Halberd is a member of Ash Cell." "Halberd belongs to Ash Cell." --model ./nli',
     )

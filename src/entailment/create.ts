@@ -12,6 +12,8 @@ export interface VerifierOptions {
   threads?: number;
   /** Use the quantized graph (`onnx/model_quantized.onnx`). @default false */
   quantized?: boolean;
+  /** The prompt a consistency model was trained on, with `{premise}` and `{hypothesis}`. @default none */
+  prompt?: string;
   /** Rows per inference call. @default 16 */
   batchSize?: number;
   /** The score cache's root folder. @default '.needlework/cache' */
@@ -41,6 +43,7 @@ export async function createVerifierFromOptions(
     quantized: options.quantized === true,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
     ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
   };
   return OnnxNliVerifier.load(dir, settings);

@@ -81,6 +81,12 @@ describe('needlework entail', () => {
       threads: 2,
       quantized: false,
     });
+    expect(entailOptions('p', 'h', { prompt: 'P: {premise} H: {hypothesis}' }).prompt).toBe(
+      'P: {premise} H: {hypothesis}',
+    );
+    expect(() => entailOptions('p', 'h', { prompt: 'P: {premise}' })).toThrow(
+      new UsageError('--prompt must hold {premise} and {hypothesis}, got "P: {premise}"'),
+    );
     expect(() => entailOptions('p', 'h', { threads: 'many' })).toThrow(
       new UsageError('--threads expects a positive integer, got "many"'),
     );

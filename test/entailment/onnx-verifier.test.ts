@@ -83,6 +83,32 @@ describe('OnnxNliVerifier: reading the model', () => {
     expect((await full.head()).kind).toBe('softmax');
   });
 
+  it('fills a prompt as one sequence when the model was trained on one (HHEM-style)', async () => {
+    // [CLS] maybe yes cat [SEP], one segment: logits ([0, 8, 0] + [-8, 0, 8]) / 5.
+    const v = await verifier({}, { prompt: '{premise} yes {hypothesis}' });
+    const [score] = await v.score([{ premise: 'maybe', hypothesis: 'cat' }]);
+    expect(score).toBeCloseTo(softmax([-8 / 5, 8 / 5, 8 / 5])[2]!, 6);
+  });
+
+  it('keeps the prompt in every window of a long premise', async () => {
+    // maxLength 16: [CLS] no <premise window> cat [SEP] leaves 12 premise tokens per window.
+    const v = await verifier({ maxLength: 16 }, { prompt: 'no {premise} {hypothesis}' });
+    const filler = Array.from({ length: 40 }, () => 'filler').join(' ');
+    const [long, window] = await v.score([
+      { premise: `${filler} yes`, hypothesis: 'cat' },
+      { premise: `${Array.from({ length: 11 }, () => 'filler').join(' ')} yes`, hypothesis: 'cat' },
+    ]);
+    expect(long).toBeCloseTo(window!, 6);
+    expect(v.stats.rows).toBeGreaterThan(3);
+  });
+
+  it('rejects a prompt without both places', async () => {
+    const v = await verifier({}, { prompt: 'Premise: {premise}' });
+    await expect(v.ready()).rejects.toThrow(
+      new TypeError('prompt must hold {premise} and {hypothesis} once each, got "Premise: {premise}"'),
+    );
+  });
+
   it('gives all label probabilities through scoreLabels', async () => {
     const v = await verifier();
     const [result] = await v.scoreLabels([{ premise: 'yes', hypothesis: 'cat' }]);

@@ -12,6 +12,8 @@ export interface EntailOptions {
   cache?: boolean;
   threads?: number;
   quantized?: boolean;
+  /** The prompt a consistency model was trained on, with `{premise}` and `{hypothesis}`. */
+  prompt?: string;
   env?: Record<string, string | undefined>;
   /** The score cache's root folder. @default '.needlework/cache' */
   cacheRoot?: string;
@@ -27,10 +29,15 @@ export function entailOptions(
   if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
     throw new UsageError(`--threads expects a positive integer, got "${String(flags.threads)}"`);
   }
+  const prompt = flags.prompt === undefined ? undefined : String(flags.prompt);
+  if (prompt !== undefined && !(prompt.includes('{premise}') && prompt.includes('{hypothesis}'))) {
+    throw new UsageError(`--prompt must hold {premise} and {hypothesis}, got "${prompt}"`);
+  }
   return {
     premise,
     hypothesis,
     ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+    ...(prompt !== undefined ? { prompt } : {}),
     cache: flags.cache !== false,
     ...(threads !== undefined ? { threads } : {}),
     quantized: flags.quantized === true,
@@ -48,6 +55,7 @@ export async function runEntail(options: EntailOptions, io: Io): Promise<number>
     cache: options.cache !== false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     quantized: options.quantized === true,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
   });

@@ -15,16 +15,18 @@ export interface PairEncoderOptions {
   maxLength?: number;
   /** Tokens shared by consecutive premise windows, so a sentence cut at one window's edge is whole in the next. */
   windowOverlap?: number;
+  /**
+   * A prompt the model was trained on, with `{premise}` and `{hypothesis}` where the texts go (HHEM-2.1-Open:
+   * `"<pad> Determine if the hypothesis is true given the premise?\n\nPremise: {premise}\n\nHypothesis: {hypothesis}"`).
+   * The filled prompt is one sequence; without a prompt the texts are a tokenizer pair (premise first).
+   */
+  prompt?: string;
 }
 
-/** Where the premise (A) and hypothesis (B) go among the special tokens, as the tokenizer's post-processor lays them. */
-interface Template {
-  before: { ids: number[]; types: number[] };
-  between: { ids: number[]; types: number[] };
-  after: { ids: number[]; types: number[] };
-  typeA: number;
-  typeB: number;
-}
+/** A row's layout: fixed tokens (special tokens, prompt text) and the places of the premise and the hypothesis. */
+type Part =
+  | { kind: 'fixed'; ids: number[]; types: number[] }
+  | { kind: 'premise' | 'hypothesis'; type: number };
 
 const MARK_A = '\u0000needlework:A\u0000';
 const MARK_B = '\u0000needlework:B\u0000';
@@ -32,14 +34,15 @@ const MARK_B = '\u0000needlework:B\u0000';
 /**
  * Turns (premise, hypothesis) pairs into model rows. `@huggingface/tokenizers` has no truncation, so each side is
  * tokenized alone and joined here with the special tokens the tokenizer's own post-processor places (read once from
- * a marker pass, so BERT, RoBERTa, DeBERTa and T5 templates all come out right). A premise longer than the model's
- * limit is cut into overlapping windows, one row each; the caller keeps the best window's score.
+ * a marker pass, so BERT, RoBERTa, DeBERTa and T5 templates all come out right), inside a prompt when the model was
+ * trained on one. A premise longer than the model's limit is cut into overlapping windows, one row each; the caller
+ * keeps the best window's score.
  */
 export class PairEncoder {
   readonly maxLength: number;
   readonly padId: number;
   private readonly tokenizer: Tokenizer;
-  private readonly template: Template;
+  private readonly parts: Part[];
   private readonly overlap: number | undefined;
 
   constructor(folder: ExportFolder, options: PairEncoderOptions = {}) {
@@ -53,13 +56,13 @@ export class PairEncoder {
     }
     this.maxLength = options.maxLength ?? maxLengthOf(folder);
     this.overlap = options.windowOverlap;
-    this.template = this.readTemplate();
+    this.parts = options.prompt === undefined ? this.pairLayout() : this.promptLayout(options.prompt);
     this.padId = this.padTokenId(folder);
     const special = this.specialCount();
     if (this.maxLength - special < 4) {
       throw new UserError({
         file: folder.tokenizerConfigPath,
-        message: `model_max_length ${this.maxLength} leaves no room for text after ${special} special tokens`,
+        message: `model_max_length ${this.maxLength} leaves no room for text after ${special} special and prompt tokens`,
       });
     }
   }
@@ -69,10 +72,9 @@ export class PairEncoder {
     return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
   }
 
-  /** Special tokens a joined pair carries. */
+  /** Fixed tokens (special tokens and prompt text) a row carries besides the two texts. */
   specialCount(): number {
-    const t = this.template;
-    return t.before.ids.length + t.between.ids.length + t.after.ids.length;
+    return this.parts.reduce((n, part) => n + (part.kind === 'fixed' ? part.ids.length : 0), 0);
   }
 
   /**
@@ -98,41 +100,75 @@ export class PairEncoder {
     return rows;
   }
 
-  private join(pair: number, a: number[], b: number[]): EncodedSequence {
-    const t = this.template;
-    const ids = [...t.before.ids, ...a, ...t.between.ids, ...b, ...t.after.ids];
-    const typeIds = [
-      ...t.before.types,
-      ...new Array<number>(a.length).fill(t.typeA),
-      ...t.between.types,
-      ...new Array<number>(b.length).fill(t.typeB),
-      ...t.after.types,
-    ];
+  private join(pair: number, premise: number[], hypothesis: number[]): EncodedSequence {
+    const ids: number[] = [];
+    const typeIds: number[] = [];
+    for (const part of this.parts) {
+      if (part.kind === 'fixed') {
+        ids.push(...part.ids);
+        typeIds.push(...part.types);
+      } else {
+        const text = part.kind === 'premise' ? premise : hypothesis;
+        ids.push(...text);
+        for (let i = 0; i < text.length; i++) typeIds.push(part.type);
+      }
+    }
     return { pair, ids, typeIds };
   }
 
-  private readTemplate(): Template {
-    const processor = this.tokenizer.post_processor;
-    let tokens: string[] = [MARK_A, MARK_B];
-    let types: number[] = [0, 0];
-    if (processor) {
-      const out = processor.post_process([MARK_A], [MARK_B], true);
-      // A bare ByteLevel post-processor hands the pair back unjoined.
-      tokens = [...out.tokens, ...(out.tokens_pair ?? [])];
-      types = out.token_type_ids ?? new Array<number>(tokens.length).fill(0);
-    }
+  /** The tokenizer's own pair layout, read from its post-processor with marker tokens. */
+  private pairLayout(): Part[] {
+    const { tokens, types } = this.postProcess([MARK_A], [MARK_B]);
     const a = tokens.indexOf(MARK_A);
     const b = tokens.indexOf(MARK_B);
-    const part = (from: number, to: number) => ({
+    return [
+      this.fixed(tokens, types, 0, a),
+      { kind: 'premise', type: types[a] ?? 0 },
+      this.fixed(tokens, types, a + 1, b),
+      { kind: 'hypothesis', type: types[b] ?? 0 },
+      this.fixed(tokens, types, b + 1, tokens.length),
+    ];
+  }
+
+  /** The prompt's text pieces, tokenized once, inside the tokenizer's single-sequence layout. */
+  private promptLayout(prompt: string): Part[] {
+    const pieces = prompt.split(/(\{premise\}|\{hypothesis\})/);
+    const holes = pieces.filter((p) => p === '{premise}' || p === '{hypothesis}');
+    if (holes.length !== 2 || holes[0] === holes[1]) {
+      throw new TypeError(
+        `prompt must hold {premise} and {hypothesis} once each, got ${JSON.stringify(prompt)}`,
+      );
+    }
+    const { tokens, types } = this.postProcess([MARK_A], null);
+    const a = tokens.indexOf(MARK_A);
+    const type = types[a] ?? 0;
+    const inner: Part[] = pieces.flatMap((piece): Part[] => {
+      if (piece === '{premise}') return [{ kind: 'premise', type }];
+      if (piece === '{hypothesis}') return [{ kind: 'hypothesis', type }];
+      if (piece === '') return [];
+      const ids = this.tokenize(piece);
+      return [{ kind: 'fixed', ids, types: ids.map(() => type) }];
+    });
+    return [this.fixed(tokens, types, 0, a), ...inner, this.fixed(tokens, types, a + 1, tokens.length)];
+  }
+
+  private postProcess(a: string[], b: string[] | null): { tokens: string[]; types: number[] } {
+    const processor = this.tokenizer.post_processor;
+    if (!processor) {
+      const tokens = [...a, ...(b ?? [])];
+      return { tokens, types: tokens.map(() => 0) };
+    }
+    const out = processor.post_process(a, b, true);
+    // A bare ByteLevel post-processor hands the pair back unjoined.
+    const tokens = [...out.tokens, ...(out.tokens_pair ?? [])];
+    return { tokens, types: out.token_type_ids ?? tokens.map(() => 0) };
+  }
+
+  private fixed(tokens: string[], types: number[], from: number, to: number): Part {
+    return {
+      kind: 'fixed',
       ids: tokens.slice(from, to).map((token) => this.idOf(token)),
       types: types.slice(from, to),
-    });
-    return {
-      before: part(0, a),
-      between: part(a + 1, b),
-      after: part(b + 1, tokens.length),
-      typeA: types[a] ?? 0,
-      typeB: types[b] ?? 0,
     };
   }
 

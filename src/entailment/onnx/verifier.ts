@@ -19,6 +19,11 @@ export interface OnnxNliOptions {
   maxLength?: number;
   /** Tokens shared by consecutive windows of a long premise. @default a quarter of the window */
   windowOverlap?: number;
+  /**
+   * The prompt a consistency model was trained on, with `{premise}` and `{hypothesis}` (HHEM-2.1-Open needs its
+   * own; see the README). @default none: the texts are a tokenizer pair, premise first, as NLI cross-encoders take them
+   */
+  prompt?: string;
   /** Keep scores on disk across runs. @default true */
   cache?: boolean;
   /** The cache's root folder; scores go under `<root>/entailment/`. @default '.needlework/cache' */
@@ -86,15 +91,20 @@ export class OnnxNliVerifier implements EntailmentVerifier {
 
   /** The model's labels in logit order, and how they become a score. */
   async head(): Promise<ScoreHead> {
-    return (await this.ready()).head;
+    return (await this.model()).head;
   }
 
   /** The model file in use (after resolving `model.onnx` against `onnx/model*.onnx`). */
   async modelPath(): Promise<string> {
-    return (await this.ready()).folder.modelPath;
+    return (await this.model()).folder.modelPath;
   }
 
-  ready(): Promise<Loaded> {
+  /** Resolves once the model is loaded and checked; rejects with the `UserError` a bad export raises. */
+  async ready(): Promise<void> {
+    await this.model();
+  }
+
+  private model(): Promise<Loaded> {
     if (!this.loaded) {
       this.loaded = load(this.dir, this.options);
       this.loaded.catch(() => {
@@ -114,7 +124,7 @@ export class OnnxNliVerifier implements EntailmentVerifier {
       else todo.push(i);
     }
     if (todo.length === 0) return scores;
-    const model = await this.ready();
+    const model = await this.model();
 
     const keys = new Map<number, string>();
     let missing = todo;
@@ -164,7 +174,7 @@ export class OnnxNliVerifier implements EntailmentVerifier {
    * windowed premise, the window with the highest entailment probability is reported.
    */
   async scoreLabels(pairs: readonly EntailmentPair[]): Promise<LabelScores[]> {
-    const model = await this.ready();
+    const model = await this.model();
     const names = model.head.kind === 'sigmoid' ? ['entailment'] : model.head.labels;
     const results: LabelScores[] = pairs.map(() => ({
       entailment: 0,
@@ -229,6 +239,7 @@ async function load(dir: string, options: OnnxNliOptions): Promise<Loaded> {
   const encoder = new PairEncoder(folder, {
     ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}),
     ...(options.windowOverlap !== undefined ? { windowOverlap: options.windowOverlap } : {}),
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
   });
   const session = await loadSession(
     folder.modelPath,
@@ -263,7 +274,7 @@ async function load(dir: string, options: OnnxNliOptions): Promise<Loaded> {
     modelHash(folder.modelPath),
     sha256File(folder.tokenizerPath),
   ]);
-  // Everything that changes a score for the same text: weights, tokenizer, label reading and windowing.
+  // Everything that changes a score for the same text: weights, tokenizer, label reading, windowing and prompt.
   const fingerprint = createHash('sha256')
     .update(
       JSON.stringify({
@@ -272,6 +283,7 @@ async function load(dir: string, options: OnnxNliOptions): Promise<Loaded> {
         head,
         maxLength: encoder.maxLength,
         overlap: options.windowOverlap ?? null,
+        prompt: options.prompt ?? null,
       }),
     )
     .digest('hex');
