@@ -1,5 +1,5 @@
 import type { MatcherState } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { TestRunner } from 'vitest';
 import { scoreNeedle } from '../../metrics/needle/score.js';
 import type { NeedleScore } from '../../metrics/needle/types.js';
 import type { NeedleSpec, RequiredPath } from '../../model/spec.js';
@@ -116,7 +116,7 @@ export type Check = Omit<CheckMeta, 'schema' | 'spec' | 'specKind' | 'workup' | 
  * outcome (so `.not` is honoured), or `not-applicable`.
  */
 export function record(state: MatcherState, workup: Workup, check: Check): void {
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (!test) return;
   const { met, ...rest } = check;
   const base = test.meta.needlework;

@@ -48,7 +48,7 @@ export function toBeGrounded(this: MatcherState, received: unknown, needle: unkn
       if (guess) {
         const prefix = score.trajectory.prefix?.relations ?? [];
         return [
-          `Workup ${workup.id} guessed needle ${spec.id}: the note names ${spec.answer}, but the ledger never traversed ${spec.required_path.relations.join(' → ')}.`,
+          `A guess, not a finding: the note of workup ${workup.id} names ${spec.answer}, but its ledger never traversed ${spec.required_path.relations.join(' → ')} (needle ${spec.id}).`,
           `Longest traversed prefix: ${prefix.length > 0 ? prefix.join(' → ') : '(none)'}`,
         ];
       }

@@ -1,4 +1,4 @@
-import { getCurrentTest } from 'vitest/suite';
+import { TestRunner } from 'vitest';
 import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
 import { criterionCheckMeta, rubricTotalCheckMeta } from '../../rubric/meta.js';
@@ -47,7 +47,7 @@ export async function toScoreRubric(
   );
   const one = criterion === undefined ? undefined : result.criteria[0]!;
   const pass = one ? one.verdict === 'pass' : result.verdict === 'pass';
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (test) {
     const meta = one ? criterionCheckMeta(result, one) : rubricTotalCheckMeta(result);
     test.meta.needlework = { ...meta, verdict: pass !== this.isNot ? 'pass' : 'fail' };
