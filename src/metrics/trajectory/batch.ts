@@ -1,9 +1,9 @@
 import { UserError } from '../../errors/index.js';
 import type { Trajectory } from '../../model/index.js';
-import { callKeys } from './call-key.js';
-import { efficiencyOfCounts, redundancyOfKeys } from './efficiency.js';
+import { CallIndex } from './call-key.js';
+import { efficiencyOfCounts, redundancyOfCalls } from './efficiency.js';
 import { errorRecoveryRate } from './error-recovery.js';
-import { f1Of, precisionOfKeys, recallOfKeys } from './step-correctness.js';
+import { f1Of, precisionOfCalls, recallOfCalls } from './step-correctness.js';
 
 /** One task's row of the batch report (seed 002's `results` entry, keys in camelCase). */
 export interface TrajectoryTaskReport {
@@ -51,8 +51,8 @@ export interface TrajectoryBatchReport {
 /**
  * `evaluate_trajectory_batch` of seed 002: scores each predicted trajectory against the gold at the same index and
  * averages. Predictions and golds are paired by position (as the seed's `zip`), not by `task_id`. Lists of different
- * lengths are a `UserError` (the seed asserts). Each trajectory's call keys are computed once and shared by the step
- * and redundancy metrics; the values are those of the single-metric functions.
+ * lengths are a `UserError` (the seed asserts). Each pair's calls are keyed once and shared by the step and
+ * redundancy metrics; the values are those of the single-metric functions.
  *
  * Averages are sums taken left to right, then divided by n, as CPython up to 3.11 computes `sum(...) / n`. CPython
  * 3.12 and later compensate rounding inside `sum()` of floats (Neumaier), so a newer Python can differ from these
@@ -71,18 +71,19 @@ export function evaluateTrajectoryBatch(
   const perTask: TrajectoryTaskReport[] = [];
   for (let i = 0; i < predicted.length; i++) {
     const pred = predicted[i] as Trajectory;
-    const predKeys = callKeys(pred);
-    const goldKeys = callKeys(gold[i] as Trajectory);
-    const p = precisionOfKeys(predKeys, goldKeys);
-    const r = recallOfKeys(predKeys, goldKeys);
+    const index = new CallIndex();
+    const predCalls = index.calls(pred);
+    const goldCalls = index.calls(gold[i] as Trajectory);
+    const p = precisionOfCalls(predCalls, goldCalls, index.size);
+    const r = recallOfCalls(predCalls, goldCalls, index.size);
     perTask.push({
       taskId: pred.task_id,
       succeeded: pred.succeeded,
       stepPrecision: p,
       stepRecall: r,
       stepF1: f1Of(p, r),
-      efficiency: efficiencyOfCounts(predKeys.length, goldKeys.length),
-      redundancy: redundancyOfKeys(predKeys),
+      efficiency: efficiencyOfCounts(predCalls.length, goldCalls.length),
+      redundancy: redundancyOfCalls(predCalls, index.size),
       errorRecovery: errorRecoveryRate(pred),
       totalTokens: pred.total_tokens,
       totalLatencyMs: pred.total_latency_ms,

@@ -1,5 +1,5 @@
 import { type Trajectory, toolCalls } from '../../model/index.js';
-import { callKeys } from './call-key.js';
+import { CallIndex } from './call-key.js';
 
 /**
  * `tool_efficiency_score` of seed 002: `gold_calls / max(agent_calls, gold_calls)` over the counts of `tool_call`
@@ -22,16 +22,17 @@ export function efficiencyOfCounts(agentCalls: number, goldCalls: number): numbe
  * arguments by `callKey`): a sign of looping or of not using a result already fetched. 0 with no tool calls.
  */
 export function redundancyRate(trajectory: Trajectory): number {
-  return redundancyOfKeys(callKeys(trajectory));
+  const index = new CallIndex();
+  return redundancyOfCalls(index.calls(trajectory), index.size);
 }
 
-/** `redundancy_rate` over precomputed call keys. */
-export function redundancyOfKeys(keys: readonly string[]): number {
-  const seen = new Set<string>();
+/** `redundancy_rate` over call ids from one `CallIndex` (`size` its number of ids). */
+export function redundancyOfCalls(calls: Int32Array, size: number): number {
+  const seen = new Uint8Array(size);
   let duplicates = 0;
-  for (const key of keys) {
-    if (seen.has(key)) duplicates++;
-    seen.add(key);
+  for (const id of calls) {
+    duplicates += seen[id] as number;
+    seen[id] = 1;
   }
-  return keys.length > 0 ? duplicates / keys.length : 0.0;
+  return calls.length > 0 ? duplicates / calls.length : 0.0;
 }

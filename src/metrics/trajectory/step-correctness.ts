@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../model/index.js';
-import { callKeys } from './call-key.js';
+import { CallIndex } from './call-key.js';
 
 /**
  * Step correctness against a gold trajectory, after seed 002 ("Trajectory-Level Evaluation", functions
@@ -13,7 +13,9 @@ import { callKeys } from './call-key.js';
  * anywhere in the gold trajectory. With no predicted calls: 1 when the gold has none either, else 0.
  */
 export function stepPrecision(predicted: Trajectory, gold: Trajectory): number {
-  return precisionOfKeys(callKeys(predicted), callKeys(gold));
+  const index = new CallIndex();
+  const pred = index.calls(predicted);
+  return precisionOfCalls(pred, index.calls(gold), index.size);
 }
 
 /**
@@ -21,32 +23,41 @@ export function stepPrecision(predicted: Trajectory, gold: Trajectory): number {
  * least once. With no gold calls: 1, whatever was predicted (the seed's definition: nothing was required).
  */
 export function stepRecall(predicted: Trajectory, gold: Trajectory): number {
-  return recallOfKeys(callKeys(predicted), callKeys(gold));
+  const index = new CallIndex();
+  const pred = index.calls(predicted);
+  return recallOfCalls(pred, index.calls(gold), index.size);
 }
 
 /** `step_f1`: the harmonic mean `2·p·r/(p + r)` of step precision and recall; 0 when both are 0. */
 export function stepF1(predicted: Trajectory, gold: Trajectory): number {
-  const pred = callKeys(predicted);
-  const goldKeys = callKeys(gold);
-  return f1Of(precisionOfKeys(pred, goldKeys), recallOfKeys(pred, goldKeys));
+  const index = new CallIndex();
+  const pred = index.calls(predicted);
+  const goldCalls = index.calls(gold);
+  return f1Of(precisionOfCalls(pred, goldCalls, index.size), recallOfCalls(pred, goldCalls, index.size));
 }
 
-/** `step_precision` over precomputed call keys (shared with the batch report, which keys each trajectory once). */
-export function precisionOfKeys(pred: readonly string[], gold: readonly string[]): number {
+/**
+ * `step_precision` over call ids from one `CallIndex` (`size` its number of ids); shared with the batch report,
+ * which numbers each pair's calls once.
+ */
+export function precisionOfCalls(pred: Int32Array, gold: Int32Array, size: number): number {
   if (pred.length === 0) return gold.length === 0 ? 1.0 : 0.0;
-  const goldSet = new Set(gold);
-  let correct = 0;
-  for (const key of pred) if (goldSet.has(key)) correct++;
-  return correct / pred.length;
+  return fractionIn(pred, gold, size);
 }
 
-/** `step_recall` over precomputed call keys. */
-export function recallOfKeys(pred: readonly string[], gold: readonly string[]): number {
+/** `step_recall` over call ids from one `CallIndex`. */
+export function recallOfCalls(pred: Int32Array, gold: Int32Array, size: number): number {
   if (gold.length === 0) return 1.0;
-  const predSet = new Set(pred);
+  return fractionIn(gold, pred, size);
+}
+
+/** The share of `items` (duplicates counted) that occur in `within`. */
+function fractionIn(items: Int32Array, within: Int32Array, size: number): number {
+  const present = new Uint8Array(size);
+  for (const id of within) present[id] = 1;
   let correct = 0;
-  for (const key of gold) if (predSet.has(key)) correct++;
-  return correct / gold.length;
+  for (const id of items) correct += present[id] as number;
+  return correct / items.length;
 }
 
 /** `step_f1`'s arithmetic, in Python's evaluation order: `2 * p * r / (p + r)`. */
