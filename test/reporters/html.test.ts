@@ -5,7 +5,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
-import { contentSecurityPolicy, embedJson } from '../../src/report/html/page.js';
+import type { CheckRecord } from '../../src/report/checks.js';
+import { buildHtmlData } from '../../src/report/html/data.js';
+import { loadCheckedWorkups } from '../../src/report/html/load.js';
+import { contentSecurityPolicy, embedJson, renderHtmlPage } from '../../src/report/html/page.js';
 import type { HtmlReportData } from '../../src/report/html/types.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.js';
 import {
@@ -367,12 +370,101 @@ describe('the HTML report in Chromium', () => {
 
   it('takes the README screenshot', async (ctx) => {
     if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    if (!process.env['NEEDLEWORK_SCREENSHOT'])
-      ctx.skip('set NEEDLEWORK_SCREENSHOT=<png path> to write the README screenshot');
-    await page.setViewportSize({ width: 1280, height: 1500 });
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
-    await openWorkup('unsupported');
-    await page.screenshot({ path: resolve(process.env['NEEDLEWORK_SCREENSHOT']!), fullPage: false });
+    const target = process.env['NEEDLEWORK_SCREENSHOT'];
+    if (!target) ctx.skip('set NEEDLEWORK_SCREENSHOT=<png path> to write the README screenshot');
+    // The fixture workups scored as the needle and rubric tests would score them, with six runs of history.
+    const workups = ['cross-store-agree', 'dangling', 'grounded', 'guessed', 'uncited', 'unsupported'];
+    const scores: Record<string, Record<string, number>> = {
+      surfaced: { 'cross-store-agree': 1, dangling: 1, grounded: 1, guessed: 1, uncited: 1, unsupported: 1 },
+      traversed: { 'cross-store-agree': 1, dangling: 1, grounded: 1, guessed: 0, uncited: 1, unsupported: 1 },
+      'citation-recall': {
+        'cross-store-agree': 1,
+        dangling: 0.9,
+        grounded: 1,
+        guessed: 1,
+        uncited: 0.6,
+        unsupported: 1,
+      },
+      'citation-precision': {
+        'cross-store-agree': 1,
+        dangling: 0.71,
+        grounded: 1,
+        guessed: 0.5,
+        uncited: 1,
+        unsupported: 0.67,
+      },
+    };
+    const checks: CheckRecord[] = workups.flatMap((workup) =>
+      Object.entries(scores).map(([criterion, byWorkup]) => {
+        const value = byWorkup[workup]!;
+        const meta = checkMeta({
+          spec: 'compound-alpha',
+          workup,
+          workupPath: `fixtures/workups/${workup}`,
+          criterion,
+          metric: criterion === 'traversed' ? 'trajectory' : criterion.replace('-', '_'),
+          value,
+          verdict: value >= 0.8 ? 'pass' : 'fail',
+          ...(criterion === 'traversed'
+            ? {
+                evidence: {
+                  required_path: ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'],
+                  traversed: value ? ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'] : ['MEMBER_OF'],
+                },
+              }
+            : {}),
+          ...(workup === 'unsupported' && criterion === 'citation-precision'
+            ? {
+                evidence: {
+                  unsupported: [
+                    { text: 'Kestrel Group owns the Compound-Alpha facility.', citations: ['g6'] },
+                  ],
+                },
+              }
+            : {}),
+        });
+        return {
+          name: criterion,
+          suitePath: ['compound-alpha', workup],
+          fullName: `compound-alpha > ${workup} > ${criterion}`,
+          file: 'needles/compound-alpha.needle.yaml',
+          state: value >= 0.8 ? 'passed' : 'failed',
+          durationMs: 3,
+          errors: [],
+          meta,
+        } satisfies CheckRecord;
+      }),
+    );
+    const history = {
+      schema: 1 as const,
+      runs: [0.7, 0.75, 0.8, 0.78, 0.83, 0.85].map((rate, i) =>
+        trendRun(
+          i + 1,
+          [
+            trendCheck({ value: rate, verdict: rate >= 0.8 ? 'pass' : 'fail' }),
+            trendCheck({ criterion: 'traversed', metric: 'trajectory', value: rate - 0.1 }),
+          ],
+          {
+            commit: `${i}abcdef0123`,
+          },
+        ),
+      ),
+    };
+    const data = buildHtmlData({
+      checks,
+      workups: await loadCheckedWorkups(checks, resolve(fixtures, '../..')),
+      history,
+      title: 'needlework report',
+    });
+    const file = join(root, 'out/screenshot.html');
+    await writeFile(file, renderHtmlPage(data));
+    const shot = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+    await shot.goto(pathToFileURL(file).href);
+    await shot.waitForSelector('body[data-ready="true"]');
+    await shot.selectOption('#verdict', 'fail');
+    await shot.click('details[data-workup="unsupported"] > summary');
+    await shot.waitForSelector('details[data-workup="unsupported"] > .body');
+    await shot.screenshot({ path: resolve(target!), fullPage: true });
+    await shot.close();
   });
 });

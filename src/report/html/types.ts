@@ -109,7 +109,7 @@ export interface HtmlNote {
     claims: boolean;
     segments: Array<{ kind: 'bullet' | 'paragraph'; sentences: HtmlSentence[] }>;
   }>;
-  /** Counts of citation marks by status, and of uncited and unsupported sentences. */
+  /** Citation marks counted by status (`resolved`, `failed-query`, `dangling`), and uncited and unsupported claims (sentences). */
   counts: Record<MarkStatus, number>;
 }
 

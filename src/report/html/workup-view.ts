@@ -93,7 +93,8 @@ function noteView(workup: Workup, unsupported: Unsupported): HtmlNote {
                 : failed.has(citation.id)
                   ? 'failed-query'
                   : 'resolved';
-            counts[status]++;
+            // An unsupported citation is counted once, as its claim, below.
+            if (status !== 'unsupported') counts[status]++;
             return { id: citation.id, status };
           }),
         };
