@@ -1,4 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OnnxNliVerifier } from '../../src/entailment/onnx/verifier.js';
@@ -134,6 +136,18 @@ describe('resolveModel', () => {
 
     const { env: env2 } = await hub({ apiStatus: 500, wrongSha256: '0'.repeat(64) });
     await expect(resolveModel('hf:acme/tiny-nli', { env: env2 })).rejects.toThrow(/sha256 mismatch/);
+  });
+
+  it('says the Hub cannot be reached when nothing answers at HF_ENDPOINT', async () => {
+    // A loopback port that was just free: refused at once, nothing leaves the machine.
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((done) => probe.close(done));
+    const env = { HF_ENDPOINT: `http://127.0.0.1:${port}`, XDG_CACHE_HOME: await tmp() };
+    await expect(resolveModel('hf:acme/tiny-nli', { env, retries: 0 })).rejects.toThrow(
+      `http://127.0.0.1:${port}/acme/tiny-nli/resolve/main/config.json: cannot download (connect ECONNREFUSED 127.0.0.1:${port}): check the network, or HF_ENDPOINT for a mirror`,
+    );
   });
 
   it('names a repository the Hub does not have', async () => {

@@ -61,7 +61,11 @@ export async function downloadFile(
       });
     } catch (error) {
       if (attempt < retries) continue;
-      throw interrupted(url, have, error);
+      if (have > 0) throw interrupted(url, have, error);
+      throw new UserError({
+        file: url,
+        message: `cannot download (${reason(error)}): check the network, or HF_ENDPOINT for a mirror`,
+      });
     }
     if (response.status === 416 && have > 0) {
       // The server has nothing past what we hold: the part is complete, or wrong, which the checks below decide.
@@ -139,10 +143,14 @@ function readExpected(response: Response, want: Expected): void {
 }
 
 function interrupted(url: string, have: number, error: unknown): UserError {
-  const reason =
-    error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : '';
   return new UserError({
     file: url,
-    message: `download interrupted after ${have} bytes (${reason || 'connection lost'}); run again to resume it`,
+    message: `download interrupted after ${have} bytes (${reason(error)}); run again to resume it`,
   });
+}
+
+/** fetch wraps the network's own error (ENOTFOUND, ECONNRESET) as its cause. */
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return 'connection lost';
+  return (error.cause instanceof Error ? error.cause.message : error.message) || 'connection lost';
 }
