@@ -44,18 +44,11 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
   const k = relations.length;
   if (k === 0) return { value: null, reason: "the needle's required_path has no relations" };
   if (ledger.length === 0) return { value: null, reason: 'the ledger is empty' };
-  const nodes = new Set<string>();
-  for (const entry of ledger) {
-    for (const fact of entry.results) {
-      nodes.add(fact.subject);
-      nodes.add(fact.object);
-    }
-  }
   for (const [end, name] of [
     [path.from, 'from'],
     [path.to, 'to'],
   ] as const) {
-    if (end !== undefined && !nodes.has(end)) {
+    if (end !== undefined && !mentioned(ledger, end)) {
       return { value: null, reason: `the path's ${name} endpoint ${end} is in no fact of the ledger` };
     }
   }
@@ -181,6 +174,13 @@ function chain(end: State, ledger: readonly LedgerEntry[]): PathHop[] {
     });
   }
   return hops.reverse();
+}
+
+function mentioned(ledger: readonly LedgerEntry[], entity: string): boolean {
+  for (const entry of ledger) {
+    for (const fact of entry.results) if (fact.subject === entity || fact.object === entity) return true;
+  }
+  return false;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -1,14 +1,27 @@
 import { type Fact, factKey } from '../../model/fact.js';
+import type { Note } from '../../model/note.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
 import { claimUnits } from '../citations/units.js';
-import { indexUnits } from './cited-facts.js';
+import { type IndexedUnit, indexUnits } from './cited-facts.js';
 import { traversePath } from './path.js';
 import { bridgePrecision } from './precision.js';
 import { needleRecall } from './recall.js';
 import { reconcileStores } from './reconcile.js';
 import { supportingFacts } from './supporting-facts.js';
 import type { NeedleScore, Scored } from './types.js';
+
+// A note's claim units, normalized once and shared by every needle scored against it (derived data only: the
+// note is never modified, and a note no longer referenced is collected with its entry).
+const indexed = new WeakMap<Note, IndexedUnit[]>();
+function unitsOf(note: Note): IndexedUnit[] {
+  let units = indexed.get(note);
+  if (!units) {
+    units = indexUnits(claimUnits(note));
+    indexed.set(note, units);
+  }
+  return units;
+}
 
 /**
  * Scores one workup against one planted needle (seed 001, Thread 3: recall, trajectory, precision, pivot burden;
@@ -20,7 +33,7 @@ import type { NeedleScore, Scored } from './types.js';
  */
 export function scoreNeedle(workup: Workup, needle: NeedleSpec): NeedleScore {
   const note = workup.note;
-  const units = note ? indexUnits(claimUnits(note)) : [];
+  const units = note ? unitsOf(note) : [];
   const recall = needleRecall(
     note,
     units.map((u) => u.unit),

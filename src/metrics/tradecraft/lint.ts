@@ -65,40 +65,35 @@ type Found =
 
 interface Rule {
   regex: RegExp;
-  priority: number;
   make: (match: RegExpExecArray) => Found;
 }
 
 const edge = (pattern: string) => `(?<![\\p{L}\\p{N}_])(?:${pattern})(?![\\p{L}\\p{N}_])`;
 const bands = new Map(LIKELIHOOD_BANDS.map((b) => [b.band, b]));
 
-// Where two phrases start together and are as long, the earlier kind wins: a confusion over the terms inside it.
+// Where two phrases start together and are as long, the earlier rule wins: a confusion over the terms inside it.
 const RULES: readonly Rule[] = [
   ...CONFUSIONS.map(
     (c): Rule => ({
       regex: new RegExp(edge(c.pattern), 'giu'),
-      priority: 0,
       make: () => ({ kind: 'confusion', rule: c.rule, message: c.message }),
     }),
   ),
   ...CONFIDENCE_PATTERNS.map(
     (c): Rule => ({
       regex: new RegExp(edge(c.pattern), 'giu'),
-      priority: 1,
       make: (m) => ({ kind: 'confidence', level: c.level ?? (m[1]!.toLowerCase() as ConfidenceLevel) }),
     }),
   ),
   ...BAND_PATTERNS.map(
     (b): Rule => ({
       regex: new RegExp(edge(b.pattern), 'giu'),
-      priority: 2,
       make: () => ({ kind: 'likelihood', band: bands.get(b.band)! }),
     }),
   ),
   ...HEDGES.map(
     (h): Rule => ({
       regex: new RegExp(edge(h.pattern), h.caseSensitive ? 'gu' : 'giu'),
-      priority: 3,
       make: () => ({ kind: 'hedge', suggestion: h.suggestion }),
     }),
   ),
@@ -153,22 +148,40 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
   return report;
 }
 
-/** Every phrase of a sentence, without overlaps, in order. */
+/** Any phrase of any rule: finds where the next phrase starts, so the rules are tried only there. */
+// The word-start check comes first, so the many alternatives are tried only where a word begins.
+const ANY = new RegExp(
+  `(?<![\\p{L}\\p{N}_])(?:${[...BAND_PATTERNS.map((b) => b.pattern), ...HEDGES.map((h) => h.pattern), ...CONFIDENCE_PATTERNS.map((c) => c.pattern), ...CONFUSIONS.map((c) => c.pattern)].join('|')})(?![\\p{L}\\p{N}_])`,
+  'giu',
+);
+const STICKY = RULES.map((rule) => ({
+  ...rule,
+  regex: new RegExp(rule.regex.source, rule.regex.flags.replace('g', 'y')),
+}));
+
+/**
+ * Every phrase of a sentence, without overlaps, in order: from left to right, the longest phrase any rule matches
+ * where the next phrase starts (the kind listed first winning a tie), then on from its end.
+ */
 function scan(text: string): Array<{ start: number; end: number; what: Found }> {
-  const all: Array<{ start: number; end: number; priority: number; what: Found }> = [];
-  for (const rule of RULES) {
-    rule.regex.lastIndex = 0;
-    for (let m = rule.regex.exec(text); m; m = rule.regex.exec(text)) {
-      all.push({ start: m.index, end: m.index + m[0].length, priority: rule.priority, what: rule.make(m) });
+  const kept: Array<{ start: number; end: number; what: Found }> = [];
+  ANY.lastIndex = 0;
+  for (let m = ANY.exec(text); m; m = ANY.exec(text)) {
+    const start = m.index;
+    let best: { end: number; rule: Rule; match: RegExpExecArray } | undefined;
+    for (const rule of STICKY) {
+      rule.regex.lastIndex = start;
+      const match = rule.regex.exec(text);
+      if (match && (!best || start + match[0].length > best.end))
+        best = { end: start + match[0].length, rule, match };
     }
-  }
-  all.sort((a, b) => a.start - b.start || b.end - a.end || a.priority - b.priority);
-  const kept: typeof all = [];
-  let reach = 0;
-  for (const hit of all) {
-    if (hit.start < reach) continue;
-    kept.push(hit);
-    reach = hit.end;
+    if (!best) {
+      // The case-insensitive finder saw a phrase only a case-sensitive rule knows ("May"): step past it.
+      ANY.lastIndex = start + 1;
+      continue;
+    }
+    kept.push({ start, end: best.end, what: best.rule.make(best.match) });
+    ANY.lastIndex = best.end;
   }
   return kept;
 }
@@ -179,6 +192,8 @@ function scan(text: string): Array<{ start: number; end: number; what: Found }> 
  * used instead).
  */
 function locate(source: string, phrase: string, from: number): number | undefined {
+  const verbatim = source.indexOf(phrase, from);
+  if (verbatim !== -1 && !source.slice(from, verbatim).includes('\n\n')) return verbatim;
   const words = phrase.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const regex = new RegExp(words.join('[\\s*_~`]+'), 'gu');
   regex.lastIndex = from;

@@ -1,0 +1,256 @@
+// Whole-workup scoring: 10,000 generated workups (a 100-step trajectory with a 100-step gold, a 50-entry ledger, a
+// 30-claim note each), every deterministic metric: citation resolution and structural recall, the ICD 203 lint,
+// both built-in needles, and the seed 002 trajectory metrics. Notes are written as markdown and parsed with
+// parseNote, timed apart from scoring. Workups are made and scored 500 at a time (generation is not timed), so
+// peak RSS reflects scoring, not holding 10,000 workups at once. Target: scoring under 10 s, peak RSS under 500 MB.
+import os from 'node:os';
+import { trajectoryScores } from '../dist/src/cli/commands/score.js';
+import {
+  citationRecall,
+  lintEstimativeLanguage,
+  resolveCitations,
+  scoreNeedle,
+} from '../dist/src/metrics/index.js';
+import { makeStep, makeTrajectory } from '../dist/src/model/trajectory.js';
+import { parseNote } from '../dist/src/note/parse.js';
+
+const N = Number(process.env.BENCH_N ?? 10_000);
+const CHUNK = 500;
+// The two built-in needles (needles/compound-alpha.needle.yaml and wren-tie.needle.yaml), as the loader normalizes them.
+const needles = [
+  {
+    kind: 'needle',
+    id: 'compound-alpha-bridge',
+    answer: 'Compound-Alpha',
+    aliases: ['Compound Alpha'],
+    required_path: {
+      relations: ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'],
+      from: 'Halberd',
+      to: 'Wren',
+      directed: false,
+    },
+    required_cites: [
+      { subject: 'Halberd', relation: 'MEMBER_OF', object: 'Ash Cell' },
+      { subject: 'Ash Cell', relation: 'CO_LOCATED', object: 'Compound-Alpha' },
+      { subject: 'Wren', relation: 'CO_LOCATED', object: 'Compound-Alpha' },
+    ],
+    stores: [],
+    thresholds: { supporting_fact_f1: 0.8, pivot_burden: 20 },
+  },
+  {
+    kind: 'needle',
+    id: 'wren-tie',
+    answer: 'Marrow Logistics',
+    aliases: [],
+    required_path: { relations: ['EMPLOYED_BY'], from: 'Wren', directed: true },
+    required_cites: [{ subject: 'Wren', relation: 'EMPLOYED_BY', object: 'Marrow Logistics' }],
+    stores: ['graph', 'docs'],
+    thresholds: { reconciliation: 1 },
+  },
+];
+
+let seed = 7;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const pick = (list) => list[Math.floor(rand() * list.length)];
+
+const ENTITIES = Array.from({ length: 40 }, (_, i) => `Entity ${i}`);
+const RELATIONS = ['MEMBER_OF', 'CO_LOCATED', 'EMPLOYED_BY', 'MET', 'FUNDED_BY', 'TRAVELED_TO'];
+const TOOLS = ['graph.neighbors', 'docs.search', 'graph.path', 'docs.fetch', 'graph.lookup'];
+const BRIDGE = [
+  { subject: 'Halberd', relation: 'MEMBER_OF', object: 'Ash Cell' },
+  { subject: 'Ash Cell', relation: 'CO_LOCATED', object: 'Compound-Alpha' },
+  { subject: 'Wren', relation: 'CO_LOCATED', object: 'Compound-Alpha' },
+  { subject: 'Wren', relation: 'EMPLOYED_BY', object: 'Marrow Logistics' },
+];
+const PHRASES = [
+  'is likely linked to',
+  'might be tied to',
+  'is, with moderate confidence, connected to',
+  'is very unlikely to know',
+  'could be related to',
+  'almost certainly met',
+  'has a high likelihood of meeting',
+  'is connected to',
+];
+
+function ledger() {
+  const planted = rand() < 0.5;
+  return Array.from({ length: 50 }, (_, i) => {
+    const results = Array.from({ length: 3 + Math.floor(rand() * 3) }, () => ({
+      subject: pick(ENTITIES),
+      relation: pick(RELATIONS),
+      object: pick(ENTITIES),
+    }));
+    if (planted && i % 12 === 5) results.push(BRIDGE[(i - 5) / 12]);
+    const store = i % 2 === 0 ? 'graph' : 'docs';
+    return { id: `g${i + 1}`, store, query: `q${i}`, results: results.map((f) => ({ ...f, store })) };
+  });
+}
+
+function note(entries) {
+  const bullet = () => {
+    const e = pick(entries);
+    const f = pick(e.results);
+    const cite = rand() < 0.05 ? 'g99' : e.id;
+    const tail = rand() < 0.1 ? ' It was seen twice.' : '';
+    return `- ${f.subject} ${pick(PHRASES)} ${f.object} at Compound-Alpha. [cite:${cite}]${tail}`;
+  };
+  return [
+    '# Workup: Halberd and Wren',
+    '',
+    '## Summary',
+    '',
+    `Halberd and Wren are linked through Compound-Alpha; Wren works for Marrow Logistics, and the stores agree. [cite:g6,g18]`,
+    '',
+    '## Findings',
+    '',
+    ...Array.from({ length: 27 }, bullet),
+    '',
+    '## Alternatives considered',
+    '',
+    ...Array.from({ length: 2 }, bullet),
+    '',
+    '## Gaps & caveats',
+    '',
+    '- The document store may be out of date.',
+    '',
+  ].join('\n');
+}
+
+function trajectory(id, steps) {
+  const list = [];
+  for (let i = 1; list.length < steps; i++) {
+    const kind = list.length % 3;
+    if (kind === 0) list.push(makeStep({ step_id: list.length + 1, step_type: 'thought', content: 'next' }));
+    else if (kind === 1)
+      list.push(
+        makeStep({
+          step_id: list.length + 1,
+          step_type: 'tool_call',
+          tool_name: pick(TOOLS),
+          tool_input: { entity: pick(ENTITIES), depth: Math.floor(rand() * 3) },
+        }),
+      );
+    else
+      list.push(
+        makeStep({
+          step_id: list.length + 1,
+          step_type: 'observation',
+          content: '[]',
+          error: rand() < 0.05 ? 'timeout' : null,
+        }),
+      );
+  }
+  return makeTrajectory({ task_id: id, steps: list });
+}
+
+function generate(start, count) {
+  return Array.from({ length: count }, (_, k) => {
+    const i = start + k;
+    const entries = ledger();
+    return {
+      markdown: note(entries),
+      workup: {
+        id: `w${i}`,
+        ledger: entries,
+        trajectory: trajectory(`w${i}`, 100),
+        gold: trajectory(`gold${i}`, 100),
+        meta: {},
+      },
+    };
+  });
+}
+
+const now = () => process.hrtime.bigint();
+const secs = (ns) => Number(ns) / 1e9;
+const cpu = { parse: 0, scoring: 0 };
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+const time = { parse: 0n, resolve: 0n, citationRecall: 0n, tradecraft: 0n, needles: 0n, trajectory: 0n };
+const totals = { grounded: 0, guess: 0, dangling: 0, hedges: 0, uncited: 0, claims: 0 };
+let checksum = 0;
+
+for (let start = 0; start < N; start += CHUNK) {
+  // Collect the previous chunk before making the next (run.mjs starts Node with --expose-gc); not timed.
+  globalThis.gc?.();
+  const batch = generate(start, Math.min(CHUNK, N - start));
+  let c = cpuNow();
+  let t = now();
+  for (const item of batch) item.workup.note = parseNote(item.markdown);
+  time.parse += now() - t;
+  cpu.parse += cpuNow() - c;
+  c = cpuNow();
+
+  t = now();
+  for (const { workup } of batch) totals.dangling += resolveCitations(workup).dangling.length;
+  time.resolve += now() - t;
+
+  t = now();
+  for (const { workup } of batch) {
+    const r = citationRecall(workup.note);
+    totals.uncited += r.uncited.length;
+    totals.claims += r.total;
+  }
+  time.citationRecall += now() - t;
+
+  t = now();
+  for (const { workup } of batch) totals.hedges += lintEstimativeLanguage(workup.note).hedges.length;
+  time.tradecraft += now() - t;
+
+  t = now();
+  for (const { workup } of batch) {
+    for (const needle of needles) {
+      const s = scoreNeedle(workup, needle);
+      if (s.grounded.value) totals.grounded++;
+      if (s.guess.value) totals.guess++;
+    }
+  }
+  time.needles += now() - t;
+
+  t = now();
+  for (const { workup } of batch) checksum += trajectoryScores(workup.trajectory, workup.gold).stepF1;
+  time.trajectory += now() - t;
+  cpu.scoring += cpuNow() - c;
+}
+
+const fmt = (x, digits = 0) =>
+  x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const scoring = Object.entries(time)
+  .filter(([k]) => k !== 'parse')
+  .reduce((sum, [, v]) => sum + v, 0n);
+const rssMb = process.resourceUsage().maxRSS / 1024;
+
+console.log(
+  `${fmt(N)} workups: 100-step trajectory + 100-step gold, 50-entry ledger, 30-claim note (${fmt(totals.claims)} claim sentences)`,
+);
+const row = (label, ns) =>
+  console.log(
+    `  ${label.padEnd(36)} ${fmt(secs(ns) * 1000, 0).padStart(7)} ms  ${fmt((secs(ns) * 1e6) / N, 1).padStart(7)} µs/workup`,
+  );
+row('parse notes (parseNote)', time.parse);
+row('citation resolution', time.resolve);
+row('citation recall + uncited claims', time.citationRecall);
+row('tradecraft lint (ICD 203)', time.tradecraft);
+row(`needles (${needles.length} per workup)`, time.needles);
+row('trajectory metrics (7, vs gold)', time.trajectory);
+row('scoring, all deterministic metrics', scoring);
+row('parsing + scoring', scoring + time.parse);
+console.log(
+  `  CPU time (this process): parsing ${fmt(cpu.parse, 2)} s, scoring ${fmt(cpu.scoring, 2)} s; machine load average ${os
+    .loadavg()[0]
+    .toFixed(1)} on ${os.availableParallelism()} cores`,
+);
+console.log(`  peak RSS                             ${fmt(rssMb, 0).padStart(7)} MB`);
+console.log(
+  `  found: ${fmt(totals.grounded)} grounded and ${fmt(totals.guess)} guessed needle scores, ${fmt(totals.dangling)} dangling citations, ${fmt(totals.uncited)} uncited claims, ${fmt(totals.hedges)} hedges (checksum ${checksum.toFixed(3)})`,
+);
+const ok = secs(scoring) < 10 && rssMb < 500;
+console.log(
+  `  target: scoring < 10 s and peak RSS < 500 MB: ${ok ? 'met' : 'MISSED'} (${fmt(secs(scoring), 2)} s, ${fmt(rssMb, 0)} MB)`,
+);
+if (!ok) process.exitCode = 1;
