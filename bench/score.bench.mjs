@@ -122,7 +122,7 @@ function note(entries) {
 
 function trajectory(id, steps) {
   const list = [];
-  for (let i = 1; list.length < steps; i++) {
+  while (list.length < steps) {
     const kind = list.length % 3;
     if (kind === 0) list.push(makeStep({ step_id: list.length + 1, step_type: 'thought', content: 'next' }));
     else if (kind === 1)
