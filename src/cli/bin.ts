@@ -3,6 +3,12 @@ import { UsageError, UserError } from '../errors/index.js';
 import { createCli } from './cli.js';
 import { colors, processIo } from './io.js';
 
+// `needlework ... | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const io = processIo();
 const c = colors(io);
 const result = { code: 0 };

@@ -46,6 +46,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--ui', 'Open the Vitest UI (needs @vitest/ui)')
     .option('--shard <i/n>', "Run only this shard of the tests (Vitest's --shard)")
     .option('--bail <n>', 'Stop after n failed tests')
+    .option('--merge-reports [dir]', 'Report the blobs of sharded runs (default folder: .vitest-reports)')
     .option('--entail', 'Check citation precision with a local NLI model')
     .option('--model <dir|hf:owner/name>', 'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL)')
     .option('--no-cache', 'Score entailment without the cache')
@@ -90,6 +91,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           ui: options['ui'] === true,
           ...(options['shard'] !== undefined && { shard: String(options['shard']) }),
           ...(bail !== undefined && { bail }),
+          ...(options['mergeReports'] !== undefined && {
+            mergeReports:
+              typeof options['mergeReports'] === 'string' ? options['mergeReports'] : '.vitest-reports',
+          }),
           ...(options['entail'] === true && {
             entail: {
               ...(typeof options['model'] === 'string' && { model: options['model'] }),

@@ -38,6 +38,8 @@ export interface NeedleSpec {
   /** The stores a cross-store needle must reconcile; empty for a single-store needle. */
   stores: string[];
   thresholds: NeedleThresholds;
+  /** The workup ids (with `*` wildcards) the needle applies to; absent: every workup. */
+  workups?: string[];
   /** The file the spec was read from. */
   file?: string;
 }
@@ -64,6 +66,8 @@ export interface RubricSpec {
   description?: string;
   criteria: RubricCriterion[];
   threshold?: number;
+  /** The workup ids (with `*` wildcards) the rubric applies to; absent: every workup. */
+  workups?: string[];
   file?: string;
 }
 

@@ -12,6 +12,7 @@ export interface NeedleYaml {
   required_cites?: Fact[];
   stores?: string[];
   thresholds?: NeedleSpec['thresholds'];
+  workups?: string[];
 }
 
 export interface RubricYaml {
@@ -19,6 +20,7 @@ export interface RubricYaml {
   title?: string;
   description?: string;
   threshold?: number;
+  workups?: string[];
   criteria: Array<{
     id: string;
     title: string;
@@ -51,6 +53,7 @@ export function normalizeNeedle(yaml: NeedleYaml, file?: string): NeedleSpec {
     required_cites: yaml.required_cites ?? [],
     stores: yaml.stores ?? [],
     thresholds: yaml.thresholds ?? {},
+    ...(yaml.workups !== undefined && { workups: yaml.workups }),
     ...(file !== undefined && { file }),
   };
 }
@@ -62,6 +65,7 @@ export function normalizeRubric(yaml: RubricYaml, file?: string): RubricSpec {
     ...(yaml.title !== undefined && { title: yaml.title }),
     ...(yaml.description !== undefined && { description: yaml.description }),
     ...(yaml.threshold !== undefined && { threshold: yaml.threshold }),
+    ...(yaml.workups !== undefined && { workups: yaml.workups }),
     criteria: yaml.criteria.map(
       (c): RubricCriterion => ({
         id: c.id,

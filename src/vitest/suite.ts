@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { describe, it, type TestContext } from 'vitest';
+import { afterAll, describe, it, type TestContext } from 'vitest';
 import type { VerifierOptions } from '../entailment/create.js';
 import type { EntailmentVerifier } from '../entailment/verifier.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
@@ -104,15 +104,36 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     if (verifier) context.verifier = verifier;
   }
 
+  const applies = appliesTo(spec.workups);
   describe(spec.id, () => {
+    if (spec.kind === 'rubric' && options.judge) {
+      // A recording cassette is written once, after the spec's tests, rather than after every verdict.
+      const judge = options.judge;
+      afterAll(async () => (await judgeFor(judge)).flush?.());
+    }
     for (const failure of failures) declareFailure(failure);
-    for (const workup of workups) {
+    for (const workup of workups.filter((w) => applies(w.id))) {
       describe(workup.id, () => {
         if (spec.kind === 'needle') declareNeedle(spec, workup, context);
         else declareRubric(spec, workup, options.judge);
       });
     }
   });
+}
+
+/** A spec's `workups` patterns as a predicate on workup ids: `*` matches any run of characters. */
+export function appliesTo(patterns: readonly string[] | undefined): (id: string) => boolean {
+  if (!patterns || patterns.length === 0) return () => true;
+  const res = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  );
+  return (id) => res.some((re) => re.test(id));
 }
 
 function declareFailure(failure: WorkupFailure): void {

@@ -1,12 +1,13 @@
 import { stripVTControlCharacters } from 'node:util';
+import type { NeedleSpec } from '../../src/model/spec.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
-import type { NeedleSpec } from '../../src/model/spec.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
 export const fixture = (name: string) => loadWorkup(`${root}fixtures/workups/${name}`);
-export const needle = async (name: string) => (await loadSpec(`${root}needles/${name}.needle.yaml`)) as NeedleSpec;
+export const needle = async (name: string) =>
+  (await loadSpec(`${root}needles/${name}.needle.yaml`)) as NeedleSpec;
 
 /** The message an assertion fails with, without colour codes. */
 export function failure(assertion: () => unknown): string {

@@ -16,8 +16,18 @@ beforeAll(async () => {
   const loaded = await Promise.all(
     ['grounded', 'guessed', 'uncited', 'dangling', 'cross-store-agree', 'cross-store-conflict'].map(fixture),
   );
-  [grounded, guessed, uncited, dangling, agree, conflict] = loaded as [Workup, Workup, Workup, Workup, Workup, Workup];
-  [bridge, wren] = (await Promise.all([needle('compound-alpha'), needle('wren-tie')])) as [NeedleSpec, NeedleSpec];
+  [grounded, guessed, uncited, dangling, agree, conflict] = loaded as [
+    Workup,
+    Workup,
+    Workup,
+    Workup,
+    Workup,
+    Workup,
+  ];
+  [bridge, wren] = (await Promise.all([needle('compound-alpha'), needle('wren-tie')])) as [
+    NeedleSpec,
+    NeedleSpec,
+  ];
 });
 
 const PATH = ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'];
@@ -65,7 +75,9 @@ describe('toTraverse', () => {
 
   it('throws a TypeError naming the matcher on misuse', () => {
     expect(() => expect('grounded').toTraverse(PATH)).toThrow(
-      new TypeError('toTraverse: expected a Workup (from loadWorkup) as the received value, got string "grounded"'),
+      new TypeError(
+        'toTraverse: expected a Workup (from loadWorkup) as the received value, got string "grounded"',
+      ),
     );
     expect(() => expect(grounded).toTraverse('MEMBER_OF' as never)).toThrow(
       new TypeError(
@@ -130,7 +142,11 @@ describe('toCite', () => {
     expect(grounded).toCite({ subject: 'Halberd', relation: 'MEMBER_OF', object: 'Ash Cell' });
     // guessed cites g2 (Wren's neighbours) for "Ash Cell operates out of Compound-Alpha": g2 never returned that edge.
     expect(guessed).toCite({ subject: 'Wren', relation: 'CO_LOCATED', object: 'Compound-Alpha' });
-    expect(failure(() => expect(guessed).toCite({ subject: 'Ash Cell', relation: 'CO_LOCATED', object: 'Compound-Alpha' }))).toBe(
+    expect(
+      failure(() =>
+        expect(guessed).toCite({ subject: 'Ash Cell', relation: 'CO_LOCATED', object: 'Compound-Alpha' }),
+      ),
+    ).toBe(
       'expect(workup).toCite(fact)\n\nExpected a claim to assert Ash Cell -CO_LOCATED-> Compound-Alpha and cite a ledger entry that returned it; none does.',
     );
     expect(() => expect(grounded).toCite(42 as never)).toThrow(

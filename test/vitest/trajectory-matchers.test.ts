@@ -14,7 +14,9 @@ beforeAll(async () => {
 function calls(...tools: Array<[string, Record<string, unknown>]>): Trajectory {
   return makeTrajectory({
     task_id: 'ref',
-    steps: tools.map(([tool_name, tool_input], i) => makeStep({ step_id: i + 1, step_type: 'tool_call', tool_name, tool_input })),
+    steps: tools.map(([tool_name, tool_input], i) =>
+      makeStep({ step_id: i + 1, step_type: 'tool_call', tool_name, tool_input }),
+    ),
   });
 }
 

@@ -24,6 +24,8 @@ export interface RunOptions {
   shard?: string;
   /** Stop after this many failed tests. */
   bail?: number;
+  /** Report the blobs that sharded runs wrote (`--reporter blob`) in this folder instead of running tests. */
+  mergeReports?: string;
   /** Check citation precision with an NLI model (`--entail`, `--model`, `--no-cache`). */
   entail?: VerifierOptions;
   /** A judge for rubric specs: a base URL or `replay:<cassette>`. */
@@ -85,6 +87,16 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   if (gate && !options.reporters.includes('needlework-trend')) {
     throw new UsageError('--baseline and --fail-on-regression need the needlework-trend reporter');
   }
+  if (options.mergeReports === undefined) {
+    // Checked before Vitest starts, so that reporters never record an empty run.
+    const { glob } = await import('tinyglobby');
+    if ((await glob(needles, { cwd: root, ignore: ['**/node_modules/**'] })).length === 0) {
+      throw new UserError({
+        file: options.needles.join(', '),
+        message: 'no specs (*.needle.yaml, *.rubric.yaml) found',
+      });
+    }
+  }
   const reporters = await Promise.all(options.reporters.map((name) => reporterFor(name, options.outDir)));
 
   const { startVitest } = await import('vitest/node');
@@ -98,9 +110,16 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
       ui: options.ui,
       open: options.ui,
       reporters,
+      // Vitest's own file reporters write beside needlework's.
+      outputFile: {
+        json: join(options.outDir, 'results.json'),
+        junit: join(options.outDir, 'vitest-junit.xml'),
+        html: join(options.outDir, 'vitest', 'index.html'),
+      },
       passWithNoTests: false,
       ...(options.shard !== undefined && { shard: options.shard }),
       ...(options.bail !== undefined && { bail: options.bail }),
+      ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),
     },
     {
       plugins: [

@@ -1,0 +1,164 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTmpDir } from '../helpers/tmp.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BIN = join(ROOT, 'dist/src/cli/bin.js');
+const tmp = useTmpDir();
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(cwd: string, ...args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, 'run', ...args], {
+      cwd,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as Outcome;
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** `spec > workup > criterion: status` for every test of a Vitest JSON report, sorted. */
+async function outcomes(file: string): Promise<string[]> {
+  const report = JSON.parse(await readFile(file, 'utf8')) as {
+    testResults: Array<{
+      assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string }>;
+    }>;
+  };
+  return report.testResults
+    .flatMap((f) =>
+      f.assertionResults.map((t) => `${[...t.ancestorTitles, t.title].join(' > ')}: ${t.status}`),
+    )
+    .sort();
+}
+
+/** A user's project: the bundled needles and the fixture workups, and no Vitest config. */
+async function project(): Promise<string> {
+  const dir = await tmp();
+  await cp(join(ROOT, 'needles'), join(dir, 'needles'), { recursive: true });
+  await cp(join(ROOT, 'fixtures/workups'), join(dir, 'workups'), { recursive: true });
+  return dir;
+}
+
+const CRITERIA = [
+  'surfaced',
+  'traversed',
+  'grounded',
+  'citations resolve',
+  'citation recall',
+  'supporting facts',
+  'pivot burden',
+];
+const FAILS: Record<string, string[]> = {
+  grounded: [],
+  guessed: ['traversed', 'grounded', 'pivot burden'],
+  uncited: ['citation recall'],
+  unsupported: [],
+  dangling: ['citations resolve'],
+  'single-file': [],
+};
+
+function expected(): string[] {
+  const rows: string[] = [];
+  for (const [workup, fails] of Object.entries(FAILS)) {
+    for (const c of CRITERIA)
+      rows.push(`compound-alpha-bridge > ${workup} > ${c}: ${fails.includes(c) ? 'failed' : 'passed'}`);
+  }
+  for (const workup of ['cross-store-agree', 'cross-store-conflict']) {
+    for (const c of [
+      'surfaced',
+      'traversed',
+      'grounded',
+      'citations resolve',
+      'citation recall',
+      'supporting facts',
+      'reconciled',
+    ]) {
+      rows.push(`wren-tie > ${workup} > ${c}: passed`);
+    }
+  }
+  for (const workup of [...Object.keys(FAILS), 'cross-store-agree', 'cross-store-conflict']) {
+    for (const c of ['alternatives', 'argumentation', 'relevance', 'accuracy'])
+      rows.push(`icd-203 > ${workup} > ${c}: skipped`);
+  }
+  return rows.sort();
+}
+
+describe('needlework run on the fixture world', () => {
+  let dir: string;
+  let single: Outcome;
+
+  beforeAll(async () => {
+    dir = await project();
+    single = await run(dir, 'workups', '--reporter', 'json', '--reporter', 'needlework-junit');
+  });
+
+  it('turns every spec x workup into tests with the planted verdicts, and exits 1', async () => {
+    expect(single.code).toBe(1);
+    expect(await outcomes(join(dir, 'needlework-report/results.json'))).toEqual(expected());
+    expect(await readFile(join(dir, 'needlework-report/junit.xml'), 'utf8')).toContain(
+      'classname="compound-alpha-bridge.guessed"',
+    );
+  });
+
+  it('gives the same results sharded in two and merged', async () => {
+    const shards = await project();
+    const first = await run(shards, 'workups', '--shard', '1/2', '--reporter', 'blob');
+    const second = await run(shards, 'workups', '--shard', '2/2', '--reporter', 'blob');
+    // Each shard fails when it holds a planted failure; together they hold them all.
+    expect([0, 1]).toContain(first.code);
+    expect([0, 1]).toContain(second.code);
+    expect(Math.max(first.code, second.code)).toBe(1);
+    const merged = await run(shards, '--merge-reports', '--reporter', 'json');
+    expect(merged.code).toBe(1);
+    expect(await outcomes(join(shards, 'needlework-report/results.json'))).toEqual(expected());
+  });
+});
+
+describe('needlework run: bad input', () => {
+  it('turns a broken spec and a broken workup into failing tests and runs the rest', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(
+      join(dir, 'needles/ok.needle.yaml'),
+      'id: ok\nanswer: Ash Cell\nrequired_path: [MEMBER_OF]\n',
+    );
+    await writeFile(
+      join(dir, 'needles/bad.needle.yaml'),
+      'id: bad\nanswer: x\nrequired_path:\n  relations: [R, 7]\n',
+    );
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    await mkdir(join(dir, 'workups/broken'));
+    await writeFile(join(dir, 'workups/broken/provenance.jsonl'), '{"id": \n');
+    const result = await run(dir, 'workups', '--reporter', 'json', '--reporter', 'default');
+    expect(result.code).toBe(1);
+    const rows = await outcomes(join(dir, 'needlework-report/results.json'));
+    expect(rows).toContain('bad.needle.yaml > is a valid spec: failed');
+    expect(rows).toContain(`ok > ${join(dir, 'workups/broken')} loads: failed`);
+    expect(rows).toContain('ok > grounded > traversed: passed');
+    expect(result.stdout + result.stderr).toContain(
+      `${join(dir, 'needles/bad.needle.yaml')}:4:18: required_path.relations[1] must be a string`,
+    );
+    expect(result.stdout + result.stderr).toContain('workups/broken/provenance.jsonl:1:8: invalid JSON');
+  });
+
+  it('says so when there are no specs, and exits 2 on a malformed --shard', async () => {
+    const dir = await tmp();
+    const none = await run(dir);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('error needles: no specs (*.needle.yaml, *.rubric.yaml) found');
+    const shard = await run(dir, '--shard', 'half');
+    expect(shard.code).toBe(2);
+    expect(shard.stderr).toContain('--shard must be <index>/<count>, like 1/2; got half');
+  });
+});
