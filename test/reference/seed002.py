@@ -1,7 +1,7 @@
 """Seed 002's reference trajectory metrics ("Trajectory-Level Evaluation": TrajectoryStep, AgentTrajectory,
 step_precision, step_recall, step_f1, tool_efficiency_score, redundancy_rate, error_recovery_rate,
 trajectory_similarity, tool_distribution, evaluate_trajectory_batch), re-typed from the seed with the code unchanged
-(the longer docstrings shortened), for the
+(the functions' docstrings left out), for the
 parity tests of src/metrics/trajectory and for bench/trajectory.bench.mjs.
 
 Input (stdin, or the file named by --file): {"cases": [{"pred": trajectory, "gold": trajectory}, ...]}, each
