@@ -70,7 +70,7 @@ describe('a broken spec', () => {
     expect(problems(text, 'needles/bridge.needle.yaml')).toEqual([
       'needles/bridge.needle.yaml:6:7: required_path.relations[1] must be a string',
       'needles/bridge.needle.yaml:7:3: unknown key "drected" in required_path (did you mean "directed"?); expected one of: relations, from, to, directed',
-      'needles/bridge.needle.yaml:8:1: unknown key "requird_cites" (did you mean "required_cites"?); expected one of: $schema, id, title, description, answer, aliases, required_path, required_cites, stores, thresholds',
+      'needles/bridge.needle.yaml:8:1: unknown key "requird_cites" (did you mean "required_cites"?); expected one of: $schema, id, title, description, answer, aliases, required_path, required_cites, workups, stores, thresholds',
       'needles/bridge.needle.yaml:10:23: thresholds.supporting_fact_f1 must be <= 1',
       'needles/bridge.needle.yaml:11:17: thresholds.pivot_burden must be an integer',
     ]);
