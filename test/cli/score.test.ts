@@ -150,6 +150,20 @@ describe('needlework score', () => {
     expect(io.stderr()).toContain(`✗ ${bad}:`);
   });
 
+  it('a workup with no note scores its ledger; the note-based lines are not applicable and never fail', async () => {
+    const dir = await tmp();
+    await cp(join(ROOT, 'fixtures/workups/grounded/provenance.jsonl'), join(dir, 'provenance.jsonl'));
+    const io = captureIo();
+    expect(await runScore({ workup: dir, needles: [BRIDGE] }, io)).toBe(0);
+    const out = io.stdout();
+    expect(out).toMatch(/n\/a {3}every citation resolves +n\/a +the workup has no note\n/);
+    expect(out).toMatch(/n\/a {3}recall +n\/a +the workup has no note\n/);
+    expect(out).toMatch(/pass {2}trajectory +1\.00 +>= 1\.00 +path via g1, g4, g5\n/);
+    expect(out).toMatch(/n\/a {3}grounded +n\/a +recall is not applicable \(the workup has no note\)\n/);
+    expect(out).not.toContain('tradecraft');
+    expect(out).toMatch(/2 passed, 0 failed, 0 warnings, 7 not applicable$/);
+  });
+
   it('a workup that does not exist is an error message, not a stack trace', async () => {
     const io = captureIo();
     expect(await runScore({ workup: 'fixtures/workups/nope' }, io)).toBe(1);
