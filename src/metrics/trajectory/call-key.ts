@@ -8,7 +8,8 @@ import { pythonJsonDumps } from './python-json.js';
  * a JSON string (or `null`), a space, then Python's JSON text.
  */
 export function callKey(toolName: string | null, toolInput: unknown): string {
-  return `${JSON.stringify(toolName)} ${pythonJsonDumps(toolInput)}`;
+  // `?? null`: a step read from JSON without the field has the seed dataclass's default, None.
+  return `${JSON.stringify(toolName ?? null)} ${pythonJsonDumps(toolInput ?? null)}`;
 }
 
 /**

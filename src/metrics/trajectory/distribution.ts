@@ -13,7 +13,8 @@ export function toolDistribution(trajectories: readonly Trajectory[]): Map<strin
   for (const trajectory of trajectories) {
     for (const step of trajectory.steps) {
       if (step.step_type !== 'tool_call') continue;
-      counts.set(step.tool_name, (counts.get(step.tool_name) ?? 0) + 1);
+      const tool = step.tool_name ?? null;
+      counts.set(tool, (counts.get(tool) ?? 0) + 1);
       total++;
     }
   }

@@ -16,7 +16,8 @@
  *
  * One divergence is unavoidable: `JSON.parse` cannot tell `1.0` from `1`, so a float literal with an integral value
  * (`{"n": 1.0}`, `{"n": 1e5}`) is written as an `int` here (`1`, `100000`) and as a float by Python (`1.0`,
- * `100000.0`). Every other JSON value gives Python's text.
+ * `100000.0`). Every other JSON value gives Python's text. (needlework's JSON loader keeps an integer past 2^53 as its
+ * decimal string, which is written here as a string; two such calls still compare equal to each other.)
  * `undefined` and functions (not JSON) are written `null`, as `JSON.stringify` does inside arrays.
  */
 export function pythonJsonDumps(value: unknown): string {

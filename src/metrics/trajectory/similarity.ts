@@ -16,5 +16,5 @@ export function trajectorySimilarity(t1: Trajectory, t2: Trajectory): number {
 
 /** The tool names of the `tool_call` steps, in order (`null` where a call names no tool). */
 export function toolNames(trajectory: Trajectory): (string | null)[] {
-  return toolCalls(trajectory).map((step) => step.tool_name);
+  return toolCalls(trajectory).map((step) => step.tool_name ?? null);
 }
