@@ -1,7 +1,7 @@
 import { type Fact, factKey } from '../../model/fact.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { ClaimUnit } from '../citations/units.js';
-import { mentions, tokenForm } from './mention.js';
+import { mentions, segmentForm, tokenForm } from './mention.js';
 
 /** A claim unit with its normalized text, computed once per score. */
 export interface IndexedUnit {
@@ -10,7 +10,10 @@ export interface IndexedUnit {
 }
 
 export function indexUnits(units: readonly ClaimUnit[]): IndexedUnit[] {
-  return units.map((unit) => ({ unit, form: tokenForm(unit.text) }));
+  return units.map((unit) => ({
+    unit,
+    form: unit.text === unit.segment.text ? segmentForm(unit.segment) : tokenForm(unit.text),
+  }));
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Segment } from '../../model/note.js';
 import { normalizeAnswer } from '../hotpot.js';
 
 /**
@@ -7,16 +8,22 @@ import { normalizeAnswer } from '../hotpot.js';
  * is not in `" ashford "`. The empty string when nothing is left.
  */
 export function tokenForm(text: string): string {
-  let form = memo.get(text);
+  // Entity names recur in every claim and every workup: a bounded memo of short texts keeps normalizing them
+  // cheap. Claim texts are each seen once or twice and are not worth keeping.
+  const short = text.length <= MEMO_TEXT_LIMIT;
+  let form = short ? memo.get(text) : undefined;
   if (form === undefined) {
     const normalized = normalizeAnswer(text);
     form = normalized === '' ? '' : ` ${normalized} `;
-    // Entity names recur in every claim and every workup; a bounded memo keeps normalizing them cheap.
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(text, form);
+    if (short) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(text, form);
+    }
   }
   return form;
 }
+
+const MEMO_TEXT_LIMIT = 64;
 
 const MEMO_LIMIT = 50_000;
 const memo = new Map<string, string>();
@@ -24,4 +31,19 @@ const memo = new Map<string, string>();
 /** Whether `haystack`'s tokens contain `needle`'s as a contiguous run (both from `tokenForm`). Nothing is never mentioned. */
 export function mentions(haystack: string, needle: string): boolean {
   return needle !== '' && haystack.includes(needle);
+}
+
+const segmentForms = new WeakMap<Segment, string>();
+
+/**
+ * `tokenForm` of a segment's whole text, computed once per segment however many needles are scored against its
+ * note (a parsed note is never modified, and the entry goes with the segment).
+ */
+export function segmentForm(segment: Segment): string {
+  let form = segmentForms.get(segment);
+  if (form === undefined) {
+    form = tokenForm(segment.text);
+    segmentForms.set(segment, form);
+  }
+  return form;
 }

@@ -1,7 +1,7 @@
 import type { Note } from '../../model/note.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { ClaimUnit } from '../citations/units.js';
-import { mentions, tokenForm } from './mention.js';
+import { mentions, segmentForm, tokenForm } from './mention.js';
 import type { RecallScore } from './types.js';
 
 /**
@@ -27,7 +27,7 @@ export function needleRecall(
     return { value: null, reason: `the answer "${needle.answer}" normalizes to nothing` };
   const segments = new Set(units.map((u) => u.segment));
   for (const segment of segments) {
-    const text = tokenForm(segment.text);
+    const text = segmentForm(segment);
     const found = forms.find((f) => mentions(text, f.form));
     if (found) {
       return {
