@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSession } from '../../src/entailment/onnx/session.js';
 import { OnnxNliVerifier } from '../../src/entailment/onnx/verifier.js';
 import { UserError } from '../../src/errors/index.js';
 import { useTmpDir } from '../helpers/tmp.js';
@@ -107,6 +108,16 @@ describe('OnnxNliVerifier: reading the model', () => {
     await expect(v.ready()).rejects.toThrow(
       new TypeError('prompt must hold {premise} and {hypothesis} once each, got "Premise: {premise}"'),
     );
+  });
+
+  it('shares one session among all verifiers of a model file', async () => {
+    const dir = await writeTinyModel(join(await tmp(), 'model'));
+    const a = new OnnxNliVerifier(dir, { cache: false });
+    const b = new OnnxNliVerifier(dir, { cache: false, batchSize: 4 });
+    await Promise.all([a.ready(), b.ready()]);
+    const path = await a.modelPath();
+    expect(await loadSession(path)).toBe(await loadSession(path));
+    expect(await loadSession(path, { threads: 1 })).not.toBe(await loadSession(path));
   });
 
   it('gives all label probabilities through scoreLabels', async () => {
