@@ -61,12 +61,12 @@ export class NeedleworkTrendReporter implements Reporter {
     }
     const run = buildTrendRun(collectChecks(testModules, root), await detectRevision(root));
     const path = resolve(root, this.options.outputFile);
-    const history = await appendRun(path, run, {
+    const kept = await appendRun(path, run, {
       maxRuns: this.options.maxRuns,
       timeoutMs: this.options.lockTimeoutMs,
     });
     process.stdout.write(
-      `needlework: trend run ${run.id} appended to ${displayPath(path)} (${history.runs.length} run${history.runs.length === 1 ? '' : 's'} kept)\n`,
+      `needlework: trend run ${run.id} appended to ${displayPath(path)} (${kept} run${kept === 1 ? '' : 's'} kept)\n`,
     );
   }
 }

@@ -283,6 +283,34 @@ describe('appendRun', () => {
     expect(validate(JSON.parse(await readFile(file, 'utf8')))).toBe(true);
   });
 
+  it('keeps runs in time order when an older run arrives late, one run per line', async () => {
+    const file = join(dir, 'trend.json');
+    await appendRun(file, trendRun(5, [trendCheck()]));
+    await appendRun(file, trendRun(9, [trendCheck()]));
+    await appendRun(file, trendRun(7, [trendCheck()]));
+    const text = await readFile(file, 'utf8');
+    expect(text.split('\n').map((line) => /^\{"id":"([^"]+)","time":/.exec(line)?.[1] ?? line)).toEqual([
+      '{"schema":1,"runs":[',
+      '20261122T030500Z-00000005',
+      '20261122T030700Z-00000007',
+      '20261122T030900Z-00000009',
+      ']}',
+      '',
+    ]);
+    expect(validate(JSON.parse(text))).toBe(true);
+  });
+
+  it('appends to a hand-formatted history by parsing it, and writes it back in its own layout', async () => {
+    const file = join(dir, 'trend.json');
+    await writeFile(file, JSON.stringify({ schema: 1, runs: [trendRun(1, [trendCheck()])] }, null, 2));
+    await appendRun(file, trendRun(2, [trendCheck()]));
+    expect((await readHistory(file)).runs.map((run) => run.id)).toEqual([
+      '20261122T030100Z-00000001',
+      '20261122T030200Z-00000002',
+    ]);
+    expect((await readFile(file, 'utf8')).split('\n')).toHaveLength(5);
+  });
+
   it('refuses to overwrite a file that is not a trend history', async () => {
     const file = join(dir, 'trend.json');
     await writeFile(file, '{"runs": [');

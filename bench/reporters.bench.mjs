@@ -1,0 +1,258 @@
+// Reporter speed: JUnit, trend and HTML for 1,000 workups x 10 criteria, synthetic results fed straight to the
+// report-building functions (no Vitest run). Targets: JUnit < 2 s, trend < 2 s (building the entry and appending it to
+// a history that already holds 49 runs of the same size, the bounded worst case), HTML < 5 s and < 20 MB, and the page
+// interactive in Chromium < 2 s (navigation start until the page has drawn itself and flagged ready), plus how long a
+// search takes to redraw. Chromium is skipped, with the reason, when /usr/bin/chromium is absent.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseNote } from '../dist/src/note/parse.js';
+import { buildHtmlData } from '../dist/src/report/html/data.js';
+import { renderHtmlPage } from '../dist/src/report/html/page.js';
+import { buildJUnitXml } from '../dist/src/report/junit/build.js';
+import { buildTrendRun } from '../dist/src/report/trend/entry.js';
+import { appendRun, readHistory, serializeHistory } from '../dist/src/report/trend/history.js';
+
+const WORKUPS = 1000;
+const CRITERIA = [
+  'surfaced',
+  'traversed',
+  'grounded',
+  'citations-resolve',
+  'citation-recall',
+  'citation-precision',
+  'pivot-burden',
+  'supporting-f1',
+  'confidence',
+  'sourcing',
+];
+const root = await mkdtemp(join(tmpdir(), 'needlework-bench-reporters-'));
+
+let seed = 7;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
+const NOTE = (i) => `# Workup ${i}
+
+## Summary
+
+Halberd and Wren are linked through the Compound-Alpha facility. We assess with moderate confidence that they likely share access to the site. [cite:g4,g5]
+
+## Findings
+
+- Halberd is a member of Ash Cell. [cite:g1]
+- Ash Cell is co-located at Compound-Alpha. [cite:g4]
+- Wren is co-located at Compound-Alpha. [cite:g5] Wren visited the site twice in March.
+- Halberd and Wren probably know each other personally.
+- A courier for Ash Cell was seen at Compound-Alpha in May. [cite:g99]
+
+## Gaps & caveats
+
+- We did not query the document store about Halberd.
+`;
+
+function workup(i) {
+  const ledger = Array.from({ length: 7 }, (_, k) => ({
+    id: `g${k + 1}`,
+    store: k === 5 ? 'docs' : 'graph',
+    query: `neighbors("Entity ${i}-${k}")`,
+    results: [{ subject: `E${k}`, relation: 'CO_LOCATED', object: `E${k + 1}`, store: 'graph' }],
+    ...(k === 2 ? { error: 'timeout after 5000 ms' } : {}),
+  }));
+  const steps = Array.from({ length: 14 }, (_, k) => ({
+    step_id: k + 1,
+    step_type: ['thought', 'tool_call', 'observation'][k % 3] ?? 'thought',
+    content: k % 3 === 2 ? JSON.stringify(ledger[k % 7].results) : `step ${k} of workup ${i}`,
+    tool_name: k % 3 === 1 ? 'graph.neighbors' : null,
+    tool_input: k % 3 === 1 ? { entity: `E${k % 4}` } : null,
+    tool_output: null,
+    timestamp: null,
+    latency_ms: Math.round(rand() * 800),
+    tokens_used: Math.round(rand() * 200),
+    error: k === 8 ? 'timeout' : null,
+  }));
+  return {
+    id: `workup-${String(i).padStart(4, '0')}`,
+    note: parseNote(NOTE(i)),
+    ledger,
+    trajectory: {
+      task_id: `w${i}`,
+      task_input: 'who?',
+      steps,
+      final_answer: 'x',
+      succeeded: true,
+      total_tokens: 1400,
+      total_latency_ms: 5000,
+      metadata: {},
+    },
+    meta: { path: `workups/workup-${i}` },
+  };
+}
+
+const workups = new Map();
+const checks = [];
+for (let i = 0; i < WORKUPS; i++) {
+  const w = workup(i);
+  workups.set(`workups/${w.id}`, { workup: w });
+  for (const criterion of CRITERIA) {
+    const value = Number(rand().toFixed(3));
+    const pass = value >= 0.3;
+    checks.push({
+      name: criterion,
+      suitePath: ['compound-alpha', w.id],
+      fullName: `compound-alpha > ${w.id} > ${criterion}`,
+      file: 'needles/compound-alpha.needle.yaml',
+      state: pass ? 'passed' : 'failed',
+      durationMs: rand() * 20,
+      errors: pass
+        ? []
+        : [
+            {
+              name: 'AssertionError',
+              message: `expected ${value} to be >= 0.3`,
+              stack: 'AssertionError: x\n    at y',
+            },
+          ],
+      meta: {
+        schema: 1,
+        spec: 'compound-alpha',
+        specKind: 'needle',
+        workup: w.id,
+        workupPath: `workups/${w.id}`,
+        criterion,
+        metric: criterion.replace(/-/g, '_'),
+        value,
+        threshold: 0.3,
+        comparator: '>=',
+        verdict: pass ? 'pass' : 'fail',
+        summary: pass ? undefined : `the ledger reached ${Math.round(value * 3)} of 3 hops`,
+        evidence:
+          criterion === 'traversed'
+            ? { required_path: ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'], traversed: ['MEMBER_OF'] }
+            : undefined,
+        scores: { tokens: 1400, cost: 0.0042 },
+      },
+    });
+  }
+}
+
+const now = () => process.hrtime.bigint();
+const secs = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const verdict = (ok) => (ok ? 'ok' : 'OVER TARGET');
+const rows = [];
+
+// JUnit
+let start = now();
+const xml = buildJUnitXml(checks, { name: 'needlework', timestamp: new Date() });
+const junitS = secs(start);
+rows.push([
+  'JUnit XML',
+  `${junitS.toFixed(3)} s`,
+  `${mb(Buffer.byteLength(xml))} MB`,
+  '< 2 s',
+  verdict(junitS < 2),
+]);
+
+// Trend: one entry, appended to a history already holding 49 runs of the same size.
+const history = join(root, 'trend.json');
+const prior = buildTrendRun(checks, { commit: 'a'.repeat(40), branch: 'main', source: 'git' });
+await writeFile(
+  history,
+  serializeHistory({
+    schema: 1,
+    runs: Array.from({ length: 49 }, (_, k) => ({
+      ...prior,
+      id: `${prior.id.slice(0, -8)}${String(k).padStart(8, '0')}`,
+    })),
+  }),
+);
+start = now();
+const entry = buildTrendRun(checks, { commit: 'b'.repeat(40), branch: 'main', source: 'git' });
+await appendRun(history, entry, { maxRuns: 50 });
+const trendS = secs(start);
+const written = await readHistory(history);
+const historyBytes = Buffer.byteLength(serializeHistory(written));
+rows.push([
+  'trend append (49 -> 50 runs)',
+  `${trendS.toFixed(3)} s`,
+  `${mb(historyBytes)} MB file`,
+  '< 2 s',
+  verdict(trendS < 2),
+]);
+start = now();
+await appendRun(join(root, 'fresh.json'), entry);
+const freshS = secs(start);
+rows.push(['trend append (first run)', `${freshS.toFixed(3)} s`, '', '', '']);
+
+// HTML
+start = now();
+const data = buildHtmlData({ checks, workups, history: written, title: 'bench' });
+const html = renderHtmlPage(data);
+const htmlS = secs(start);
+const htmlBytes = Buffer.byteLength(html);
+rows.push([
+  'HTML report',
+  `${htmlS.toFixed(3)} s`,
+  `${mb(htmlBytes)} MB`,
+  '< 5 s, < 20 MB',
+  verdict(htmlS < 5 && htmlBytes < 20 * 1024 * 1024),
+]);
+
+// Chromium
+const CHROMIUM = '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  rows.push(['page interactive (Chromium)', 'skipped', '', '< 2 s', `no browser at ${CHROMIUM}`]);
+} else {
+  const { chromium } = await import('playwright-core');
+  const file = join(root, 'report.html');
+  await writeFile(file, html);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const url = pathToFileURL(file).href;
+  await page.goto(url); // warm the browser process once; the measured load is the second
+  await page.waitForSelector('body[data-ready="true"]');
+  const page2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  start = now();
+  await page2.goto(url);
+  await page2.waitForSelector('body[data-ready="true"]');
+  const readyS = secs(start);
+  // The page's own clock too: navigation start to the end of its script.
+  const inPage = await page2.evaluate(() => performance.now());
+  start = now();
+  await page2.fill('#search', 'workup-0999');
+  await page2.waitForFunction(() => document.querySelectorAll('#checks tbody tr').length === 10);
+  const searchS = secs(start);
+  await browser.close();
+  rows.push([
+    'page interactive (Chromium)',
+    `${readyS.toFixed(3)} s`,
+    `${(inPage / 1000).toFixed(3)} s in-page`,
+    '< 2 s',
+    verdict(readyS < 2),
+  ]);
+  rows.push(['search redraw (incl. 80 ms debounce)', `${searchS.toFixed(3)} s`, '', '', '']);
+}
+
+console.log(`${WORKUPS} workups x ${CRITERIA.length} criteria = ${checks.length} checks`);
+const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => String(r[i]).length), 6));
+for (const r of [['what', 'time', 'size', 'target', 'verdict'], ...rows])
+  console.log(r.map((c, i) => String(c).padEnd(widths[i])).join('  '));
+console.log(`peak RSS ${mb(process.resourceUsage().maxRSS * 1024)} MB`);
+await rm(root, { recursive: true, force: true });
