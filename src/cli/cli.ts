@@ -112,6 +112,17 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
 
   cli
     .command(
+      'init [dir]',
+      'Add needlework to a project: a needle, a Vitest config, an example test, a CI workflow',
+    )
+    .example('needlework init')
+    .action(async (dir: string | undefined) => {
+      const { runInit } = await import('./commands/init.js');
+      result.code = await runInit({ dir: dir ?? '.' }, io);
+    });
+
+  cli
+    .command(
       'import <file>',
       'Turn an OpenAI chat log, an OTel GenAI trace or a seed trajectory into a workup folder',
     )
