@@ -12,6 +12,7 @@ export * from './judge/index.js';
 export * from './metrics/index.js';
 export * from './model/index.js';
 export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './note/parse.js';
+export * from './report/index.js';
 export * from './rubric/index.js';
 export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
 export { readLedger } from './workup/ledger.js';

@@ -1,0 +1,22 @@
+// The reports' public pieces: the trend history (types, reading and appending, the regression gate and its table),
+// the HTML report's data shape, and the JUnit property names. The reporters themselves are `needlework/reporters/*`.
+export type { CheckError, CheckRecord } from './checks.js';
+export { collectChecks } from './collect.js';
+export type { HtmlReportData } from './html/types.js';
+export type { JUnitPropertyName } from './junit/properties.js';
+export {
+  DEFAULT_RELATIVE_TOLERANCE,
+  DEFAULT_TOLERANCE,
+  findRegressions,
+  type Regression,
+  type RegressionOptions,
+} from './trend/compare.js';
+export {
+  checkRegressions,
+  formatRegression,
+  type RegressionCheckOptions,
+  type RegressionReport,
+} from './trend/gate.js';
+export { type AppendOptions, appendRun, DEFAULT_MAX_RUNS, readHistory } from './trend/history.js';
+export { renderTrendTable, type TrendTableOptions } from './trend/table.js';
+export type { TrendCheck, TrendHistory, TrendRun, TrendSummary } from './trend/types.js';
