@@ -55,9 +55,9 @@ export function citedFacts(
   for (const indexed of units) {
     for (const id of indexed.unit.citations) {
       for (const fact of entries.get(id)?.results ?? []) {
-        if (!relations.has(fact.relation)) continue;
+        if (!relations.has(fact.relation) || !asserts(indexed, fact)) continue;
         const key = factKey(fact);
-        if (cited.has(key) || !asserts(indexed, fact)) continue;
+        if (cited.has(key)) continue;
         cited.set(key, { subject: fact.subject, relation: fact.relation, object: fact.object });
       }
     }

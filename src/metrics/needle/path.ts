@@ -103,13 +103,13 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
       const key = factKey(fact);
       if (seenFact.has(key)) continue;
       seenFact.add(key);
+      const walks: Edge[] = [
+        { key, fact, entry, direction: 'forward', tail: fact.subject, head: fact.object },
+      ];
+      if (!path.directed && fact.subject !== fact.object) {
+        walks.push({ key, fact, entry, direction: 'backward', tail: fact.object, head: fact.subject });
+      }
       for (const hop of hops) {
-        const walks: Edge[] = [
-          { key, fact, entry, direction: 'forward', tail: fact.subject, head: fact.object },
-        ];
-        if (!path.directed && fact.subject !== fact.object) {
-          walks.push({ key, fact, entry, direction: 'backward', tail: fact.object, head: fact.subject });
-        }
         for (const edge of walks) {
           push(edges[hop]!, edge.tail, edge);
           for (const state of [...starts(hop, edge.tail)]) {
