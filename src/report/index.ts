@@ -18,5 +18,6 @@ export {
   type RegressionReport,
 } from './trend/gate.js';
 export { type AppendOptions, appendRun, DEFAULT_MAX_RUNS, readHistory } from './trend/history.js';
+export { TREND_SCHEMA } from './trend/schema.js';
 export { renderTrendTable, type TrendTableOptions } from './trend/table.js';
 export type { TrendCheck, TrendHistory, TrendRun, TrendSummary } from './trend/types.js';

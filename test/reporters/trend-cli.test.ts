@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCli } from '../../src/cli/cli.js';
 import { runTrend } from '../../src/cli/commands/trend.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError, UserError } from '../../src/errors/index.js';
@@ -75,5 +76,23 @@ describe('needlework trend', () => {
     await expect(runTrend({ file: 'x', last: Number.NaN }, io)).rejects.toThrow(
       new UsageError('--last expects a non-negative number, got NaN'),
     );
+  });
+
+  it('is registered on the command line with its options', async () => {
+    const file = await history('t.json', [0.9, 0.5]);
+    const result = { code: 0 };
+    const cli = createCli(io, result);
+    cli.parse(
+      ['node', 'needlework', 'trend', file, '--fail-on-regression', '--tolerance', '0.5', '--last', '1'],
+      {
+        run: false,
+      },
+    );
+    await cli.runMatchedCommand();
+    expect(result.code).toBe(0);
+    expect(out[0]).toContain('Runs (last 1 of 2)');
+    cli.parse(['node', 'needlework', 'trend', file, '--fail-on-regression'], { run: false });
+    await cli.runMatchedCommand();
+    expect(result.code).toBe(1);
   });
 });
