@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -36,13 +36,12 @@ export class ScoreCache {
   }
 
   static key(fingerprint: string, premise: string, hypothesis: string): string {
-    // Lengths first, so no premise/hypothesis split of the same characters can collide.
-    return createHash('sha256')
-      .update(`${fingerprint}\n${premise.length}:${hypothesis.length}\n`)
-      .update(premise)
-      .update('\n')
-      .update(hypothesis)
-      .digest('hex');
+    // Lengths first, so no premise/hypothesis split of the same characters can collide. One-shot `hash` is about
+    // twice as fast as a `createHash` object, and a warm run computes one key per pair and little else.
+    return hash(
+      'sha256',
+      `${fingerprint}\n${premise.length}:${hypothesis.length}\n${premise}\n${hypothesis}`,
+    );
   }
 
   /**

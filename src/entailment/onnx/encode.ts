@@ -28,6 +28,9 @@ type Part =
   | { kind: 'fixed'; ids: number[]; types: number[] }
   | { kind: 'premise' | 'hypothesis'; type: number };
 
+/** Texts whose token ids are remembered; past it the memo starts over (cheaper than tracking recency). */
+const MEMO_SIZE = 1024;
+
 const MARK_A = '\u0000needlework:A\u0000';
 const MARK_B = '\u0000needlework:B\u0000';
 
@@ -44,6 +47,7 @@ export class PairEncoder {
   private readonly tokenizer: Tokenizer;
   private readonly parts: Part[];
   private readonly overlap: number | undefined;
+  private readonly memo = new Map<string, number[]>();
 
   constructor(folder: ExportFolder, options: PairEncoderOptions = {}) {
     try {
@@ -67,9 +71,18 @@ export class PairEncoder {
     }
   }
 
-  /** Token ids of a text without special tokens. */
+  /**
+   * Token ids of a text without special tokens. Remembered for the last texts seen: ALCE scoring asks about the same
+   * claim in up to three rounds and about the same source for every claim citing it, and tokenizing is most of what
+   * a small model's scoring costs.
+   */
   tokenize(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    const known = this.memo.get(text);
+    if (known) return known;
+    const ids = this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    if (this.memo.size >= MEMO_SIZE) this.memo.clear();
+    this.memo.set(text, ids);
+    return ids;
   }
 
   /** Fixed tokens (special tokens and prompt text) a row carries besides the two texts. */
