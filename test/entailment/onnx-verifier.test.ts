@@ -278,6 +278,14 @@ describe('OnnxNliVerifier: bad exports', () => {
     );
   });
 
+  it('names a graph input declared with a type other than int64', async () => {
+    const dir = await writeTinyModel(join(await tmp(), 'model'), { int32Mask: true });
+    const error = await userError(OnnxNliVerifier.load(dir));
+    expect(error.message).toBe(
+      `${join(dir, 'model.onnx')}: graph input "attention_mask" is int32: needlework feeds int64 token ids and masks, as Hugging Face exports declare them`,
+    );
+  });
+
   it('names config.json when id2label has no entailment label', async () => {
     const dir = await writeTinyModel(join(await tmp(), 'model'), {
       id2label: { 0: 'LABEL_0', 1: 'LABEL_1', 2: 'not_entailment' },

@@ -256,6 +256,14 @@ async function load(dir: string, options: OnnxNliOptions): Promise<Loaded> {
       message: `${what}: needlework feeds only ${FEEDABLE_INPUTS.join(', ')} (a sequence-classification export)`,
     });
   }
+  for (const meta of session.inputMetadata) {
+    if (meta.isTensor && meta.type !== 'int64') {
+      throw new UserError({
+        file: folder.modelPath,
+        message: `graph input "${meta.name}" is ${meta.type}: needlework feeds int64 token ids and masks, as Hugging Face exports declare them`,
+      });
+    }
+  }
   const output = session.outputNames.includes('logits')
     ? 'logits'
     : session.outputNames.length === 1

@@ -2,6 +2,7 @@ export interface TinyModelOptions {
   labels?: 1 | 2 | 3;
   tokenTypeIds?: boolean;
   extraInputs?: string[];
+  int32Mask?: boolean;
   hidden?: number;
   layers?: number;
 }

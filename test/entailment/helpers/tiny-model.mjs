@@ -78,6 +78,7 @@ message OperatorSetIdProto {
 `;
 
 const FLOAT = 1;
+const INT32 = 6;
 const INT64 = 7;
 const ATTR_INT = 2;
 const { root } = protobuf.parse(ONNX_PROTO, { keepCase: true });
@@ -167,6 +168,7 @@ function node(op_type, input, output, attribute = []) {
  *   consistency score; 2: [not entailment, entailment])
  * @param {boolean} [options.tokenTypeIds] whether the graph declares token_type_ids (BERT-like) or not (DistilBERT-like)
  * @param {string[]} [options.extraInputs] further int64 [batch, sequence] inputs the graph declares and uses
+ * @param {boolean} [options.int32Mask] declare attention_mask as int32 (exports declare int64)
  * @param {number} [options.hidden] width of the hidden layers (default: the number of labels, no hidden layers)
  * @param {number} [options.layers] hidden MatMul layers applied to every token (for benchmark-sized compute)
  * @returns {Uint8Array}
@@ -175,6 +177,7 @@ export function buildModelBytes(options = {}) {
   const labels = options.labels ?? 3;
   const tokenTypeIds = options.tokenTypeIds ?? true;
   const extraInputs = options.extraInputs ?? [];
+  const maskType = options.int32Mask ? INT32 : INT64;
   const layers = options.layers ?? 0;
   const hidden = layers > 0 ? (options.hidden ?? 64) : labels;
   const vocab = vocabulary();
@@ -191,7 +194,7 @@ export function buildModelBytes(options = {}) {
   const initializer = [floatTensor('embedding', [vocab.length, hidden], embedding)];
   const inputs = [
     valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']),
-    valueInfo('attention_mask', INT64, ['batch_size', 'sequence_length']),
+    valueInfo('attention_mask', maskType, ['batch_size', 'sequence_length']),
   ];
   const nodes = [node('Gather', ['embedding', 'input_ids'], ['tokens'])];
   let current = 'tokens';
