@@ -27,6 +27,8 @@ export interface NeedleworkOptions {
    * @default true
    */
   includeTests?: boolean;
+  /** Share loaded workups between spec files in a worker; set by `needlework run` with `isolate: false`. */
+  reuseWorkups?: boolean;
 }
 
 const here = fileURLToPath(import.meta.url);
@@ -92,6 +94,7 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
         workups: workups.map((w) => (isAbsolute(w) ? w : resolve(root, w))),
         ...(entail && { entail }),
         ...(judge && { judge }),
+        ...(options.reuseWorkups && { reuseWorkups: true }),
       };
       return [
         `import { defineSpecSuite } from ${JSON.stringify(sibling('suite'))};`,

@@ -21,6 +21,11 @@ export interface SpecSuiteOptions {
   workups: string[];
   /** Entailment settings when citation precision is on (`--entail`); absent when off. */
   entail?: VerifierOptions;
+  /**
+   * Load the workups once per worker and share them between spec files (with Vitest's `isolate: false`). Only for
+   * single runs: in watch mode an edited workup must be read again.
+   */
+  reuseWorkups?: boolean;
   /** The judge for rubric specs (`--judge`): a URL or `replay:<cassette>`; rubric tests are skipped without one. */
   judge?: { spec: string; samples?: number } & Pick<JudgeSpecOptions, 'cassette' | 'mode' | 'model'>;
 }
@@ -31,6 +36,19 @@ function userFailure(message: string): Error {
   error.name = 'NeedleworkError';
   error.stack = `${error.name}: ${message}`;
   return error;
+}
+
+const loaded = new Map<string, ReturnType<typeof loadWorkups>>();
+
+function workupsFor(options: SpecSuiteOptions): ReturnType<typeof loadWorkups> {
+  if (!options.reuseWorkups) return loadWorkups(options.workups);
+  const key = JSON.stringify(options.workups);
+  let result = loaded.get(key);
+  if (!result) {
+    result = loadWorkups(options.workups);
+    loaded.set(key, result);
+  }
+  return result;
 }
 
 const verifiers = new Map<string, Promise<EntailmentVerifier | undefined>>();
@@ -97,7 +115,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     });
     return;
   }
-  const { workups, failures } = await loadWorkups(options.workups);
+  const { workups, failures } = await workupsFor(options);
   const context: CriterionContext = {};
   if (spec.kind === 'needle' && options.entail) {
     const verifier = await verifierFor(options.entail);

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fromSeedTrajectory } from '../adapters/seed.js';
 import { findWorkups } from '../discover/find.js';
@@ -12,6 +12,9 @@ import { parseJson } from '../parse/json.js';
 import { locateInJson } from '../parse/locate.js';
 import { checkSchema } from '../parse/schema.js';
 import { readLedger } from './ledger.js';
+
+/** Workups loaded at once by `loadWorkups`. */
+const LOAD_CONCURRENCY = 8;
 
 interface WorkupJson {
   id?: string;
@@ -57,14 +60,26 @@ export interface LoadedWorkups {
 export async function loadWorkups(patterns: string | readonly string[]): Promise<LoadedWorkups> {
   const found = await findWorkups(patterns);
   const failures: WorkupFailure[] = found.diagnostics.map((d) => ({ path: d.file, diagnostics: [d] }));
-  const workups: Workup[] = [];
-  for (const path of found.paths) {
-    try {
-      workups.push(await loadWorkup(path));
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      failures.push({ path, diagnostics: [...error.diagnostics] });
+  // A few loads at a time: file reads overlap, and the results keep the order the paths were found in.
+  const results = new Array<Workup | WorkupFailure>(found.paths.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < found.paths.length) {
+      const i = next++;
+      const path = found.paths[i]!;
+      try {
+        results[i] = await loadWorkup(path);
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        results[i] = { path, diagnostics: [...error.diagnostics] };
+      }
     }
+  };
+  await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
+  const workups: Workup[] = [];
+  for (const result of results) {
+    if ('diagnostics' in result) failures.push(result);
+    else workups.push(result);
   }
   return { workups, failures };
 }
@@ -82,16 +97,17 @@ async function loadFolder(dir: string): Promise<Workup> {
   };
   const notePath = join(dir, 'note.md');
   const ledgerPath = join(dir, 'provenance.jsonl');
-  const [noteText, hasLedger, trajectoryText, goldText, metaText] = await Promise.all([
-    readOptional(notePath),
-    stat(ledgerPath).then(
-      (s) => s.isFile(),
-      () => false,
-    ),
-    readOptional(join(dir, 'trajectory.json')),
-    readOptional(join(dir, 'gold.trajectory.json')),
-    readOptional(join(dir, 'meta.json')),
+  // One listing instead of a failed open per absent file.
+  const present = new Set(await readdir(dir));
+  const read = (name: string) =>
+    present.has(name) ? readOptional(join(dir, name)) : Promise.resolve(undefined);
+  const [noteText, trajectoryText, goldText, metaText] = await Promise.all([
+    read('note.md'),
+    read('trajectory.json'),
+    read('gold.trajectory.json'),
+    read('meta.json'),
   ]);
+  const hasLedger = present.has('provenance.jsonl');
   if (noteText === undefined && !hasLedger && trajectoryText === undefined) {
     throw new UserError({
       file: dir,

@@ -117,6 +117,8 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
         html: join(options.outDir, 'vitest', 'index.html'),
       },
       passWithNoTests: false,
+      // Spec modules share nothing mutable, so one worker may run several and read the workups once.
+      isolate: options.watch || options.ui,
       ...(options.shard !== undefined && { shard: options.shard }),
       ...(options.bail !== undefined && { bail: options.bail }),
       ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),
@@ -125,6 +127,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
       plugins: [
         needlework({
           includeTests: false,
+          reuseWorkups: !(options.watch || options.ui),
           needles,
           workups: workupPaths,
           ...(options.entail && { entail: options.entail }),
