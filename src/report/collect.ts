@@ -12,7 +12,9 @@ import { stripAnsi } from './text.js';
 export function collectChecks(testModules: readonly TestModule[], root: string): CheckRecord[] {
   const checks: CheckRecord[] = [];
   for (const testModule of testModules) {
-    const file = relative(root, testModule.moduleId).split(sep).join('/');
+    // Vitest's own relative id, computed where the file was collected, so shards checked out at different paths on
+    // different CI machines still name a file the same way in a merged report.
+    const file = (testModule.relativeModuleId || relative(root, testModule.moduleId)).split(sep).join('/');
     for (const test of testModule.children.allTests()) checks.push(toRecord(test, file));
   }
   return sortChecks(checks);

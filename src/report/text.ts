@@ -4,12 +4,10 @@
  * characters XML 1.0 cannot represent removed (a single one makes the whole JUnit file unparseable for Jenkins).
  */
 
-// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles), as terminals and picocolors emit them.
-// biome-ignore lint/complexity/useRegexLiterals: the literal form trips the control-character lint on \u001b
-const ANSI = new RegExp(
-  '[\\u001b\\u009b](?:\\[[0-?]*[ -/]*[@-~]|\\][^\\u0007\\u001b]*(?:\\u0007|\\u001b\\\\)|[@-Z\\\\-_])',
-  'g',
-);
+// CSI sequences (colours, cursor moves; ESC [ or the one-byte C1 form), OSC sequences (hyperlinks, titles) and the
+// remaining two-byte escapes, as terminals and picocolors emit them.
+const ANSI =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
 /** Removes terminal escape sequences (colours, hyperlinks) from text. */
 export function stripAnsi(text: string): string {
