@@ -45,7 +45,10 @@ export function claimUnits(note: Note): ClaimUnit[] {
       const after = segment.citations[segment.citations.length - 1]?.position.offset;
       if (split > 0 && after !== undefined) {
         const at = locateWord(note.source, tail.text, after);
-        if (at !== undefined) tail.position = (lines ??= new LineIndex(note.source)).position(at);
+        if (at !== undefined) {
+          lines ??= new LineIndex(note.source);
+          tail.position = lines.position(at);
+        }
       }
       units.push(tail);
     }
