@@ -140,6 +140,17 @@ describe('needlework score', () => {
     expect(bare.stdout()).not.toContain('needle');
   });
 
+  it('of the needles in ./needles, scores only those whose workups patterns take the workup', async () => {
+    const io = captureIo();
+    expect(await runScore({ workup: 'fixtures/workups/grounded', cwd: ROOT }, io)).toBe(0);
+    expect(io.stdout()).toContain('  needle compound-alpha-bridge\n');
+    expect(io.stdout()).not.toContain('wren-tie');
+    const other = captureIo();
+    await runScore({ workup: 'fixtures/workups/cross-store-conflict', cwd: ROOT }, other);
+    expect(other.stdout()).toContain('  needle wren-tie\n');
+    expect(other.stdout()).not.toContain('compound-alpha-bridge');
+  });
+
   it('a bad needle is reported at its place and never stops the others', async () => {
     const dir = await tmp();
     const bad = join(dir, 'bad.needle.yaml');

@@ -33,7 +33,10 @@ import {
 export interface ScoreOptions {
   /** The workup folder or JSON file. */
   workup: string;
-  /** Needle spec files (or folders, globs); when empty, every needle in `<cwd>/needles` if that folder exists. */
+  /**
+   * Needle spec files (or folders, globs), each scored. When empty, the needles in `<cwd>/needles` (if that folder
+   * exists) whose `workups` patterns take this workup.
+   */
   needles?: string[];
   /** A gold trajectory (seed 002 JSON); defaults to the workup's own `gold.trajectory.json`. */
   gold?: string;
@@ -104,13 +107,17 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
 
   const needles: NeedleSpec[] = [];
   let patterns = options.needles ?? [];
-  if (patterns.length === 0) {
+  const explicit = patterns.length > 0;
+  if (!explicit) {
     const folder = join(options.cwd ?? process.cwd(), 'needles');
     if ((await stat(folder).catch(() => undefined))?.isDirectory()) patterns = [folder];
   }
   if (patterns.length > 0) {
     const specs = await loadSpecs(patterns);
-    needles.push(...specs.needles);
+    // A needle named on the command line is scored; one found in ./needles only when its `workups` take this one.
+    needles.push(
+      ...(explicit ? specs.needles : specs.needles.filter((n) => appliesTo(n.workups, workup.id))),
+    );
     problems.push(...specs.errors);
     if (
       options.needles &&
@@ -143,6 +150,23 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
   }
   for (const problem of problems) io.err(`${c.red('✗')} ${formatDiagnostic(problem)}`);
   return failed ? 1 : 0;
+}
+
+/**
+ * Whether a spec's `workups` patterns take a workup id (`*` matches any run of characters; no patterns take every
+ * workup), as the Vitest plugin's `appliesTo` decides, which lives with the Vitest suite and cannot be imported
+ * without Vitest.
+ */
+function appliesTo(patterns: readonly string[] | undefined, id: string): boolean {
+  if (!patterns || patterns.length === 0) return true;
+  return patterns.some((p) =>
+    new RegExp(
+      `^${p
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(id),
+  );
 }
 
 async function readGold(file: string): Promise<Trajectory> {
