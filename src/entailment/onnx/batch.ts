@@ -15,19 +15,21 @@ export interface Batch {
  * Groups rows into batches of at most `size`, sorted by length so each batch pads to nearly its own rows' length
  * (padding is compute spent on nothing). Rows keep their `pair` index, so the order of the batches is free.
  */
+export function groupRows(rows: readonly EncodedSequence[], size: number): EncodedSequence[][] {
+  const sorted = [...rows].sort((a, b) => a.ids.length - b.ids.length);
+  const groups: EncodedSequence[][] = [];
+  for (let start = 0; start < sorted.length; start += size) groups.push(sorted.slice(start, start + size));
+  return groups;
+}
+
+/** `groupRows` with every batch's tensors built (for callers that run the batches themselves, as the benchmark). */
 export function makeBatches(
   rows: readonly EncodedSequence[],
   size: number,
   inputs: readonly string[],
   padId: number,
 ): Batch[] {
-  const sorted = [...rows].sort((a, b) => a.ids.length - b.ids.length);
-  const batches: Batch[] = [];
-  for (let start = 0; start < sorted.length; start += size) {
-    const group = sorted.slice(start, start + size);
-    batches.push({ rows: group, feeds: padBatch(group, inputs, padId) });
-  }
-  return batches;
+  return groupRows(rows, size).map((group) => ({ rows: group, feeds: padBatch(group, inputs, padId) }));
 }
 
 /** int64 [batch, length] tensors for the declared inputs only (a DistilBERT export rejects `token_type_ids`). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UserError } from '../../errors/index.js';
 import { ScoreCache } from '../cache/score-cache.js';
 import type { EntailmentPair, EntailmentVerifier } from '../verifier.js';
-import { FEEDABLE_INPUTS, makeBatches } from './batch.js';
+import { FEEDABLE_INPUTS, groupRows, padBatch } from './batch.js';
 import { type EncodedSequence, PairEncoder } from './encode.js';
 import { type ExportFolder, readExportFolder } from './export-folder.js';
 import { entailmentProbability, probabilities, type ScoreHead, scoreHead } from './head.js';
@@ -157,7 +157,6 @@ export class OnnxNliVerifier implements EntailmentVerifier {
     const best = await this.run(
       model,
       groups.map((g) => pairs[g[0]!]!),
-      (head, logits, offset) => entailmentProbability(head, logits, offset),
     );
     const fresh: Array<[string, number]> = [];
     for (const [g, group] of groups.entries()) {
@@ -184,7 +183,6 @@ export class OnnxNliVerifier implements EntailmentVerifier {
     const best = await this.run(
       model,
       todo.map((i) => pairs[i]!),
-      (head, logits, offset) => entailmentProbability(head, logits, offset),
     );
     for (const [n, i] of todo.entries()) {
       const probs = best[n]!.probs;
@@ -200,15 +198,15 @@ export class OnnxNliVerifier implements EntailmentVerifier {
   private async run(
     model: Loaded,
     pairs: readonly EntailmentPair[],
-    scoreRow: (head: ScoreHead, logits: ArrayLike<number>, offset: number) => number,
   ): Promise<Array<{ score: number; probs: number[] }>> {
     const best = pairs.map(() => ({ score: -1, probs: [] as number[] }));
     const rows: EncodedSequence[] = [];
     for (const [i, pair] of pairs.entries())
       rows.push(...model.encoder.encodePair(i, pair.premise, pair.hypothesis));
-    const batches = makeBatches(rows, this.options.batchSize ?? 16, model.inputs, model.encoder.padId);
     const width = model.head.kind === 'sigmoid' ? 1 : model.head.labels.length;
-    for (const batch of batches) {
+    // Tensors are built one batch at a time: a whole run's would hold every padded row in memory at once.
+    for (const group of groupRows(rows, this.options.batchSize ?? 16)) {
+      const batch = { rows: group, feeds: padBatch(group, model.inputs, model.encoder.padId) };
       this.stats.sessionRuns++;
       this.stats.rows += batch.rows.length;
       const out = await model.session.run(batch.feeds);
@@ -222,7 +220,7 @@ export class OnnxNliVerifier implements EntailmentVerifier {
         });
       }
       for (const [r, row] of batch.rows.entries()) {
-        const score = scoreRow(model.head, data, r * width);
+        const score = entailmentProbability(model.head, data, r * width);
         const slot = best[row.pair]!;
         if (score > slot.score) {
           slot.score = score;
