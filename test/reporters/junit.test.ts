@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'junit2json';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildJUnitXml } from '../../src/report/junit/build.js';
@@ -26,6 +26,7 @@ const grounded = (criterion: string, overrides = {}) =>
 
 let root: string;
 let xml: string;
+let printed: string;
 
 beforeAll(async () => {
   root = await makeProject({
@@ -84,7 +85,10 @@ beforeAll(async () => {
       },
     ]),
   });
+  const write = vi.spyOn(process.stdout, 'write');
   await runVitest(root, [new NeedleworkJUnitReporter()]);
+  printed = write.mock.calls.map(([chunk]) => String(chunk)).join('');
+  write.mockRestore();
   xml = await readFile(join(root, 'needlework-junit.xml'), 'utf8');
 }, 60_000);
 
@@ -93,6 +97,10 @@ afterAll(() => removeProject(root));
 describe('NeedleworkJUnitReporter on a real Vitest run', () => {
   it('writes the file Vitest ran against, in a fixed shape', () => {
     expect(normalizeJUnit(xml, root)).toMatchSnapshot();
+  });
+
+  it('prints where it wrote the file', () => {
+    expect(printed).toContain(`needlework: JUnit report written to ${join(root, 'needlework-junit.xml')}\n`);
   });
 
   it('is accepted by the Jenkins-style JUnit XSD', async (ctx) => {

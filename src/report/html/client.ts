@@ -296,6 +296,7 @@ export const CLIENT_SCRIPT = `
   // ---- plain tests
   if (data.tests.length) {
     testsBox.parentElement.classList.remove('hidden');
+    if (data.tests.length > 1000) add(testsBox, el('div', 'count', 'showing the first 1000 of ' + data.tests.length + ' tests, failing first'));
     add(testsBox, table(['state', 'file', 'test', 'error'], data.tests.slice(0, 1000).map(function (x) {
       return row([badge(x.state === 'passed' ? 'pass' : x.state === 'failed' ? 'fail' : 'skipped'), x.file, x.fullName, x.errors.join('\\n')]);
     })));

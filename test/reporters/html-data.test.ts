@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckRecord } from '../../src/report/checks.js';
+import { buildHtmlData } from '../../src/report/html/data.js';
+import { checkMeta } from './harness.js';
+
+const record = (meta: CheckRecord['meta'], state: CheckRecord['state'] = 'passed'): CheckRecord => ({
+  name: meta?.criterion ?? 'plain',
+  suitePath: [],
+  fullName: meta?.criterion ?? 'plain',
+  file: 'f.test.ts',
+  state,
+  durationMs: 1,
+  errors: [],
+  meta,
+});
+
+describe('buildHtmlData', () => {
+  const checks = [
+    record(
+      checkMeta({
+        spec: 's',
+        workup: 'b',
+        criterion: 'hops',
+        metric: 'pivot_burden',
+        value: 3,
+        unit: 'queries',
+      }),
+    ),
+    record(
+      checkMeta({
+        spec: 's',
+        workup: 'a',
+        criterion: 'hops',
+        metric: 'pivot_burden',
+        value: 5,
+        unit: 'queries',
+      }),
+    ),
+    record(
+      checkMeta({ spec: 's', workup: 'a', criterion: 'surfaced', value: 0.2, verdict: 'fail' }),
+      'failed',
+    ),
+    record(
+      checkMeta({ spec: 's', workup: 'b', criterion: 'surfaced', value: null, verdict: 'not-applicable' }),
+    ),
+    record(checkMeta({ spec: 's', workup: 'c', workupPath: 'gone/c', criterion: 'surfaced', value: true })),
+    record(undefined, 'failed'),
+  ];
+  const data = buildHtmlData({
+    checks,
+    workups: new Map([['gone/c', { error: 'gone/c: no such file or folder' }]]),
+    now: new Date(0),
+  });
+
+  it('puts failing checks first, then not applicable, then passing, each in byte order', () => {
+    expect(data.checks.map((c) => `${c.verdict} ${c.workup} ${c.criterion}`)).toEqual([
+      'fail a surfaced',
+      'not-applicable b surfaced',
+      'pass a hops',
+      'pass b hops',
+      'pass c surfaced',
+    ]);
+  });
+
+  it('averages each metric over the workups where it applies, booleans as 1/0', () => {
+    expect(data.summary).toMatchObject({
+      checks: 5,
+      passed: 3,
+      failed: 1,
+      notApplicable: 1,
+      passRate: 0.75,
+      tests: 1,
+      testsFailed: 1,
+    });
+    expect(data.summary.metrics).toEqual([
+      { spec: 's', criterion: 'hops', metric: 'pivot_burden', unit: 'queries', mean: 4, count: 2, failed: 0 },
+      { spec: 's', criterion: 'surfaced', metric: 'recall', mean: 0.6, count: 2, failed: 1 },
+    ]);
+  });
+
+  it('keeps a workup that did not load, with the reason, and one with no path as checks only', () => {
+    expect(data.workups.map((w) => [w.id, w.path, w.loadError])).toEqual([
+      ['a', undefined, undefined],
+      ['b', undefined, undefined],
+      ['c', 'gone/c', 'gone/c: no such file or folder'],
+    ]);
+    expect(data.generatedAt).toBe('1970-01-01T00:00:00.000Z');
+    expect(data.trend).toBeUndefined();
+  });
+});
