@@ -31,10 +31,10 @@ interface State {
  * stand for two hops). Entities are compared exactly as the stores spell them.
  *
  * Every chain is searched: the ledger is replayed entry by entry, and each new fact extends every chain it can (a
- * breadth-first search over (hop, entity, arriving fact) states on an index of the facts seen so far by hop and
- * entity), so the first entry after which a chain reaches the end is the one that completed the path, and the
- * chain reported is one whose facts had all been returned by then (each fact credited to the first entry that
- * returned it). Linear in the facts times the hops.
+ * reachability search over (hop, entity, arriving fact) states, each state visited once, on an index of the facts
+ * seen so far by hop and entity), so the first entry after which a chain reaches the end is the one that completed
+ * the path, and the chain reported is one whose facts had all been returned by then (each fact credited to the
+ * first entry that returned it). Work grows with the facts of the path's relations times the hops.
  *
  * Not applicable (value null): a path of no relations, an empty ledger, an endpoint no ledger fact mentions.
  * When no chain completes the path, `prefix` is the longest chain that follows the path's first relations.

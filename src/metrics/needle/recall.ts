@@ -9,8 +9,9 @@ import type { RecallScore } from './types.js';
  * aliases, 0 otherwise. Named means: the answer's HotpotQA-normalized tokens (`normalize_answer`) appear as a
  * contiguous run in the normalized tokens of one claim-making segment, cited or not: `Compound Alpha` is found in
  * "at the Compound Alpha facility." but not in "Compound Alphabet". Punctuation is deleted, not spaced
- * (`Compound-Alpha` normalizes to `compoundalpha`), so a spelling with a space belongs in `aliases`. Sections that make no claims
- * (`Gaps & caveats`, `Provenance`) do not count: naming the answer as an open question is not surfacing it.
+ * (`Compound-Alpha` normalizes to `compoundalpha`), so a spelling with a space belongs in `aliases`. Sections that
+ * make no claims (`Gaps & caveats`, `Provenance`) do not count: naming the answer as an open question is not
+ * surfacing it.
  *
  * Not applicable: no note; an answer whose every form normalizes to nothing.
  */
