@@ -33,6 +33,11 @@ describe('reduceHedges', () => {
     ['Kestrel Group probably funds Ash Cell.', 'Kestrel Group funds Ash Cell.'],
     ['Halberd is almost certainly a member of Ash Cell.', 'Halberd is a member of Ash Cell.'],
     ['Ash Cell funds the site. We judge that Wren visited it.', 'Ash Cell funds the site. Wren visited it.'],
+    [
+      'Ash Cell funds the site, and we assess that Wren visited it.',
+      'Ash Cell funds the site, and Wren visited it.',
+    ],
+    ['Wren, very likely, met Orrin Vale.', 'Wren met Orrin Vale.'],
   ])('%s -> %s', (claim, proposition) => {
     expect(reduceHedges(claim).proposition).toBe(proposition);
   });
