@@ -228,6 +228,17 @@ describe('OnnxNliVerifier: the score cache', () => {
     expect(b).not.toBeCloseTo(a!, 2);
   });
 
+  it('still returns scores when the cache cannot be written', async () => {
+    const root = await tmp();
+    const dir = await writeTinyModel(join(root, 'model'));
+    // A file where the cache folder should be: every write fails.
+    await writeFile(join(root, 'blocked'), '');
+    const v = new OnnxNliVerifier(dir, { cacheRoot: join(root, 'blocked') });
+    const [score] = await v.score([{ premise: 'yes', hypothesis: 'cat' }]);
+    expect(score).toBeCloseTo(softmax(YES_CAT_TYPED)[2]!, 6);
+    expect(v.stats.cacheWriteErrors).toBe(1);
+  });
+
   it('recomputes a damaged cache entry instead of trusting it', async () => {
     const root = await tmp();
     const dir = await writeTinyModel(join(root, 'model'));

@@ -42,6 +42,8 @@ export interface VerifierStats {
   rows: number;
   /** Calls to `InferenceSession.run`. */
   sessionRuns: number;
+  /** Cache writes that failed (a read-only or full disk); the scores were returned all the same. */
+  cacheWriteErrors: number;
 }
 
 /** Every label's probability for one pair (the best window by entailment), for a human reading the model's view. */
@@ -67,7 +69,14 @@ interface Loaded {
  */
 export class OnnxNliVerifier implements EntailmentVerifier {
   readonly dir: string;
-  readonly stats: VerifierStats = { pairs: 0, cacheHits: 0, empty: 0, rows: 0, sessionRuns: 0 };
+  readonly stats: VerifierStats = {
+    pairs: 0,
+    cacheHits: 0,
+    empty: 0,
+    rows: 0,
+    sessionRuns: 0,
+    cacheWriteErrors: 0,
+  };
   private readonly options: OnnxNliOptions;
   private readonly cache: ScoreCache | undefined;
   private loaded: Promise<Loaded> | undefined;
@@ -164,7 +173,12 @@ export class OnnxNliVerifier implements EntailmentVerifier {
       for (const i of group) scores[i] = value;
       if (this.cache) fresh.push([keys.get(group[0]!)!, value]);
     }
-    this.cache?.add(fresh);
+    try {
+      this.cache?.add(fresh);
+    } catch {
+      // The cache only saves time: a read-only or full disk must not fail the scoring it would have sped up.
+      this.stats.cacheWriteErrors++;
+    }
     return scores;
   }
 
