@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCli } from '../../src/cli/cli.js';
-import { runTrend } from '../../src/cli/commands/trend.js';
+import { runRegressionGate, runTrend } from '../../src/cli/commands/trend.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError, UserError } from '../../src/errors/index.js';
 import { appendRun } from '../../src/report/trend/history.js';
@@ -94,5 +94,15 @@ describe('needlework trend', () => {
     cli.parse(['node', 'needlework', 'trend', file, '--fail-on-regression'], { run: false });
     await cli.runMatchedCommand();
     expect(result.code).toBe(1);
+  });
+
+  it('offers the gate alone for needlework run, printing no table', async () => {
+    const file = await history('t.json', [0.9, 0.5]);
+    expect(await runRegressionGate({ history: file, failOnRegression: false }, io)).toBe(0);
+    expect(out).toEqual([
+      '1 regression against run 20261122T030100Z-00000001:',
+      '  ✗ compound-alpha/grounded surfaced: recall 0.9 -> 0.5 (-0.4, allowed 0.02)',
+    ]);
+    expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { UsageError, UserError } from '../../errors/index.js';
-import { checkRegressions, formatRegression } from '../../report/trend/gate.js';
+import { checkRegressions, formatRegression, type RegressionCheckOptions } from '../../report/trend/gate.js';
 import { readHistory } from '../../report/trend/history.js';
 import { renderTrendTable } from '../../report/trend/table.js';
 import { colors, type Io } from '../io.js';
@@ -43,13 +43,33 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   io.out(renderTrendTable(history, { last: options.last ?? 10, colors: c }));
   if (!options.baseline && !options.failOnRegression) return 0;
 
-  const report = await checkRegressions({
-    history: options.file,
-    ...(options.baseline ? { baseline: options.baseline } : {}),
-    ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
-    ...(options.relativeTolerance !== undefined ? { relativeTolerance: options.relativeTolerance } : {}),
-  });
   io.out('');
+  return runRegressionGate(
+    {
+      history: options.file,
+      ...(options.baseline ? { baseline: options.baseline } : {}),
+      failOnRegression: options.failOnRegression === true,
+      ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
+      ...(options.relativeTolerance !== undefined ? { relativeTolerance: options.relativeTolerance } : {}),
+    },
+    io,
+  );
+}
+
+export interface RegressionGateOptions extends RegressionCheckOptions {
+  /** Return 1 when there is a regression (otherwise the regressions are only printed). */
+  failOnRegression: boolean;
+}
+
+/**
+ * Prints the regressions of a history's latest run against its baseline and returns the exit code: 1 when asked to
+ * fail on a regression and there is one, else 0. `needlework trend` calls it after its table; `needlework run
+ * --baseline/--fail-on-regression` calls it after the run has appended its entry.
+ */
+export async function runRegressionGate(options: RegressionGateOptions, io: Io): Promise<number> {
+  const c = colors(io);
+  const { failOnRegression, ...check } = options;
+  const report = await checkRegressions(check);
   if (!report.baseline || !report.current) {
     io.out(c.dim('No baseline run to compare with yet.'));
     return 0;
@@ -59,12 +79,12 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
     io.out(c.green(`No regressions against ${against}.`));
     return 0;
   }
-  const stream = options.failOnRegression ? io.err : io.out;
+  const stream = failOnRegression ? io.err : io.out;
   stream(
     c.red(
       `${report.regressions.length} regression${report.regressions.length === 1 ? '' : 's'} against ${against}:`,
     ),
   );
   for (const regression of report.regressions) stream(`  ${c.red('✗')} ${formatRegression(regression)}`);
-  return options.failOnRegression ? 1 : 0;
+  return failOnRegression ? 1 : 0;
 }
