@@ -162,3 +162,35 @@ describe('needlework run: bad input', () => {
     expect(shard.stderr).toContain('--shard must be <index>/<count>, like 1/2; got half');
   });
 });
+
+describe('needlework run: the regression gate', () => {
+  it('fails a passing run whose metric fell against the previous run, only when asked to', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(
+      join(dir, 'needles/bridge.needle.yaml'),
+      'id: bridge\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF, CO_LOCATED, CO_LOCATED]\nthresholds:\n  citation_recall: 0.5\n',
+    );
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    const args = ['workups', '--reporter', 'needlework-trend'];
+    expect((await run(dir, ...args, '--fail-on-regression')).code).toBe(0);
+
+    const note = join(dir, 'workups/grounded/note.md');
+    await writeFile(
+      note,
+      (await readFile(note, 'utf8')).replace(
+        '- Halberd is a member of Ash Cell. [cite:g1]',
+        '- Halberd is a member of Ash Cell. [cite:g1] He was seen in May.',
+      ),
+    );
+    expect((await run(dir, ...args)).code).toBe(0);
+
+    await writeFile(
+      note,
+      (await readFile(note, 'utf8')).replace('He was seen in May.', 'He was seen in May. And June.'),
+    );
+    const gated = await run(dir, ...args, '--fail-on-regression');
+    expect(gated.code).toBe(1);
+    expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation recall: citation_recall/);
+  });
+});

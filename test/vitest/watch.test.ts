@@ -9,7 +9,8 @@ import { useTmpDir } from '../helpers/tmp.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
-it('re-runs a spec when a workup or the spec changes, in watch mode', async () => {
+// Three watched runs on a shared 2-core machine: generous room, since a missed re-run hangs until the timeout anyway.
+it('re-runs a spec when a workup or the spec changes, in watch mode', { timeout: 240_000 }, async () => {
   const dir = await tmp();
   await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
   await writeFile(

@@ -4,7 +4,7 @@ import type { Reporter } from 'vitest/node';
 import type { VerifierOptions } from '../../entailment/create.js';
 import { UsageError, UserError } from '../../errors/index.js';
 import { needlework } from '../../vitest/plugin.js';
-import { colors, type Io } from '../io.js';
+import type { Io } from '../io.js';
 
 /** The reporters `--reporter` knows besides Vitest's own (`default`, `verbose`, `dot`, `json`, `junit`, `blob`, ...). */
 export const NEEDLEWORK_REPORTERS = ['needlework-junit', 'needlework-html', 'needlework-trend'] as const;
@@ -76,7 +76,6 @@ async function reporterFor(name: string, outDir: string): Promise<Reporter | str
  * otherwise. In watch or UI mode it returns when Vitest closes.
  */
 export async function runRun(options: RunOptions, io: Io): Promise<number> {
-  const c = colors(io);
   const root = resolve(options.root ?? process.cwd());
   const needles = options.needles.flatMap((n) => specGlobs(root, n));
   const workupPaths = options.workups.map((w) => resolve(root, w));
@@ -155,18 +154,17 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   }
   let code = failed ? 1 : 0;
   if (gate) {
-    const { checkRegressions, formatRegression } = await import('../../report/trend/gate.js');
-    const report = await checkRegressions({
-      history: resolve(root, options.outDir, 'trend.json'),
-      ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
-    });
-    if (report.regressions.length > 0) {
-      io.err(c.red(`${report.regressions.length} regression(s) against the baseline:`));
-      for (const r of report.regressions) io.err(`  ${formatRegression(r)}`);
-      code = 1;
-    } else if (report.baseline) {
-      io.out(c.green('No regression against the baseline.'));
-    }
+    const { runRegressionGate } = await import('./trend.js');
+    const gated = await runRegressionGate(
+      {
+        history: resolve(root, options.outDir, 'trend.json'),
+        ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
+        // --baseline alone gates too: naming a baseline is asking to be held to it.
+        failOnRegression: true,
+      },
+      io,
+    );
+    code = Math.max(code, gated);
   }
   return code;
 }
