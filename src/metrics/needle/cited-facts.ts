@@ -1,6 +1,7 @@
 import { type Fact, factKey } from '../../model/fact.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { ClaimUnit } from '../citations/units.js';
+import { factId } from './fact-id.js';
 import { mentions, segmentForm, tokenForm } from './mention.js';
 
 /** A claim unit with its normalized text, computed once per score. */
@@ -56,7 +57,7 @@ export function citedFacts(
     for (const id of indexed.unit.citations) {
       for (const fact of entries.get(id)?.results ?? []) {
         if (!relations.has(fact.relation) || !asserts(indexed, fact)) continue;
-        const key = factKey(fact);
+        const key = factId(fact);
         if (cited.has(key)) continue;
         cited.set(key, { subject: fact.subject, relation: fact.relation, object: fact.object });
       }

@@ -1,6 +1,7 @@
-import { type Fact, factKey, formatFact } from '../../model/fact.js';
+import { type Fact, formatFact } from '../../model/fact.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { RequiredPath } from '../../model/spec.js';
+import { factId, ledgerEntities } from './fact-id.js';
 import type { PathHop, TrajectoryScore } from './types.js';
 
 /** A fact usable at one hop, walked one way. */
@@ -48,7 +49,7 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
     [path.from, 'from'],
     [path.to, 'to'],
   ] as const) {
-    if (end !== undefined && !mentioned(ledger, end)) {
+    if (end !== undefined && !ledgerEntities(ledger).has(end)) {
       return { value: null, reason: `the path's ${name} endpoint ${end} is in no fact of the ledger` };
     }
   }
@@ -100,7 +101,7 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
     for (const fact of ledger[entry]!.results) {
       const hops = hopsOf.get(fact.relation);
       if (!hops) continue;
-      const key = factKey(fact);
+      const key = factId(fact);
       if (seenFact.has(key)) continue;
       seenFact.add(key);
       const walks: Edge[] = [
@@ -112,7 +113,8 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
       for (const hop of hops) {
         for (const edge of walks) {
           push(edges[hop]!, edge.tail, edge);
-          for (const state of [...starts(hop, edge.tail)]) {
+          // reach() only adds states past this hop, so the list is stable while it is walked.
+          for (const state of starts(hop, edge.tail)) {
             if (edge.key !== state.via?.key) reach({ hop: hop + 1, node: edge.head, via: edge, prev: state });
           }
         }
@@ -174,13 +176,6 @@ function chain(end: State, ledger: readonly LedgerEntry[]): PathHop[] {
     });
   }
   return hops.reverse();
-}
-
-function mentioned(ledger: readonly LedgerEntry[], entity: string): boolean {
-  for (const entry of ledger) {
-    for (const fact of entry.results) if (fact.subject === entity || fact.object === entity) return true;
-  }
-  return false;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

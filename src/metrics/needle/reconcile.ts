@@ -42,17 +42,20 @@ export function reconcileStores(
     return { value: null, reason: 'the needle names no subject and relation to reconcile' };
   }
 
-  const stores: StoreAnswer[] = needle.stores.map((store) => {
-    const objects = new Set<string>();
-    const ids = new Set<string>();
-    for (const entry of ledger) {
-      for (const fact of entry.results) {
-        if ((fact.store ?? entry.store) !== store || fact.subject !== subject || fact.relation !== relation)
-          continue;
-        objects.add(fact.object);
-        ids.add(entry.id);
-      }
+  const answers = new Map(
+    needle.stores.map((store) => [store, { objects: new Set<string>(), ids: new Set<string>() }]),
+  );
+  for (const entry of ledger) {
+    for (const fact of entry.results) {
+      if (fact.subject !== subject || fact.relation !== relation) continue;
+      const answer = answers.get(fact.store ?? entry.store);
+      if (!answer) continue;
+      answer.objects.add(fact.object);
+      answer.ids.add(entry.id);
     }
+  }
+  const stores: StoreAnswer[] = needle.stores.map((store) => {
+    const { objects, ids } = answers.get(store)!;
     return { store, objects: [...objects].sort(), ledgerIds: [...ids] };
   });
   const storesQueried = stores.every((s) => s.objects.length > 0);
