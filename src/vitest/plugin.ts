@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { globSync } from 'tinyglobby';
 import type { Plugin } from 'vite';
 import { configDefaults } from 'vitest/config';
 import type { VerifierOptions } from '../entailment/create.js';
@@ -40,9 +41,13 @@ function list(value: string | string[] | undefined, fallback: string[]): string[
   return typeof value === 'string' ? [value] : value;
 }
 
-/** A glob that matches a workup pattern and everything under it, for Vitest's re-run triggers. */
-function underneath(pattern: string): string[] {
-  return /\.json$/.test(pattern) ? [pattern] : [pattern, `${pattern.replace(/\/+$/, '')}/**`];
+/**
+ * A path under a workup pattern: its part before the first glob character, then anything. Broad on purpose: a
+ * spurious re-run costs little, a missed one shows stale results.
+ */
+function underneath(root: string, pattern: string): RegExp {
+  const fixed = resolve(root, pattern.split(/[*?[{]/)[0]!).replace(/\/+$/, '');
+  return new RegExp(`^${fixed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 }
 
 /**
@@ -78,9 +83,14 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
             ? [test.setupFiles]
             : test.setupFiles;
       test.setupFiles = [...setupFiles, sibling('setup')];
-      test.forceRerunTriggers = [
-        ...(test.forceRerunTriggers ?? configDefaults.forceRerunTriggers),
-        ...workups.flatMap(underneath),
+      // A workup is no module of the test's graph, so Vitest is told which tests its change affects: every spec.
+      const base = config.root ? resolve(config.root) : process.cwd();
+      test.watchTriggerPatterns = [
+        ...(test.watchTriggerPatterns ?? []),
+        ...workups.map((w) => ({
+          pattern: underneath(base, w),
+          testsToRun: () => globSync(needles, { cwd: base, absolute: true, ignore: ['**/node_modules/**'] }),
+        })),
       ];
     },
     configResolved(config) {
