@@ -17,6 +17,15 @@ const { version } = ['../../../package.json', '../../package.json']
   })
   .find((pkg) => pkg?.name === 'needlework')!;
 
+/** A `--flag <n>` that must be a whole number of at least 1; undefined when not given. */
+function wholeNumber(options: Record<string, unknown>, name: string): number | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a whole number of at least 1`);
+  return n;
+}
+
 /**
  * Builds the `needlework` command line. Each command lazy-imports its implementation, so `--help` stays fast, and
  * records its exit code in `result.code` (0 clean, 1 a failed check or bad input, 2 a usage error).
@@ -64,17 +73,9 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       const { runRun } = await import('./commands/run.js');
       const many = (value: unknown): string[] =>
         (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
-      const number = (name: string): number | undefined => {
-        const value = options[name];
-        if (value === undefined) return undefined;
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 1)
-          throw new UsageError(`--${name} must be a whole number of at least 1`);
-        return n;
-      };
       const reporters = many(options['reporter']);
-      const bail = number('bail');
-      const samples = number('samples');
+      const bail = wholeNumber(options, 'bail');
+      const samples = wholeNumber(options, 'samples');
       result.code = await runRun(
         {
           needles: many(options['needles']).length > 0 ? many(options['needles']) : ['needles'],
@@ -180,6 +181,12 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     )
     .option('--gold <trajectory>', "A gold trajectory (default: the workup's gold.trajectory.json)")
     .option('--json', 'Print the scores as JSON')
+    .option('--entail', 'Also check citation precision with a local NLI model')
+    .option('--model <dir|hf:owner/name>', 'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL)')
+    .option('--no-cache', 'Score entailment without the cache')
+    .option('--rubric <spec>', 'Also score a rubric with an LLM judge (repeatable)')
+    .option('--judge <url|replay:file>', 'The judge for --rubric (default: OPENAI_BASE_URL)')
+    .option('--samples <n>', 'Judge samples per rubric criterion (default 3)')
     .example('needlework score fixtures/workups/grounded')
     .example('needlework score fixtures/workups/guessed --needle needles/compound-alpha.needle.yaml --json')
     .action(async (workup: string, options: Record<string, unknown>) => {
@@ -191,6 +198,17 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           needles: (Array.isArray(needle) ? needle : needle === undefined ? [] : [needle]).map(String),
           ...(typeof options['gold'] === 'string' && { gold: options['gold'] }),
           json: options['json'] === true,
+          ...(options['entail'] === true && {
+            entail: {
+              ...(typeof options['model'] === 'string' && { model: options['model'] }),
+              cache: options['cache'] !== false,
+            },
+          }),
+          ...(options['rubric'] !== undefined && {
+            rubrics: (Array.isArray(options['rubric']) ? options['rubric'] : [options['rubric']]).map(String),
+          }),
+          ...(typeof options['judge'] === 'string' && { judge: options['judge'] }),
+          ...(options['samples'] !== undefined && { samples: wholeNumber(options, 'samples') }),
         },
         io,
       );

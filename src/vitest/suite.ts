@@ -7,6 +7,7 @@ import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
 import type { NeedleSpec, RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
+import { appliesTo } from '../specs/applies.js';
 import { loadSpec } from '../specs/load.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
 import { type CriterionContext, needleCriteria } from './criteria.js';
@@ -122,7 +123,6 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     if (verifier) context.verifier = verifier;
   }
 
-  const applies = appliesTo(spec.workups);
   describe(spec.id, () => {
     if (spec.kind === 'rubric' && options.judge) {
       // A recording cassette is written once, after the spec's tests, rather than after every verdict.
@@ -130,28 +130,13 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       afterAll(async () => (await judgeFor(judge)).flush?.());
     }
     for (const failure of failures) declareFailure(failure);
-    for (const workup of workups.filter((w) => applies(w.id))) {
+    for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
       describe(workup.id, () => {
         if (spec.kind === 'needle') declareNeedle(spec, workup, context);
         else declareRubric(spec, workup, options.judge);
       });
     }
   });
-}
-
-/** A spec's `workups` patterns as a predicate on workup ids: `*` matches any run of characters. */
-export function appliesTo(patterns: readonly string[] | undefined): (id: string) => boolean {
-  if (!patterns || patterns.length === 0) return () => true;
-  const res = patterns.map(
-    (p) =>
-      new RegExp(
-        `^${p
-          .split('*')
-          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-          .join('.*')}$`,
-      ),
-  );
-  return (id) => res.some((re) => re.test(id));
 }
 
 function declareFailure(failure: WorkupFailure): void {

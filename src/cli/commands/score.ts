@@ -1,6 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fromSeedTrajectory } from '../../adapters/seed.js';
+import type { VerifierOptions } from '../../entailment/create.js';
+import type { CitationPrecision } from '../../entailment/index.js';
+import { MODEL_ENV } from '../../entailment/resolve.js';
 import { type Diagnostic, formatDiagnostic, UserError } from '../../errors/index.js';
 import { citationRecall, resolveCitations } from '../../metrics/citations/index.js';
 import { scoreNeedle } from '../../metrics/needle/index.js';
@@ -19,11 +22,14 @@ import type { Trajectory } from '../../model/trajectory.js';
 import type { Workup } from '../../model/workup.js';
 import { parseJson } from '../../parse/json.js';
 import { locateInJson } from '../../parse/locate.js';
+import type { RubricScore } from '../../rubric/types.js';
+import { appliesTo } from '../../specs/applies.js';
 import { loadSpecs } from '../../specs/load.js';
 import { loadWorkup } from '../../workup/load.js';
 import { colors, type Io } from '../io.js';
 import {
   formatScorecard,
+  type ScorecardLine,
   type ScoreReport,
   scorecardFailed,
   scorecardLines,
@@ -44,6 +50,12 @@ export interface ScoreOptions {
   json?: boolean;
   /** Where `needles/` is looked for. @default process.cwd() */
   cwd?: string;
+  /** Check citation precision with an NLI model (`--entail`, `--model`, `--no-cache`). */
+  entail?: VerifierOptions;
+  /** Rubric specs to score with a judge (`--rubric`), and the judge (`--judge`, `--samples`). */
+  rubrics?: string[];
+  judge?: string;
+  samples?: number;
 }
 
 /**
@@ -139,8 +151,24 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
     }
   }
 
-  const report = scoreWorkup(workup, needles, gold);
+  const report: ScoreReport & { entailment?: CitationPrecision; rubrics?: RubricScore[] } = scoreWorkup(
+    workup,
+    needles,
+    gold,
+  );
   const lines = scorecardLines(report);
+  if (options.entail) {
+    const entailed = await entailmentLines(workup, options.entail, problems);
+    if (entailed) {
+      report.entailment = entailed.result;
+      lines.push(...entailed.lines);
+    }
+  }
+  if (options.rubrics && options.rubrics.length > 0) {
+    const judged = await rubricLines(workup, options, problems);
+    report.rubrics = judged.results;
+    lines.push(...judged.lines);
+  }
   const failed = scorecardFailed(lines) || problems.length > 0;
   if (options.json) {
     io.out(JSON.stringify({ passed: !failed, lines, report, problems }, null, 2));
@@ -152,21 +180,100 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
   return failed ? 1 : 0;
 }
 
-/**
- * Whether a spec's `workups` patterns take a workup id (`*` matches any run of characters; no patterns take every
- * workup), as the Vitest plugin's `appliesTo` decides, which lives with the Vitest suite and cannot be imported
- * without Vitest.
- */
-function appliesTo(patterns: readonly string[] | undefined, id: string): boolean {
-  if (!patterns || patterns.length === 0) return true;
-  return patterns.some((p) =>
-    new RegExp(
-      `^${p
-        .split('*')
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    ).test(id),
+/** Citation precision and entailed recall with the NLI model (seed 001, Stage 2), as scorecard lines. */
+async function entailmentLines(
+  workup: Workup,
+  settings: VerifierOptions,
+  problems: Diagnostic[],
+): Promise<{ result: CitationPrecision; lines: ScorecardLine[] } | undefined> {
+  const { createVerifierFromOptions, citationPrecision, describeUnsupported } = await import(
+    '../../entailment/index.js'
   );
+  let verifier: Awaited<ReturnType<typeof createVerifierFromOptions>>;
+  try {
+    verifier = await createVerifierFromOptions(settings);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    problems.push(...error.diagnostics);
+    return undefined;
+  }
+  if (!verifier) {
+    problems.push({
+      file: '--entail',
+      message: `no NLI model: give --model <dir|hf:owner/name> or set ${MODEL_ENV}`,
+    });
+    return undefined;
+  }
+  const result = await citationPrecision(workup, verifier);
+  const unsupported = describeUnsupported(result);
+  const value = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
+  const status = (x: number | null): ScorecardLine['status'] =>
+    x === null ? 'n/a' : x >= 1 ? 'pass' : 'fail';
+  return {
+    result,
+    lines: [
+      {
+        group: 'entailment',
+        metric: 'citation precision',
+        value: value(result.precision),
+        threshold: '>= 1.00',
+        status: status(workup.note ? result.precision : null),
+        ...(unsupported.length > 0 && { detail: unsupported.join('; ') }),
+      },
+      {
+        group: 'entailment',
+        metric: 'entailed recall',
+        value: value(result.recall),
+        threshold: '>= 1.00',
+        status: status(workup.note ? result.recall : null),
+      },
+    ],
+  };
+}
+
+/** Each rubric scored by the judge: one line per criterion and one for the weighted total. */
+async function rubricLines(
+  workup: Workup,
+  options: ScoreOptions,
+  problems: Diagnostic[],
+): Promise<{ results: RubricScore[]; lines: ScorecardLine[] }> {
+  const specs = await loadSpecs(options.rubrics ?? []);
+  problems.push(...specs.errors);
+  const { createJudgeFromSpec } = await import('../../judge/from-spec.js');
+  const { scoreRubric } = await import('../../rubric/score.js');
+  const results: RubricScore[] = [];
+  const lines: ScorecardLine[] = [];
+  if (specs.rubrics.length === 0) return { results, lines };
+  const judge = await createJudgeFromSpec(options.judge);
+  for (const rubric of specs.rubrics) {
+    const result = await scoreRubric(workup, rubric, {
+      judge,
+      ...(options.samples !== undefined && { samples: options.samples }),
+    });
+    results.push(result);
+    for (const c of result.criteria) {
+      lines.push({
+        group: `rubric ${rubric.id}`,
+        metric: c.criterion,
+        value: c.score === null ? 'n/a' : `${c.score} of 5`,
+        threshold: `>= ${c.threshold}`,
+        status: c.verdict === 'pass' ? 'pass' : 'fail',
+        detail:
+          c.score === null
+            ? (c.error?.message ?? 'the judge gave no verdict')
+            : `${Math.round((c.agreement?.agreement ?? 0) * 100)}% of ${c.samplesValid} samples agree; ${c.rationale ?? ''}`.trim(),
+      });
+    }
+    lines.push({
+      group: `rubric ${rubric.id}`,
+      metric: 'weighted total',
+      value: result.total === null ? 'n/a' : result.total.toFixed(2),
+      threshold: `>= ${result.threshold}`,
+      status: result.verdict === 'pass' ? 'pass' : 'fail',
+    });
+  }
+  await judge.flush?.();
+  return { results, lines };
 }
 
 async function readGold(file: string): Promise<Trajectory> {

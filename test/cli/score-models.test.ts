@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runScore } from '../../src/cli/commands/score.js';
+import { writeTinyModel } from '../entailment/helpers/tiny-model.mjs';
+import { captureIo } from '../helpers/io.js';
+import { useTmpDir } from '../helpers/tmp.js';
+import { type FakeJudgeServer, startFakeJudge } from '../judge/fake-server.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const tmp = useTmpDir();
+let server: FakeJudgeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('needlework score --entail', () => {
+  it('adds citation precision and entailed recall from the NLI model to the scorecard', async () => {
+    const model = await writeTinyModel(join(await tmp(), 'model'));
+    const io = captureIo();
+    const code = await runScore(
+      {
+        workup: join(ROOT, 'fixtures/workups/unsupported'),
+        needles: [],
+        entail: { model, cache: false },
+        json: true,
+      },
+      io,
+    );
+    const out = JSON.parse(io.stdout()) as {
+      lines: Array<{ group: string; metric: string; status: string }>;
+      report: { entailment: { precision: number; claims: unknown[] } };
+    };
+    expect(out.lines.filter((l) => l.group === 'entailment').map((l) => l.metric)).toEqual([
+      'citation precision',
+      'entailed recall',
+    ]);
+    expect(out.report.entailment.claims.length).toBeGreaterThan(0);
+    expect(out.report.entailment.precision).toBeGreaterThanOrEqual(0);
+    expect(out.report.entailment.precision).toBeLessThanOrEqual(1);
+    expect([0, 1]).toContain(code);
+  });
+
+  it('says how to configure a model when none is given', async () => {
+    const io = captureIo();
+    const code = await runScore(
+      { workup: join(ROOT, 'fixtures/workups/grounded'), needles: [], entail: { env: {} } },
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.stderr()).toContain(
+      '✗ --entail: no NLI model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
+    );
+  });
+});
+
+describe('needlework score --rubric', () => {
+  it('scores each criterion with the judge over HTTP and prints the weighted total', async () => {
+    server = await startFakeJudge(() => ({
+      content: JSON.stringify({ rationale: 'weighs Depot-Seven', score: 4 }),
+    }));
+    const io = captureIo();
+    const code = await runScore(
+      {
+        workup: join(ROOT, 'fixtures/workups/grounded'),
+        needles: [],
+        rubrics: [join(ROOT, 'needles/icd-203.rubric.yaml')],
+        judge: server.url,
+        samples: 1,
+      },
+      io,
+    );
+    expect(code).toBe(0);
+    expect(server.received).toHaveLength(4);
+    expect(io.stdout()).toMatch(
+      /rubric icd-203\n\s+pass\s+alternatives\s+4 of 5\s+>= 3\s+100% of 1 samples agree; weighs Depot-Seven/,
+    );
+    expect(io.stdout()).toMatch(/pass\s+weighted total\s+4\.00\s+>= 3/);
+  });
+});
