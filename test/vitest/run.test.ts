@@ -194,3 +194,48 @@ describe('needlework run: the regression gate', () => {
     expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation recall: citation_recall/);
   });
 });
+
+describe('needlework run: models', () => {
+  it('adds a citation precision test per workup with --entail, and rubric tests with --judge', async () => {
+    const { writeTinyModel } = await import('../entailment/helpers/tiny-model.mjs');
+    const { startFakeJudge } = await import('../judge/fake-server.js');
+    const dir = await tmp();
+    const model = await writeTinyModel(join(dir, 'model'));
+    await mkdir(join(dir, 'needles'));
+    await cp(join(ROOT, 'needles/icd-203.rubric.yaml'), join(dir, 'needles/icd-203.rubric.yaml'));
+    await writeFile(
+      join(dir, 'needles/bridge.needle.yaml'),
+      'id: bridge\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF]\n',
+    );
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    const server = await startFakeJudge(() => ({ content: JSON.stringify({ rationale: 'fine', score: 4 }) }));
+    try {
+      const result = await run(
+        dir,
+        'workups',
+        '--reporter',
+        'json',
+        '--entail',
+        '--model',
+        model,
+        '--no-cache',
+        '--judge',
+        server.url,
+        '--samples',
+        '1',
+      );
+      const rows = await outcomes(join(dir, 'needlework-report/results.json'));
+      expect(rows.filter((r) => r.startsWith('bridge > grounded > citation precision'))).toHaveLength(1);
+      expect(rows.filter((r) => r.startsWith('icd-203 > grounded >'))).toEqual([
+        'icd-203 > grounded > accuracy: passed',
+        'icd-203 > grounded > alternatives: passed',
+        'icd-203 > grounded > argumentation: passed',
+        'icd-203 > grounded > relevance: passed',
+      ]);
+      expect(server.received).toHaveLength(4);
+      expect([0, 1]).toContain(result.code);
+    } finally {
+      await server.close();
+    }
+  });
+});
