@@ -138,7 +138,7 @@ function buildSegment(
   // Sentence spans over the plain text; a span made only of citation markers belongs to the sentence before it
   // ("... the cell. [cite:g11]"), which is how agents cite.
   const spans: Array<{ start: number; end: number }> = [];
-  for (const { index, segment } of sentences.segment(plain)) {
+  for (const { index, segment } of sentencePieces(plain)) {
     const last = spans[spans.length - 1];
     const leading = /^(?:\s*\[cite:[^\]]*\])+/.exec(segment);
     if (last && ONLY_CITATIONS.test(segment)) {
@@ -199,6 +199,24 @@ function buildSegment(
     lastCitationAt: Math.min(lastCitationAt, text.length),
     position: positionAt(plain.length - plain.trimStart().length),
   };
+}
+
+/**
+ * `Intl.Segmenter`'s sentences, split again after a sentence's trailing citations when more prose follows: the
+ * segmenter does not take `... Compound-Alpha. [cite:g5] Wren visited ...` for two sentences, since `[` does not start
+ * one.
+ */
+function* sentencePieces(plain: string): Generator<{ index: number; segment: string }> {
+  const after = /[.!?]['")\]]*\s*(?:\[cite:[^\]]*\]\s*)+(?=[^\s[])/g;
+  for (const { index, segment } of sentences.segment(plain)) {
+    let start = 0;
+    for (const match of segment.matchAll(after)) {
+      const cut = match.index + match[0].length;
+      yield { index: index + start, segment: segment.slice(start, cut) };
+      start = cut;
+    }
+    yield { index: index + start, segment: segment.slice(start) };
+  }
 }
 
 /** Plain text of inline content in reading order, each run with its source range. */

@@ -112,3 +112,17 @@ describe('parseNote', () => {
     expect(parseNote('').segments).toEqual([]);
   });
 });
+
+describe('parseNote: a sentence that follows a trailing citation', () => {
+  it('is a sentence of its own, though the segmenter runs it into the one before', () => {
+    const note = parseNote(
+      '- Wren is co-located at Compound-Alpha. [cite:g5] Wren visited the site twice in March.\n',
+    );
+    expect(
+      note.segments[0]!.sentences.map((s) => [s.text, s.citations.map((c) => c.id), s.position.column]),
+    ).toEqual([
+      ['Wren is co-located at Compound-Alpha.', ['g5'], 3],
+      ['Wren visited the site twice in March.', [], 51],
+    ]);
+  });
+});

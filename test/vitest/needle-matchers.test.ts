@@ -175,7 +175,7 @@ describe('citations', () => {
       [
         'expect(workup).toHaveCitationRecall(min)',
         '',
-        'Expected citation recall of at least 1, but it is 0.750 (6 of 8 claims cited).',
+        'Expected citation recall of at least 1, but it is 0.778 (7 of 9 claims cited).',
         'Uncited claims:',
         '  line 11: Wren visited the site twice in March.',
         '  line 12: Halberd and Wren probably know each other personally.',
