@@ -106,14 +106,17 @@ export function fmt(value: number | null | undefined): string {
 }
 
 export type Check = Omit<CheckMeta, 'schema' | 'spec' | 'specKind' | 'workup' | 'verdict'> & {
-  /** Whether the metric met its mark, before `.not`; `null` when it does not apply. */
-  met: boolean | null;
+  /**
+   * Whether the matcher passed, before `.not`. A metric that does not apply (value null) fails its assertion, and the
+   * verdict says so, with the reason in the summary: the reporters then agree with the test's outcome.
+   */
+  met: boolean;
 };
 
 /**
  * Tells the reporters what this assertion measured, on the running test's `task.meta.needlework`. A YAML needle test
  * sets the spec fields beforehand; a hand-written test is recorded as `matcher`. The verdict is the assertion's
- * outcome (so `.not` is honoured), or `not-applicable`.
+ * outcome (so `.not` is honoured); `not-applicable` is left to the tests the YAML suite skips.
  */
 export function record(state: MatcherState, workup: Workup, check: Check): void {
   const test = TestRunner.getCurrentTest();
@@ -129,7 +132,7 @@ export function record(state: MatcherState, workup: Workup, check: Check): void 
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
     ...rest,
     criterion: base?.criterion ?? rest.criterion,
-    verdict: met === null ? 'not-applicable' : met !== state.isNot ? 'pass' : 'fail',
+    verdict: met !== state.isNot ? 'pass' : 'fail',
   };
   test.meta.needlework = JSON.parse(JSON.stringify(meta)) as CheckMeta;
 }

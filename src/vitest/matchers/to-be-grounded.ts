@@ -22,7 +22,7 @@ export function toBeGrounded(this: MatcherState, received: unknown, needle: unkn
     criterion: 'grounded',
     metric: 'grounded',
     value: score.grounded.value,
-    met: score.grounded.value,
+    met: pass,
     summary: pass
       ? `surfaced ${spec.answer} and traversed ${spec.required_path.relations.join(' → ')}`
       : guess

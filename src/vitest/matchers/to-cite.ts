@@ -49,7 +49,7 @@ export function toCite(this: MatcherState, received: unknown, factOrLedgerId: un
     criterion: 'cites',
     metric: 'cites',
     value: pass,
-    met: workup.note ? pass : null,
+    met: pass,
     summary: pass ? `cites ${what} on line ${where.join(', ')}` : `never cites ${what}`,
     evidence: { target: factOrLedgerId, lines: where },
   });

@@ -50,7 +50,7 @@ export async function toHaveCitationPrecision(
     value,
     threshold: bound,
     comparator: '>=',
-    met: value === null ? null : pass,
+    met: pass,
     summary: `precision ${fmt(value)}, recall ${fmt(result.recall)}; ${result.unsupported.length} unsupported claims`,
     evidence: { unsupported },
     ...(result.recall !== null && { scores: { entailed_recall: result.recall } }),

@@ -26,7 +26,7 @@ export function toHaveCitationRecall(this: MatcherState, received: unknown, min:
     value,
     threshold,
     comparator: '>=',
-    met: value === null ? null : pass,
+    met: pass,
     summary: `${recall?.covered ?? 0} of ${recall?.total ?? 0} claims cited (${fmt(value)}, at least ${fmt(threshold)} required)`,
     evidence: {
       uncited: uncited.map((u) => ({ line: u.line, column: u.column, section: u.section, text: u.text })),

@@ -13,7 +13,7 @@ export function toHaveResolvableCitations(this: MatcherState, received: unknown)
     criterion: 'citations-resolve',
     metric: 'citations_resolved',
     value: result.value,
-    met: result.value,
+    met: pass,
     summary: pass
       ? `all ${result.resolved.length} citations resolve`
       : `${result.dangling.length} dangling: ${result.dangling.map((d) => d.id).join(', ')}`,

@@ -37,7 +37,7 @@ export function toHaveSupportingFactF1(
     value: f1,
     threshold,
     comparator: '>=',
-    met: f1 === null ? null : pass,
+    met: pass,
     summary: `F1 ${fmt(f1)} (at least ${fmt(threshold)}); ${sf.missing.length} missing, ${sf.extra.length} extra`,
     evidence: { ...(sf.value ?? {}), missing: sf.missing, extra: sf.extra, predicted: sf.predicted },
     ...(sf.value && { scores: { em: sf.value.em, precision: sf.value.precision, recall: sf.value.recall } }),

@@ -44,7 +44,7 @@ export function toMatchTrajectory(
     criterion: 'trajectory-match',
     metric: `trajectory_match_${mode}`,
     value: result ? result.pass : null,
-    met: result ? pass : null,
+    met: pass,
     summary: result
       ? `${mode} match ${pass ? 'holds' : 'fails'}: ${result.missing.length} missing, ${result.extra.length} extra`
       : `no ${actual ? 'reference' : ''} trajectory to match`,

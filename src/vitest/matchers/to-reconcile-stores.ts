@@ -25,7 +25,7 @@ export function toReconcileStores(this: MatcherState, received: unknown, needle:
     value: r.value,
     threshold,
     comparator: '>=',
-    met: r.value === null ? null : pass,
+    met: pass,
     summary: r.verdict
       ? `stores ${r.verdict === 'agree' ? 'agree' : 'conflict'} (${stores}); note says: ${r.wording?.join(', ') || 'nothing'}`
       : (r.reason ?? 'a store was not queried'),

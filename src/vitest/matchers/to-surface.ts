@@ -38,7 +38,7 @@ export function toSurface(this: MatcherState, received: unknown, answerOrNeedle:
     value: score.value,
     threshold: 1,
     comparator: '==',
-    met: score.value === null ? null : pass,
+    met: pass,
     summary: pass
       ? `names ${JSON.stringify(score.match?.form)} in ${score.match?.section}`
       : `never names ${forms}`,

@@ -31,7 +31,7 @@ export function toTraverse(this: MatcherState, received: unknown, path: unknown)
     value: score.value,
     threshold: 1,
     comparator: '==',
-    met: score.value === null ? null : pass,
+    met: pass,
     summary: pass
       ? `traversed ${describePath(required)} via ${score.ledgerIds?.join(', ')}`
       : `required ${describePath(required)}; traversed ${traversed.length} of ${required.relations.length} hops`,

@@ -25,7 +25,7 @@ export function toUseEstimativeLanguage(this: MatcherState, received: unknown): 
     criterion: 'estimative-language',
     metric: 'tradecraft',
     value: report ? problems.length === 0 : null,
-    met: report ? pass : null,
+    met: pass,
     summary: pass ? 'ICD-203 estimative language and confidence stated' : problems.join('; '),
     evidence: report
       ? {

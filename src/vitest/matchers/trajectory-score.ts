@@ -49,7 +49,7 @@ export function trajectoryScoreMatcher(spec: ScoreMatcher) {
       value,
       threshold: bound,
       comparator: spec.comparator,
-      met: value === null ? null : pass,
+      met: pass,
       summary:
         missing ??
         `${spec.label} ${fmt(value)} (${spec.comparator === '>=' ? 'at least' : 'at most'} ${fmt(bound)})`,
