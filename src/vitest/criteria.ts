@@ -1,9 +1,11 @@
+import type { ExpectStatic } from 'vitest';
+import type { EntailmentVerifier } from '../entailment/verifier.js';
 import type { NeedleSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 
 /** What a needle test needs beyond the workup: the entailment verifier, when `--entail` turned it on. */
 export interface CriterionContext {
-  verifier?: import('../entailment/verifier.js').EntailmentVerifier;
+  verifier?: EntailmentVerifier;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface CriterionContext {
 export interface Criterion {
   name: string;
   needs: 'note' | 'ledger';
-  assert: (expect: import('vitest').ExpectStatic, workup: Workup, context: CriterionContext) => unknown;
+  assert: (expect: ExpectStatic, workup: Workup, context: CriterionContext) => unknown;
 }
 
 /**

@@ -39,42 +39,40 @@ function userFailure(message: string): Error {
   return error;
 }
 
-const loaded = new Map<string, ReturnType<typeof loadWorkups>>();
-
-function workupsFor(options: SpecSuiteOptions): ReturnType<typeof loadWorkups> {
-  if (!options.reuseWorkups) return loadWorkups(options.workups);
-  const key = JSON.stringify(options.workups);
-  let result = loaded.get(key);
-  if (!result) {
-    result = loadWorkups(options.workups);
-    loaded.set(key, result);
+/**
+ * One value per key for the life of the worker: the loaded workups (with `reuseWorkups`), the entailment verifier
+ * (its ONNX session is loaded once and shared by every test in the worker) and the judge.
+ */
+function memo<T>(cache: Map<string, Promise<T>>, key: unknown, make: () => Promise<T>): Promise<T> {
+  const id = JSON.stringify(key);
+  let value = cache.get(id);
+  if (!value) {
+    value = make();
+    cache.set(id, value);
   }
-  return result;
+  return value;
 }
 
+const loaded = new Map<string, ReturnType<typeof loadWorkups>>();
 const verifiers = new Map<string, Promise<EntailmentVerifier | undefined>>();
 const judges = new Map<string, Promise<Judge>>();
 
-/** One verifier per worker and settings: the ONNX session is loaded once and shared by every test in the worker. */
+function workupsFor(options: SpecSuiteOptions): ReturnType<typeof loadWorkups> {
+  if (!options.reuseWorkups) return loadWorkups(options.workups);
+  return memo(loaded, options.workups, () => loadWorkups(options.workups));
+}
+
 function verifierFor(options: VerifierOptions): Promise<EntailmentVerifier | undefined> {
-  const key = JSON.stringify(options);
-  let verifier = verifiers.get(key);
-  if (!verifier) {
-    verifier = import('../entailment/create.js').then((m) => m.createVerifierFromOptions(options));
-    verifiers.set(key, verifier);
-  }
-  return verifier;
+  return memo(verifiers, options, () =>
+    import('../entailment/create.js').then((m) => m.createVerifierFromOptions(options)),
+  );
 }
 
 function judgeFor(options: NonNullable<SpecSuiteOptions['judge']>): Promise<Judge> {
-  const key = JSON.stringify(options);
-  let judge = judges.get(key);
-  if (!judge) {
-    const { spec, samples: _samples, ...rest } = options;
-    judge = import('../judge/from-spec.js').then((m) => m.createJudgeFromSpec(spec, rest));
-    judges.set(key, judge);
-  }
-  return judge;
+  const { spec, samples: _samples, ...rest } = options;
+  return memo(judges, options, () =>
+    import('../judge/from-spec.js').then((m) => m.createJudgeFromSpec(spec, rest)),
+  );
 }
 
 function baseMeta(spec: NeedleSpec | RubricSpec, workup: Workup, criterion: string): CheckMeta {
@@ -118,9 +116,16 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   }
   const { workups, failures } = await workupsFor(options);
   const context: CriterionContext = {};
+  let modelProblem: string | undefined;
   if (spec.kind === 'needle' && options.entail) {
-    const verifier = await verifierFor(options.entail);
-    if (verifier) context.verifier = verifier;
+    try {
+      const verifier = await verifierFor(options.entail);
+      if (verifier) context.verifier = verifier;
+      else modelProblem = 'no NLI model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL';
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      modelProblem = error.message;
+    }
   }
 
   describe(spec.id, () => {
@@ -128,6 +133,12 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       // A recording cassette is written once, after the spec's tests, rather than after every verdict.
       const judge = options.judge;
       afterAll(async () => (await judgeFor(judge)).flush?.());
+    }
+    if (modelProblem !== undefined) {
+      const problem = modelProblem;
+      it('the entailment model loads', () => {
+        throw userFailure(problem);
+      });
     }
     for (const failure of failures) declareFailure(failure);
     for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {

@@ -239,3 +239,23 @@ describe('needlework run: models', () => {
     }
   });
 });
+
+describe('needlework run --entail without a model', () => {
+  it('is a usage error naming what to give, before any test runs', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(join(dir, 'needles/n.needle.yaml'), 'id: n\nanswer: x\nrequired_path: [R]\n');
+    const { NEEDLEWORK_NLI_MODEL: _unset, ...env } = process.env;
+    const result = await promisify(execFile)(process.execPath, [BIN, 'run', '--entail'], {
+      cwd: dir,
+      env,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: Outcome) => error,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '--entail needs a model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
+    );
+  });
+});

@@ -96,6 +96,16 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
       });
     }
   }
+  let entail = options.entail;
+  if (entail) {
+    // Resolved once here, so a Hub model downloads once (with its progress bar) before any worker needs it.
+    const { resolveModel, MODEL_ENV } = await import('../../entailment/resolve.js');
+    const model = await resolveModel(entail.model);
+    if (model === undefined) {
+      throw new UsageError(`--entail needs a model: give --model <dir|hf:owner/name> or set ${MODEL_ENV}`);
+    }
+    entail = { ...entail, model };
+  }
   const reporters = await Promise.all(options.reporters.map((name) => reporterFor(name, options.outDir)));
 
   const { startVitest } = await import('vitest/node');
@@ -129,7 +139,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
           reuseWorkups: !(options.watch || options.ui),
           needles,
           workups: workupPaths,
-          ...(options.entail && { entail: options.entail }),
+          ...(entail && { entail }),
           ...(options.judge !== undefined && {
             judge: {
               spec: options.judge,
