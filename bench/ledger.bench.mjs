@@ -51,7 +51,7 @@ if (child === 'stream') {
         ['--max-old-space-size=8192', new URL(import.meta.url).pathname, mode, file],
         { encoding: 'utf8' },
       );
-      if (result.status !== 0) throw new Error(result.stderr);
+      if (result.status !== 0) return { error: /ERR_\w+|Error: [^\n]+/.exec(result.stderr)?.[0] ?? 'failed' };
       return JSON.parse(result.stdout);
     };
     const streamed = run('stream');
