@@ -115,6 +115,16 @@ describe('what the matchers tell the reporters', () => {
     });
   });
 
+  it('records a failed assertion as a fail, for the reporters to agree with the test', ({ task }) => {
+    expect(() => expect(grounded).toHaveRedundancyAtMost(0)).toThrow();
+    expect(task.meta.needlework).toMatchObject({
+      criterion: 'redundancy',
+      value: 1 / 7,
+      threshold: 0,
+      verdict: 'fail',
+    });
+  });
+
   it('records the assertion outcome under .not', ({ task }) => {
     expect(grounded).not.toHaveRedundancyAtMost(0);
     expect(task.meta.needlework).toMatchObject({ criterion: 'redundancy', value: 1 / 7, verdict: 'pass' });

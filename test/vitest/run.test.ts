@@ -100,7 +100,16 @@ describe('needlework run on the fixture world', () => {
 
   beforeAll(async () => {
     dir = await project();
-    single = await run(dir, 'workups', '--reporter', 'json', '--reporter', 'needlework-junit');
+    single = await run(
+      dir,
+      'workups',
+      '--reporter',
+      'json',
+      '--reporter',
+      'needlework-junit',
+      '--reporter',
+      'needlework-trend',
+    );
   });
 
   it('turns every spec x workup into tests with the planted verdicts, and exits 1', async () => {

@@ -95,7 +95,7 @@ export function message(
 ): () => string {
   return () => {
     const hint = state.utils.matcherHint(matcher, 'workup', expectedArg, { isNot: state.isNot });
-    return `${hint}\n\n${lines(state.isNot).join('\n')}`;
+    return `${hint}\n\n${lines(Boolean(state.isNot)).join('\n')}`;
   };
 }
 
@@ -132,7 +132,8 @@ export function record(state: MatcherState, workup: Workup, check: Check): void 
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
     ...rest,
     criterion: base?.criterion ?? rest.criterion,
-    verdict: met !== state.isNot ? 'pass' : 'fail',
+    // chai leaves its negate flag undefined, not false, on an assertion without .not.
+    verdict: met !== Boolean(state.isNot) ? 'pass' : 'fail',
   };
   test.meta.needlework = JSON.parse(JSON.stringify(meta)) as CheckMeta;
 }

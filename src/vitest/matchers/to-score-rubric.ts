@@ -50,7 +50,7 @@ export async function toScoreRubric(
   const test = TestRunner.getCurrentTest();
   if (test) {
     const meta = one ? criterionCheckMeta(result, one) : rubricTotalCheckMeta(result);
-    test.meta.needlework = { ...meta, verdict: pass !== this.isNot ? 'pass' : 'fail' };
+    test.meta.needlework = { ...meta, verdict: pass !== Boolean(this.isNot) ? 'pass' : 'fail' };
   }
   const lines = result.criteria.map((c) => {
     const agreement = c.agreement ? `, ${Math.round(c.agreement.agreement * 100)}% agree` : '';
