@@ -261,18 +261,18 @@ describe('traversePath', () => {
     expect(score.prefix!.relations).toEqual(['MEMBER_OF', 'CO_LOCATED']);
   });
 
-  it('is not applicable to a path of no relations, an empty ledger, or an endpoint no fact mentions', () => {
+  it('is not applicable to a path of no relations or an empty ledger; an endpoint no fact mentions is a 0', () => {
     expect(traversePath(ledger, path([]))).toEqual({
       value: null,
       reason: "the needle's required_path has no relations",
     });
     expect(traversePath([], path(['MEMBER_OF']))).toEqual({ value: null, reason: 'the ledger is empty' });
     expect(traversePath(ledger, path(['MEMBER_OF'], { from: 'Nobody' }))).toEqual({
-      value: null,
+      value: 0,
       reason: "the path's from endpoint Nobody is in no fact of the ledger",
     });
     expect(traversePath(ledger, path(['MEMBER_OF'], { to: 'Nowhere' }))).toEqual({
-      value: null,
+      value: 0,
       reason: "the path's to endpoint Nowhere is in no fact of the ledger",
     });
   });

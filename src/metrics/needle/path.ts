@@ -37,7 +37,9 @@ interface State {
  * the path, and the chain reported is one whose facts had all been returned by then (each fact credited to the
  * first entry that returned it). Work grows with the facts of the path's relations times the hops.
  *
- * Not applicable (value null): a path of no relations, an empty ledger, an endpoint no ledger fact mentions.
+ * Not applicable (value null): a path of no relations, an empty ledger (a workup without a ledger scores the rest).
+ * An endpoint that no fact of a non-empty ledger mentions is a 0, not a null: the run queried, and never reached the
+ * entity the path starts or ends at, so a note naming the answer anyway is a guess.
  * When no chain completes the path, `prefix` is the longest chain that follows the path's first relations.
  */
 export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath): TrajectoryScore {
@@ -50,7 +52,7 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
     [path.to, 'to'],
   ] as const) {
     if (end !== undefined && !ledgerEntities(ledger).has(end)) {
-      return { value: null, reason: `the path's ${name} endpoint ${end} is in no fact of the ledger` };
+      return { value: 0, reason: `the path's ${name} endpoint ${end} is in no fact of the ledger` };
     }
   }
 
