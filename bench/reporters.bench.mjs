@@ -3,7 +3,6 @@
 // a history that already holds 49 runs of the same size, the bounded worst case), HTML < 5 s and < 20 MB, and the page
 // interactive in Chromium < 2 s (navigation start until the page has drawn itself and flagged ready), plus how long a
 // search takes to redraw. Chromium is skipped, with the reason, when /usr/bin/chromium is absent.
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { renderHtmlPage } from '../dist/src/report/html/page.js';
 import { buildJUnitXml } from '../dist/src/report/junit/build.js';
 import { buildTrendRun } from '../dist/src/report/trend/entry.js';
 import { appendRun, readHistory, serializeHistory } from '../dist/src/report/trend/history.js';
+import { hasChromium, launchChromium, NO_CHROMIUM } from '../test/reporters/browser.mjs';
 
 const WORKUPS = 1000;
 const CRITERIA = [
@@ -204,26 +204,12 @@ rows.push([
 ]);
 
 // Chromium
-const CHROMIUM = '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
-  rows.push(['page interactive (Chromium)', 'skipped', '', '< 2 s', `no browser at ${CHROMIUM}`]);
+if (!hasChromium) {
+  rows.push(['page interactive (Chromium)', 'skipped', '', '< 2 s', NO_CHROMIUM]);
 } else {
-  const { chromium } = await import('playwright-core');
   const file = join(root, 'report.html');
   await writeFile(file, html);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const url = pathToFileURL(file).href;
   await page.goto(url); // warm the browser process once; the measured load is the second

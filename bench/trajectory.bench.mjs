@@ -19,6 +19,7 @@ import {
   toolEfficiency,
   trajectorySimilarity,
 } from '../dist/src/metrics/trajectory/index.js';
+import { makeStep, makeTrajectory } from '../dist/src/model/trajectory.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const TOOLS = [
@@ -53,7 +54,7 @@ const pick = (xs) => xs[Math.floor(rand() * xs.length)];
  * A seed 002 trajectory of `n` steps: thought, tool call, observation cycles ending in an answer, with 5% of the
  * observations failing. Fields left at the seed's defaults are omitted from the JSON the Python reads.
  */
-function makeTrajectory(taskId, n) {
+function generateTrajectory(taskId, n) {
   const steps = [];
   for (let i = 1; i <= n; i++) {
     const phase = i === n ? 3 : (i - 1) % 3;
@@ -68,32 +69,17 @@ function makeTrajectory(taskId, n) {
     } else if (phase === 2) steps.push(step(i, 'observation', rand() < 0.05 ? { error: 'timeout' } : {}));
     else steps.push(step(i, 'answer'));
   }
-  return {
+  return makeTrajectory({
     task_id: taskId,
-    task_input: '',
     steps,
-    final_answer: null,
     succeeded: rand() < 0.7,
     total_tokens: Math.floor(rand() * 5000),
     total_latency_ms: rand() * 10000,
-    metadata: {},
-  };
+  });
 }
 
 function step(step_id, step_type, extra = {}) {
-  return {
-    step_id,
-    step_type,
-    content: '',
-    tool_name: null,
-    tool_input: null,
-    tool_output: null,
-    timestamp: null,
-    latency_ms: 0,
-    tokens_used: 0,
-    error: null,
-    ...extra,
-  };
+  return makeStep({ step_id, step_type, ...extra });
 }
 
 /** The JSON the Python reads: only the fields that differ from the seed dataclasses' defaults. */
@@ -112,8 +98,8 @@ function compact(t) {
 
 function makePairs(count, steps) {
   return Array.from({ length: count }, (_, i) => [
-    makeTrajectory(`t${i}`, steps),
-    makeTrajectory(`t${i}`, steps),
+    generateTrajectory(`t${i}`, steps),
+    generateTrajectory(`t${i}`, steps),
   ]);
 }
 

@@ -10,7 +10,7 @@ import { buildHtmlData } from '../../src/report/html/data.js';
 import { loadCheckedWorkups } from '../../src/report/html/load.js';
 import { contentSecurityPolicy, embedJson, renderHtmlPage } from '../../src/report/html/page.js';
 import type { HtmlReportData } from '../../src/report/html/types.js';
-import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.js';
+import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {
   checkMeta,
   type GeneratedTest,
