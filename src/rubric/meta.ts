@@ -15,12 +15,7 @@ export function criterionCheckMeta(result: RubricScore, criterion: CriterionScor
       )}% of ${criterion.samplesValid} samples agree, spread ${criterion.agreement!.spread}`
     : `${criterion.criterion}: no score; ${criterion.error ? formatJudgeError(criterion.error) : 'no sample answered'}`;
   return {
-    schema: 1,
-    spec: result.rubric,
-    specKind: 'rubric',
-    ...(result.rubricFile !== undefined && { specFile: result.rubricFile }),
-    workup: result.workup,
-    ...(result.workupPath !== undefined && { workupPath: result.workupPath }),
+    ...identity(result),
     criterion: criterion.criterion,
     metric: 'rubric_score',
     value: criterion.score,
@@ -65,12 +60,7 @@ export function rubricTotalCheckMeta(result: RubricScore): CheckMeta {
   const missing = result.criteria.filter((c) => c.score === null).map((c) => c.criterion);
   const total = result.total === null ? 'no total' : `total ${round(result.total)} of 5`;
   return {
-    schema: 1,
-    spec: result.rubric,
-    specKind: 'rubric',
-    ...(result.rubricFile !== undefined && { specFile: result.rubricFile }),
-    workup: result.workup,
-    ...(result.workupPath !== undefined && { workupPath: result.workupPath }),
+    ...identity(result),
     criterion: 'total',
     metric: 'rubric_total',
     value: result.total,
@@ -100,4 +90,18 @@ function usageScores(usage: UsageTotals): Record<string, number> {
 
 function round(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/** The fields that say which rubric and workup a check belongs to. */
+function identity(
+  result: RubricScore,
+): Pick<CheckMeta, 'schema' | 'spec' | 'specKind' | 'specFile' | 'workup' | 'workupPath'> {
+  return {
+    schema: 1,
+    spec: result.rubric,
+    specKind: 'rubric',
+    ...(result.rubricFile !== undefined && { specFile: result.rubricFile }),
+    workup: result.workup,
+    ...(result.workupPath !== undefined && { workupPath: result.workupPath }),
+  };
 }

@@ -42,6 +42,16 @@ async function outcomes(file: string): Promise<string[]> {
     .sort();
 }
 
+/** A project of the given needle files (name to YAML) and fixture workups copied under `workups/`. */
+async function projectWith(needles: Record<string, string>, workups: string[]): Promise<string> {
+  const dir = await tmp();
+  await mkdir(join(dir, 'needles'));
+  for (const [name, text] of Object.entries(needles)) await writeFile(join(dir, 'needles', name), text);
+  for (const w of workups)
+    await cp(join(ROOT, 'fixtures/workups', w), join(dir, 'workups', w), { recursive: true });
+  return dir;
+}
+
 /** A user's project: the bundled needles and the fixture workups, and no Vitest config. */
 async function project(): Promise<string> {
   const dir = await tmp();
@@ -136,17 +146,13 @@ describe('needlework run on the fixture world', () => {
 
 describe('needlework run: bad input', () => {
   it('turns a broken spec and a broken workup into failing tests and runs the rest', async () => {
-    const dir = await tmp();
-    await mkdir(join(dir, 'needles'));
-    await writeFile(
-      join(dir, 'needles/ok.needle.yaml'),
-      'id: ok\nanswer: Ash Cell\nrequired_path: [MEMBER_OF]\n',
+    const dir = await projectWith(
+      {
+        'ok.needle.yaml': 'id: ok\nanswer: Ash Cell\nrequired_path: [MEMBER_OF]\n',
+        'bad.needle.yaml': 'id: bad\nanswer: x\nrequired_path:\n  relations: [R, 7]\n',
+      },
+      ['grounded'],
     );
-    await writeFile(
-      join(dir, 'needles/bad.needle.yaml'),
-      'id: bad\nanswer: x\nrequired_path:\n  relations: [R, 7]\n',
-    );
-    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
     await mkdir(join(dir, 'workups/broken'));
     await writeFile(join(dir, 'workups/broken/provenance.jsonl'), '{"id": \n');
     const result = await run(dir, 'workups', '--reporter', 'json', '--reporter', 'default');
@@ -174,13 +180,13 @@ describe('needlework run: bad input', () => {
 
 describe('needlework run: the regression gate', () => {
   it('fails a passing run whose metric fell against the previous run, only when asked to', async () => {
-    const dir = await tmp();
-    await mkdir(join(dir, 'needles'));
-    await writeFile(
-      join(dir, 'needles/bridge.needle.yaml'),
-      'id: bridge\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF, CO_LOCATED, CO_LOCATED]\nthresholds:\n  citation_recall: 0.5\n',
+    const dir = await projectWith(
+      {
+        'bridge.needle.yaml':
+          'id: bridge\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF, CO_LOCATED, CO_LOCATED]\nthresholds:\n  citation_recall: 0.5\n',
+      },
+      ['grounded'],
     );
-    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
     const args = ['workups', '--reporter', 'needlework-trend'];
     expect((await run(dir, ...args, '--fail-on-regression')).code).toBe(0);
 
@@ -208,15 +214,14 @@ describe('needlework run: models', () => {
   it('adds a citation precision test per workup with --entail, and rubric tests with --judge', async () => {
     const { writeTinyModel } = await import('../entailment/helpers/tiny-model.mjs');
     const { startFakeJudge } = await import('../judge/fake-server.js');
-    const dir = await tmp();
-    const model = await writeTinyModel(join(dir, 'model'));
-    await mkdir(join(dir, 'needles'));
-    await cp(join(ROOT, 'needles/icd-203.rubric.yaml'), join(dir, 'needles/icd-203.rubric.yaml'));
-    await writeFile(
-      join(dir, 'needles/bridge.needle.yaml'),
-      'id: bridge\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF]\n',
+    const dir = await projectWith(
+      {
+        'icd-203.rubric.yaml': await readFile(join(ROOT, 'needles/icd-203.rubric.yaml'), 'utf8'),
+        'bridge.needle.yaml': 'id: bridge\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF]\n',
+      },
+      ['grounded'],
     );
-    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    const model = await writeTinyModel(join(dir, 'model'));
     const server = await startFakeJudge(() => ({ content: JSON.stringify({ rationale: 'fine', score: 4 }) }));
     try {
       const result = await run(
@@ -251,9 +256,7 @@ describe('needlework run: models', () => {
 
 describe('needlework run --entail without a model', () => {
   it('is a usage error naming what to give, before any test runs', async () => {
-    const dir = await tmp();
-    await mkdir(join(dir, 'needles'));
-    await writeFile(join(dir, 'needles/n.needle.yaml'), 'id: n\nanswer: x\nrequired_path: [R]\n');
+    const dir = await projectWith({ 'n.needle.yaml': 'id: n\nanswer: x\nrequired_path: [R]\n' }, []);
     const { NEEDLEWORK_NLI_MODEL: _unset, ...env } = process.env;
     const result = await promisify(execFile)(process.execPath, [BIN, 'run', '--entail'], {
       cwd: dir,
