@@ -222,7 +222,8 @@ afterAll(async () => {
 
 /** Opens a workup and waits for its body, which the page draws on the (asynchronous) toggle event. */
 async function openWorkup(id: string): Promise<void> {
-  await page.click(`details[data-workup="${id}"] > summary`);
+  const open = await page.$eval(`details[data-workup="${id}"]`, (d) => (d as HTMLDetailsElement).open);
+  if (!open) await page.click(`details[data-workup="${id}"] > summary`);
   await page.waitForSelector(`details[data-workup="${id}"] > .body`);
 }
 
@@ -307,6 +308,20 @@ describe('the HTML report in Chromium', () => {
     expect(await page.textContent('#checks tbody tr')).toContain('confidence');
     await page.selectOption('#verdict', '');
     await page.selectOption('#spec', '');
+    await expect.poll(checkRows).toBe(7);
+  });
+
+  it('keeps an opened workup open through a redraw, even one a pending search schedules', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    await page.fill('#search', 'e'); // schedules a redraw 80 ms later
+    await page.selectOption('#verdict', ''); // redraws now
+    await openWorkup('grounded');
+    await page.waitForTimeout(300);
+    expect(await page.isVisible('details[data-workup="grounded"] > .body')).toBe(true);
+    await page.fill('#search', 'grounded');
+    await expect.poll(() => page.$$eval('#workups details', (d) => d.length)).toBe(1);
+    expect(await page.isVisible('details[data-workup="grounded"] > .body')).toBe(true);
+    await page.fill('#search', '');
     await expect.poll(checkRows).toBe(7);
   });
 

@@ -145,6 +145,9 @@ export const CLIENT_SCRIPT = `
   var limits = { checks: PAGE, workups: PAGE };
 
   function render() {
+    // Whatever triggered this render reads the current search text, so a pending debounced one would only redraw
+    // again later, closing a workup the reader has opened since.
+    clearTimeout(timer);
     var q = search.value.trim().toLowerCase(), v = verdictSel.value, sp = specSel.value;
     var list = data.checks.filter(function (c) { return checkMatches(c, q, v, sp); });
     checksBox.textContent = '';
@@ -180,6 +183,7 @@ export const CLIENT_SCRIPT = `
   specSel.addEventListener('change', function () { limits.checks = limits.workups = PAGE; render(); });
 
   // ---- workups
+  var opened = Object.create(null);
   function workupItem(w) {
     var cs = checksByWorkup[w.id] || [];
     var failed = cs.filter(function (c) { return c.verdict === 'fail'; }).length;
@@ -193,8 +197,11 @@ export const CLIENT_SCRIPT = `
     d.appendChild(sum);
     var drawn = false;
     d.addEventListener('toggle', function () {
+      if (d.open) opened[w.id] = true; else delete opened[w.id];
       if (d.open && !drawn) { drawn = true; d.appendChild(workupBody(w, cs)); }
     });
+    // A redraw (search, filters, "show more") keeps open the workups the reader opened.
+    if (opened[w.id]) d.open = true;
     return d;
   }
   function workupBody(w, cs) {
