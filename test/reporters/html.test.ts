@@ -222,7 +222,7 @@ afterAll(async () => {
 
 /** Opens a workup and waits for its body, which the page draws on the (asynchronous) toggle event. */
 async function openWorkup(id: string): Promise<void> {
-  const open = await page.$eval(`details[data-workup="${id}"]`, (d) => (d as HTMLDetailsElement).open);
+  const open = (await page.getAttribute(`details[data-workup="${id}"]`, 'open')) !== null;
   if (!open) await page.click(`details[data-workup="${id}"] > summary`);
   await page.waitForSelector(`details[data-workup="${id}"] > .body`);
 }
