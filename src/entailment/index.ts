@@ -1,3 +1,4 @@
+export type { EntailmentPair, EntailmentVerifier } from '../model/entailment.js';
 export { DEFAULT_CACHE_ROOT, ScoreCache } from './cache/score-cache.js';
 export { type HedgeReduction, reduceHedges } from './citations/hedges.js';
 export {
@@ -17,4 +18,3 @@ export {
   type VerifierStats,
 } from './onnx/verifier.js';
 export { MODEL_ENV, modelCacheDir, type ResolveModelOptions, resolveModel } from './resolve.js';
-export type { EntailmentPair, EntailmentVerifier } from './verifier.js';

@@ -1,3 +1,5 @@
+export * from './check.js';
+export * from './entailment.js';
 export * from './fact.js';
 export * from './ledger.js';
 export * from './note.js';

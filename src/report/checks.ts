@@ -1,4 +1,4 @@
-import type { CheckMeta } from '../vitest/meta.js';
+import type { CheckMeta } from '../model/check.js';
 
 /**
  * One finished test as the reports see it: what Vitest knows about it (name, file, state, duration, errors) and,

@@ -1,4 +1,4 @@
-import type { CheckMeta } from '../vitest/meta.js';
+import type { CheckMeta } from '../model/check.js';
 
 /**
  * A metric value as people read it: scores to three decimals (enough to see a 0.001 drift, few enough to scan),

@@ -1,4 +1,4 @@
-import type { CheckMeta } from '../vitest/meta.js';
+import type { CheckMeta } from '../model/check.js';
 import { formatValue } from './format.js';
 
 /**

@@ -1,5 +1,5 @@
 import { formatJudgeError } from '../judge/describe.js';
-import type { CheckMeta } from '../vitest/meta.js';
+import type { CheckMeta } from '../model/check.js';
 import type { CriterionScore, RubricScore, UsageTotals } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ExpectStatic } from 'vitest';
-import type { EntailmentVerifier } from '../entailment/verifier.js';
+import type { EntailmentVerifier } from '../model/entailment.js';
 import type { NeedleSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 

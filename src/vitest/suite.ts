@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it, type TestContext } from 'vitest';
 import type { VerifierOptions } from '../entailment/create.js';
-import type { EntailmentVerifier } from '../entailment/verifier.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
+import type { EntailmentVerifier } from '../model/entailment.js';
 import type { NeedleSpec, RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';

@@ -7,7 +7,7 @@ import {
   renderPremise,
 } from '../../src/entailment/citations/precision.js';
 import { OnnxNliVerifier } from '../../src/entailment/onnx/verifier.js';
-import type { EntailmentPair, EntailmentVerifier } from '../../src/entailment/verifier.js';
+import type { EntailmentPair, EntailmentVerifier } from '../../src/model/entailment.js';
 import type { Workup } from '../../src/model/workup.js';
 import { parseNote } from '../../src/note/parse.js';
 import { loadWorkup } from '../../src/workup/load.js';

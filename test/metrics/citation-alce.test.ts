@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EntailmentPair, EntailmentVerifier } from '../../src/entailment/verifier.js';
 import { type CitedClaim, citationScores } from '../../src/metrics/citations/index.js';
+import type { EntailmentPair, EntailmentVerifier } from '../../src/model/entailment.js';
 
 /**
  * A deterministic fake NLI model: the premise entails the hypothesis when it holds every word of it (score 0.9),

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EntailmentPair, EntailmentVerifier } from '../../src/entailment/verifier.js';
+import type { EntailmentPair, EntailmentVerifier } from '../../src/model/entailment.js';
 import type { Workup } from '../../src/model/workup.js';
 import { criterion, rubric, scriptedJudge } from '../rubric/helpers.js';
 import { asyncFailure, fixture } from './helpers.js';

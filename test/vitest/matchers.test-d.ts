@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { EntailmentVerifier } from '../../src/entailment/verifier.js';
 import type { Judge } from '../../src/judge/types.js';
+import type { EntailmentVerifier } from '../../src/model/entailment.js';
 import type { NeedleSpec, RubricSpec } from '../../src/model/spec.js';
 import type { Workup } from '../../src/model/workup.js';
 import '../../src/vitest/types.js';

@@ -5,9 +5,9 @@ import {
   citedClaims,
   ledgerSources,
 } from '../../metrics/citations/index.js';
+import type { EntailmentVerifier } from '../../model/entailment.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { Workup } from '../../model/workup.js';
-import type { EntailmentVerifier } from '../verifier.js';
 import { reduceHedges } from './hedges.js';
 
 /**

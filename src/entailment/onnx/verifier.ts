@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UserError } from '../../errors/index.js';
+import type { EntailmentPair, EntailmentVerifier } from '../../model/entailment.js';
 import { ScoreCache } from '../cache/score-cache.js';
-import type { EntailmentPair, EntailmentVerifier } from '../verifier.js';
 import { FEEDABLE_INPUTS, groupRows, padBatch } from './batch.js';
 import { type EncodedSequence, PairEncoder } from './encode.js';
 import { type ExportFolder, readExportFolder } from './export-folder.js';

@@ -1,4 +1,4 @@
-import type { EntailmentPair, EntailmentVerifier } from '../../entailment/verifier.js';
+import type { EntailmentPair, EntailmentVerifier } from '../../model/entailment.js';
 import type { SourcePosition } from '../../model/note.js';
 
 /** A claim and the ids of the sources it cites, in the order written (a repeated id counts twice, as in ALCE). */

@@ -1,5 +1,5 @@
+import type { CheckMeta } from '../../model/check.js';
 import type { Workup } from '../../model/workup.js';
-import type { CheckMeta } from '../../vitest/meta.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
 import { metricMeans } from '../trend/table.js';

@@ -1,7 +1,7 @@
 import { findUncitedClaims, resolveCitations } from '../../metrics/citations/index.js';
 import { callKey } from '../../metrics/trajectory/call-key.js';
+import type { CheckMeta } from '../../model/check.js';
 import type { Workup } from '../../model/workup.js';
-import type { CheckMeta } from '../../vitest/meta.js';
 import type { HtmlNote, HtmlPath, HtmlSentence, HtmlTrajectory, HtmlWorkup, MarkStatus } from './types.js';
 
 const CONTENT_LIMIT = 400;

@@ -1,5 +1,5 @@
 import { citationPrecision, describeUnsupported } from '../../entailment/citations/precision.js';
-import type { EntailmentVerifier } from '../../entailment/verifier.js';
+import type { EntailmentVerifier } from '../../model/entailment.js';
 import {
   fmt,
   type MatcherResult,
