@@ -64,6 +64,7 @@ const CRITERIA = [
   'surfaced',
   'traversed',
   'grounded',
+  'bridge citations',
   'citations resolve',
   'citation recall',
   'supporting facts',
@@ -71,10 +72,10 @@ const CRITERIA = [
 ];
 const FAILS: Record<string, string[]> = {
   grounded: [],
-  guessed: ['traversed', 'grounded', 'pivot burden'],
+  guessed: ['traversed', 'grounded', 'bridge citations', 'pivot burden'],
   uncited: ['citation recall'],
   unsupported: [],
-  dangling: ['citations resolve'],
+  dangling: ['bridge citations', 'citations resolve'],
   'single-file': [],
 };
 
@@ -83,12 +84,15 @@ function expected(): string[] {
   for (const [workup, fails] of Object.entries(FAILS)) {
     for (const c of CRITERIA)
       rows.push(`compound-alpha-bridge > ${workup} > ${c}: ${fails.includes(c) ? 'failed' : 'passed'}`);
+    // Not measured without --entail: skipped, saying so, never silently absent.
+    rows.push(`compound-alpha-bridge > ${workup} > citation precision: skipped`);
   }
   for (const workup of ['cross-store-agree', 'cross-store-conflict']) {
     for (const c of [
       'surfaced',
       'traversed',
       'grounded',
+      'bridge citations',
       'citations resolve',
       'citation recall',
       'supporting facts',
@@ -96,6 +100,7 @@ function expected(): string[] {
     ]) {
       rows.push(`wren-tie > ${workup} > ${c}: passed`);
     }
+    rows.push(`wren-tie > ${workup} > citation precision: skipped`);
   }
   for (const workup of [...Object.keys(FAILS), 'cross-store-agree', 'cross-store-conflict']) {
     for (const c of ['alternatives', 'argumentation', 'relevance', 'accuracy'])
@@ -206,7 +211,7 @@ describe('needlework run: the regression gate', () => {
     );
     const gated = await run(dir, ...args, '--fail-on-regression');
     expect(gated.code).toBe(1);
-    expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation recall: citation_recall/);
+    expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation-recall: citation_recall/);
   });
 });
 
