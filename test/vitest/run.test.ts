@@ -3,44 +3,12 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, needlework, type Outcome, outcomes } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BIN = join(ROOT, 'dist/src/cli/bin.js');
 const tmp = useTmpDir();
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(cwd: string, ...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, 'run', ...args], {
-      cwd,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as Outcome;
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** `spec > workup > criterion: status` for every test of a Vitest JSON report, sorted. */
-async function outcomes(file: string): Promise<string[]> {
-  const report = JSON.parse(await readFile(file, 'utf8')) as {
-    testResults: Array<{
-      assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string }>;
-    }>;
-  };
-  return report.testResults
-    .flatMap((f) =>
-      f.assertionResults.map((t) => `${[...t.ancestorTitles, t.title].join(' > ')}: ${t.status}`),
-    )
-    .sort();
-}
+const run = (cwd: string, ...args: string[]): Promise<Outcome> => needlework(cwd, 'run', ...args);
 
 /** A project of the given needle files (name to YAML) and fixture workups copied under `workups/`. */
 async function projectWith(needles: Record<string, string>, workups: string[]): Promise<string> {
