@@ -2,13 +2,18 @@ import type { Check } from '../model/check.js';
 import type { Workup } from '../model/workup.js';
 
 /** What a criterion decides about a workup: a check without the fields that say whose it is. */
-export type Measured = Omit<Check, 'schema' | 'spec' | 'specKind' | 'specFile' | 'workup' | 'workupPath'>;
+export type Measured = Omit<
+  Check,
+  'schema' | 'spec' | 'specKind' | 'specFile' | 'case' | 'workup' | 'workupPath'
+>;
 
 /** The spec a check belongs to: a needle, a rubric, or `matcher` for a hand-written assertion. */
 export interface SpecRef {
   id: string;
   kind: Check['specKind'];
   file?: string;
+  /** The task case, for a check of a `*.cases.yaml` spec. */
+  case?: string;
 }
 
 /** The spec of a hand-written `expect(workup).toX(...)`. */
@@ -38,6 +43,7 @@ export function toCheck(spec: SpecRef, workup: Workup, measured: Measured): Chec
     spec: spec.id,
     specKind: spec.kind,
     ...(spec.file !== undefined && { specFile: spec.file }),
+    ...(spec.case !== undefined && { case: spec.case }),
     workup: workup.id,
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
     ...measured,

@@ -37,11 +37,15 @@ export interface Criterion {
   check(workup: Workup): Check | Promise<Check>;
 }
 
-function refOf(spec: Spec): SpecRef {
+function refOf(spec: NeedleSpec | RubricSpec): SpecRef {
   return { id: spec.id, kind: spec.kind, ...(spec.file !== undefined && { file: spec.file }) };
 }
 
-function criterion(spec: Spec, id: string, decide: (w: Workup) => Measured | Promise<Measured>): Criterion {
+function criterion(
+  spec: NeedleSpec | RubricSpec,
+  id: string,
+  decide: (w: Workup) => Measured | Promise<Measured>,
+): Criterion {
   const ref = refOf(spec);
   return {
     name: id.replace(/-/g, ' '),
@@ -95,7 +99,10 @@ function rubricCriteria(rubric: RubricSpec, options: CheckOptions): Criterion[] 
   }));
 }
 
-/** The criteria of a spec, in report order. */
-export function criteriaOf(spec: Spec, options: CheckOptions = {}): Criterion[] {
+/**
+ * The criteria of a needle or rubric, in report order. A task-cases spec has criteria per case (`caseCriteria`):
+ * which ones a workup gets depends on the cases it is a run of.
+ */
+export function criteriaOf(spec: NeedleSpec | RubricSpec, options: CheckOptions = {}): Criterion[] {
   return spec.kind === 'needle' ? needleCriteria(spec, options) : rubricCriteria(spec, options);
 }

@@ -6,7 +6,8 @@ import {
   matchTrajectory,
   type TrajectoryMatchResult,
 } from '../metrics/trajectory/match.js';
-import { stepF1 } from '../metrics/trajectory/step-correctness.js';
+import { trajectorySimilarity } from '../metrics/trajectory/similarity.js';
+import { stepF1, stepPrecision, stepRecall } from '../metrics/trajectory/step-correctness.js';
 import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { fmt, type Measured, verdictOf } from './measure.js';
@@ -57,6 +58,33 @@ export interface StepScore {
   needsReference: boolean;
   score: (actual: Trajectory, reference: Trajectory | undefined) => number;
 }
+
+export const STEP_PRECISION: StepScore = {
+  criterion: 'step-precision',
+  metric: 'step_precision',
+  label: 'step precision',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => stepPrecision(actual, gold!),
+};
+
+export const STEP_RECALL: StepScore = {
+  criterion: 'step-recall',
+  metric: 'step_recall',
+  label: 'step recall',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => stepRecall(actual, gold!),
+};
+
+export const SIMILARITY: StepScore = {
+  criterion: 'similarity',
+  metric: 'trajectory_similarity',
+  label: 'similarity (difflib ratio)',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => trajectorySimilarity(actual, gold!),
+};
 
 export const STEP_F1: StepScore = {
   criterion: 'step-f1',

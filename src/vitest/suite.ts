@@ -1,14 +1,16 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
+import { caseCriteria, casesOf } from '../checks/cases.js';
 import { expectationText } from '../checks/format.js';
-import { type CheckOptions, criteriaOf } from '../checks/spec.js';
+import { type CheckOptions, type Criterion, criteriaOf } from '../checks/spec.js';
+import { calledTools, toolsNamed } from '../checks/tools.js';
 import type { VerifierOptions } from '../entailment/create.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
 import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
-import type { NeedleSpec, RubricSpec } from '../model/spec.js';
+import type { CasesSpec, Spec, TaskCase } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
 import { loadSpec } from '../specs/load.js';
@@ -90,7 +92,7 @@ function checkFailure(check: Check): Error {
  * failing test naming it; neither stops the other workups' tests.
  */
 export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> {
-  let spec: NeedleSpec | RubricSpec;
+  let spec: Spec;
   try {
     spec = await loadSpec(options.specFile);
   } catch (error) {
@@ -106,7 +108,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   const context: CheckOptions = {};
   // A model or judge that cannot be had is one failing test; the criteria it measures say they were not measured.
   const problems: Array<{ test: string; message: string }> = [];
-  if (spec.kind === 'needle' && options.entail) {
+  if (spec.kind !== 'rubric' && options.entail) {
     try {
       const verifier = await verifierFor(options.entail);
       if (verifier) context.verifier = verifier;
@@ -120,7 +122,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       problems.push({ test: 'the entailment model loads', message: error.message });
     }
   }
-  if (spec.kind === 'rubric' && options.judge) {
+  if (spec.kind !== 'needle' && options.judge) {
     const { samples } = options.judge;
     try {
       context.judge = { judge: await judgeFor(options.judge), ...(samples !== undefined && { samples }) };
@@ -130,6 +132,10 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     }
   }
 
+  if (spec.kind === 'cases') {
+    declareCases(spec, workups, failures, problems, context);
+    return;
+  }
   describe(spec.id, () => {
     if (spec.kind === 'rubric' && options.judge) {
       // A recording cassette is written once, after the spec's tests, rather than after every verdict.
@@ -143,7 +149,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     }
     for (const failure of failures) declareFailure(failure);
     for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
-      describe(workup.id, () => declareChecks(spec, workup, context));
+      describe(workup.id, () => declareCriteria(criteriaOf(spec, context), workup));
     }
   });
 }
@@ -159,8 +165,8 @@ function declareFailure(failure: WorkupFailure): void {
  * throws the check's statement, a criterion that does not apply (or was not measured) is skipped with its reason.
  * The check rides on the test for the reporters.
  */
-function declareChecks(spec: NeedleSpec | RubricSpec, workup: Workup, context: CheckOptions): void {
-  for (const criterion of criteriaOf(spec, context)) {
+function declareCriteria(criteria: readonly Criterion[], workup: Workup): void {
+  for (const criterion of criteria) {
     it(criterion.name, async (ctx) => {
       const check = await criterion.check(workup);
       ctx.task.meta.needlework = check;
@@ -168,4 +174,64 @@ function declareChecks(spec: NeedleSpec | RubricSpec, workup: Workup, context: C
       else if (check.verdict === 'fail') throw checkFailure(check);
     });
   }
+}
+
+/**
+ * The tests of a task-cases spec: `describe(<spec>) > describe(<case>) > describe(<workup>) > it(<assertion>)`. An
+ * invalid case is one failing test with its file:line:column problems, a case that no workup is a run of is one
+ * failing test naming what it looked for; neither stops the other cases. A tool that the case names but no run of it
+ * ever calls is a warning (a misspelt tool name would otherwise pass a `must_not_call` forever).
+ */
+function declareCases(
+  spec: CasesSpec,
+  workups: readonly Workup[],
+  failures: readonly WorkupFailure[],
+  problems: ReadonlyArray<{ test: string; message: string }>,
+  context: CheckOptions,
+): void {
+  describe(spec.id, () => {
+    for (const problem of problems) {
+      it(problem.test, () => {
+        throw userFailure(problem.message);
+      });
+    }
+    for (const failure of failures) declareFailure(failure);
+    for (const bad of spec.invalid) {
+      describe(bad.id, () => {
+        it('is a valid case', () => {
+          throw userFailure(bad.diagnostics.map(formatDiagnostic).join('\n'));
+        });
+      });
+    }
+    for (const c of spec.cases) {
+      const runs = workups.filter((w) => casesOf(spec, w).includes(c));
+      describe(c.id, () => {
+        if (runs.length === 0) {
+          it('has a run', () => {
+            throw userFailure(
+              `${spec.file}${c.line ? `:${c.line}` : ''}: case ${c.id} matches no workup (looked for ${c.workups.join(', ')} and meta.json task "${c.id}")`,
+            );
+          });
+          return;
+        }
+        for (const warning of unusedTools(c, runs))
+          console.warn(`${spec.file}${c.line ? `:${c.line}` : ''}: ${warning}`);
+        for (const workup of runs) {
+          describe(workup.id, () => declareCriteria(caseCriteria(spec, c, context), workup));
+        }
+      });
+    }
+  });
+}
+
+/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
+function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
+  const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
+  if (called.size === 0) return [];
+  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
+    .filter((name) => !called.has(name))
+    .map(
+      (name) =>
+        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
+    );
 }
