@@ -9,7 +9,7 @@ import { citationPrecision, citationRecall, citationsResolve } from './citations
 import { fmt, type Measured, type SpecRef, toCheck } from './measure.js';
 import { rubricCriterion } from './rubric.js';
 import type { CheckOptions, Criterion } from './spec.js';
-import { toolChecks } from './tools.js';
+import { calledTools, toolChecks, toolsNamed } from './tools.js';
 import {
   EFFICIENCY,
   ERROR_RECOVERY,
@@ -52,10 +52,11 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
       id,
       name,
       check: (workup) => {
+        // The case's own id for the criterion: a kind may reuse a shared check (`trajectory-match` as `tool-calls`).
         const measured = decide(workup);
         return measured instanceof Promise
-          ? measured.then((m) => toCheck(ref, workup, m))
-          : toCheck(ref, workup, measured);
+          ? measured.then((m) => toCheck(ref, workup, { ...m, criterion: id }))
+          : toCheck(ref, workup, { ...measured, criterion: id });
       },
     });
   const e = c.expect;
@@ -156,4 +157,16 @@ function uncited(workup: Workup, max: number): Measured {
     summary: measured ? `${count} uncited claim sentences, at most ${max} allowed` : (recall.summary ?? ''),
     ...(recall.evidence && { evidence: recall.evidence }),
   };
+}
+
+/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
+export function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
+  const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
+  if (called.size === 0) return [];
+  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
+    .filter((name) => !called.has(name))
+    .map(
+      (name) =>
+        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
+    );
 }
