@@ -133,6 +133,7 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
             specKind: 'cases',
             ...(spec.file && { specFile: spec.file }),
             case: c.id,
+            criterion: `judge-${criterion.id}`,
           };
         },
       });
