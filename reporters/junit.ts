@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { collectChecks } from '../src/report/collect.js';
+import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { displayPath, projectPath } from '../src/report/display-path.js';
 import { buildJUnitXml, type JUnitDialect } from '../src/report/junit/build.js';
 import { criterionPlaces } from '../src/report/places/spec.js';
@@ -52,9 +52,7 @@ export class NeedleworkJUnitReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
     this.startedAt = new Date();
-    // Test locations are what `line` is made of; Vitest records them only when asked (the user may have said no).
-    vitest.config.includeTaskLocation ??= true;
-    for (const project of vitest.projects) project.config.includeTaskLocation ??= true;
+    recordTestLocations(vitest);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {

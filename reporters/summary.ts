@@ -1,7 +1,7 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { collectChecks } from '../src/report/collect.js';
+import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { projectPath } from '../src/report/display-path.js';
 import { criterionPlaces } from '../src/report/places/spec.js';
 import {
@@ -74,9 +74,7 @@ export class NeedleworkSummaryReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
     this.startedAt = new Date();
-    // Annotations on hand-written tests point at the test's line, which Vitest records only when asked.
-    vitest.config.includeTaskLocation ??= true;
-    for (const project of vitest.projects) project.config.includeTaskLocation ??= true;
+    recordTestLocations(vitest);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {

@@ -52,17 +52,15 @@ beforeAll(async () => {
       },
       {
         describe: ['compound-alpha', 'local'],
-        name: 'pivot burden',
+        name: 'reconciled',
         meta: checkMeta({
           spec: 'compound-alpha',
           workup: 'local',
           workupPath: 'runs/local',
-          criterion: 'pivot burden',
-          metric: 'pivot_burden',
+          criterion: 'reconciled',
+          metric: 'reconciliation',
           value: null,
-          unit: 'queries',
-          threshold: 6,
-          comparator: '<=',
+          unit: 'stores',
           verdict: 'not-applicable',
         }),
         outcome: 'skip',
@@ -98,7 +96,7 @@ describe('NeedleworkOtelReporter', () => {
 
   it('writes one gen_ai.evaluation.result event per needlework check, none for plain tests', () => {
     expect(records().map((r) => [r.eventName, attrs(r)['gen_ai.evaluation.name']])).toEqual([
-      ['gen_ai.evaluation.result', 'pivot burden'],
+      ['gen_ai.evaluation.result', 'reconciled'],
       ['gen_ai.evaluation.result', 'surfaced'],
       ['gen_ai.evaluation.result', 'traversed'],
     ]);
@@ -108,7 +106,7 @@ describe('NeedleworkOtelReporter', () => {
   });
 
   it('carries the score, the verdict as label and the explanation, per the GenAI semantic conventions', () => {
-    const [pivot, surfaced, traversed] = records().map(attrs);
+    const [reconciled, surfaced, traversed] = records().map(attrs);
     expect(traversed).toMatchObject({
       'gen_ai.evaluation.score.value': 0.5,
       'gen_ai.evaluation.score.label': 'fail',
@@ -118,18 +116,18 @@ describe('NeedleworkOtelReporter', () => {
     });
     expect(surfaced?.['gen_ai.evaluation.score.value']).toBe(1);
     // A metric that does not apply has no score, only its label.
-    expect(pivot).not.toHaveProperty('gen_ai.evaluation.score.value');
-    expect(pivot).toMatchObject({
+    expect(reconciled).not.toHaveProperty('gen_ai.evaluation.score.value');
+    expect(reconciled).toMatchObject({
       'gen_ai.evaluation.score.label': 'not-applicable',
-      'needlework.unit': 'queries',
+      'needlework.unit': 'stores',
     });
     expect(records().map((r) => r.severityNumber)).toEqual([9, 9, 13]);
   });
 
   it('parents the events of a workup from an OTel trace to its trace and span, lowercased', () => {
-    const [pivot, surfaced, traversed] = records();
+    const [reconciled, surfaced, traversed] = records();
     expect(traversed).toMatchObject({ traceId: TRACE.toLowerCase(), spanId: SPAN.toLowerCase() });
-    expect(pivot).not.toHaveProperty('traceId');
+    expect(reconciled).not.toHaveProperty('traceId');
     expect(surfaced).not.toHaveProperty('spanId');
   });
 });
