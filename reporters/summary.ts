@@ -91,9 +91,12 @@ export class NeedleworkSummaryReporter implements Reporter {
       const regressions = await this.regressions(checks);
       if (regressions) input.regressions = regressions;
       const base = this.options.linkBase;
-      if (base)
-        input.link = (path) =>
-          `${base}${projectPath(this.root, path).split('/').map(encodeURIComponent).join('/')}`;
+      input.workupPlace = (workupPath) => {
+        const path = projectPath(this.root, workupPath);
+        // Only a path inside the project has a page on the forge.
+        if (!base || path.startsWith('/') || /^[A-Za-z]:/.test(path)) return { path };
+        return { path, href: `${base}${path.split('/').map(encodeURIComponent).join('/')}` };
+      };
       await appendFile(resolve(this.root, summaryFile), buildSummaryMarkdown(input));
     }
   }

@@ -14,7 +14,7 @@ export const NEEDLEWORK_REPORTERS = [
 
 /** Vitest's built-in reporter names (its `ReportersMap`, plus `html`, which @vitest/ui provides). */
 async function vitestReporterNames(): Promise<string[]> {
-  const { ReportersMap } = await import('vitest/reporters');
+  const { ReportersMap } = await import('vitest/node');
   return [...Object.keys(ReportersMap), 'html'];
 }
 

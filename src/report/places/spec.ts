@@ -16,6 +16,7 @@ const NEEDLE_KEYS: Record<string, ReadonlyArray<readonly string[]>> = {
   'citations-resolve': [['required_cites']],
   'citation-recall': [['thresholds', 'citation_recall']],
   'citation-precision': [['thresholds', 'citation_precision']],
+  'bridge-citations': [['required_cites'], ['required_path']],
   'supporting-facts': [['thresholds', 'supporting_fact_f1'], ['required_cites']],
   'pivot-burden': [['thresholds', 'pivot_burden']],
   reconciled: [['stores'], ['thresholds', 'reconciliation']],

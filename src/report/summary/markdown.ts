@@ -11,8 +11,11 @@ export interface SummaryInput {
    * baseline is known (no trend history, or a first run).
    */
   regressions?: { baseline: string; list: readonly Regression[] };
-  /** A link for a workup path (its page on the forge); the path is shown as code when absent. */
-  link?: (workupPath: string) => string | undefined;
+  /**
+   * How a workup's `workupPath` is shown: the path to print (project-relative) and a link to it (its page on the
+   * forge), if any. Without it the path is printed as recorded, without a link.
+   */
+  workupPlace?: (workupPath: string) => { path: string; href?: string };
 }
 
 /** Percent to one decimal place: `85.7%`. */
@@ -65,13 +68,16 @@ export function buildSummaryMarkdown(input: SummaryInput): string {
     }
   }
 
-  const workups = workupLines(checks, input.link);
+  const workups = workupLines(checks, input.workupPlace ?? ((path) => ({ path })));
   if (workups.length > 0) lines.push('', `### Workups (${workups.length})`, '', ...workups);
   return `${lines.join('\n')}\n`;
 }
 
 /** `- ✅ grounded: [fixtures/workups/grounded](link) (6 passed)`, one per workup, in byte order of the id. */
-function workupLines(checks: readonly CheckRecord[], link: SummaryInput['link']): string[] {
+function workupLines(
+  checks: readonly CheckRecord[],
+  placeOf: NonNullable<SummaryInput['workupPlace']>,
+): string[] {
   const byWorkup = new Map<string, { path?: string; passed: number; failed: number; skipped: number }>();
   for (const check of checks) {
     if (!check.meta) continue;
@@ -85,13 +91,13 @@ function workupLines(checks: readonly CheckRecord[], link: SummaryInput['link'])
   return [...byWorkup.entries()]
     .sort(([a], [b]) => byteCompare(a, b))
     .map(([id, w]) => {
-      const href = w.path === undefined ? undefined : link?.(w.path);
+      const place = w.path === undefined ? undefined : placeOf(w.path);
       const where =
-        w.path === undefined
+        place === undefined
           ? 'path unknown'
-          : href
-            ? `[${markdownCell(w.path)}](${href.replaceAll('(', '%28').replaceAll(')', '%29')})`
-            : `<code>${markdownCell(w.path)}</code>`;
+          : place.href
+            ? `[${markdownCell(place.path)}](${place.href.replaceAll('(', '%28').replaceAll(')', '%29')})`
+            : `<code>${markdownCell(place.path)}</code>`;
       const counts = [
         `${w.passed} passed`,
         w.failed > 0 ? `${w.failed} failed` : '',
