@@ -218,6 +218,19 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
   });
 });
 
+describe('NeedleworkSummaryReporter outside GitHub Actions', () => {
+  it('prints and writes nothing when neither GITHUB_STEP_SUMMARY nor GITHUB_ACTIONS is set', async () => {
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    vi.stubEnv('GITHUB_ACTIONS', '');
+    const reporter = new NeedleworkSummaryReporter();
+    vi.unstubAllEnvs();
+    const write = vi.spyOn(process.stdout, 'write');
+    await reporter.onTestRunEnd([]);
+    expect(write).not.toHaveBeenCalled();
+    write.mockRestore();
+  });
+});
+
 describe('formatAnnotation', () => {
   it("escapes data and properties per GitHub's workflow-command rules", () => {
     expect(
