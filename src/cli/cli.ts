@@ -1,21 +1,10 @@
-import { createRequire } from 'node:module';
 import { cac } from 'cac';
 import { UsageError } from '../errors/index.js';
+import { version } from '../version.js';
+import { NEEDLEWORK_REPORTERS } from './commands/run-reporters.js';
 import type { Io } from './io.js';
 
-const NEEDLEWORK_REPORTER_NAMES = 'needlework-junit, needlework-html, needlework-trend';
-
-// Built, this file is dist/src/cli/cli.js; run from source (the tests), src/cli/cli.ts. Take the first package.json
-// up the tree that is needlework's own.
-const { version } = ['../../../package.json', '../../package.json']
-  .map((path) => {
-    try {
-      return createRequire(import.meta.url)(path) as { name?: string; version: string };
-    } catch {
-      return undefined;
-    }
-  })
-  .find((pkg) => pkg?.name === 'needlework')!;
+const NEEDLEWORK_REPORTER_NAMES = NEEDLEWORK_REPORTERS.join(', ');
 
 /** A `--flag <n>` that must be a whole number of at least 1; undefined when not given. */
 function wholeNumber(options: Record<string, unknown>, name: string): number | undefined {
@@ -24,6 +13,16 @@ function wholeNumber(options: Record<string, unknown>, name: string): number | u
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a whole number of at least 1`);
   return n;
+}
+
+/** A `--flag <value>` given at most once; undefined when not given. cac makes a repeated flag an array. */
+function single(options: Record<string, unknown>, name: string, what: string): string | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (Array.isArray(value))
+    throw new UsageError(`${flag} takes one ${what}; it was given ${value.length} times`);
+  return String(value);
 }
 
 /**
@@ -76,6 +75,14 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       const reporters = many(options['reporter']);
       const bail = wholeNumber(options, 'bail');
       const samples = wholeNumber(options, 'samples');
+      const outDir = single(options, 'outDir', 'folder');
+      const shard = single(options, 'shard', '<index>/<count>');
+      for (const [name, what] of [
+        ['model', 'model'],
+        ['judge', 'judge'],
+        ['baseline', 'trend history'],
+      ] as const)
+        single(options, name, what);
       result.code = await runRun(
         {
           needles: many(options['needles']).length > 0 ? many(options['needles']) : ['needles'],
@@ -87,10 +94,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
             reporters.length > 0
               ? reporters
               : ['default', 'needlework-junit', 'needlework-html', 'needlework-trend'],
-          outDir: typeof options['outDir'] === 'string' ? options['outDir'] : 'needlework-report',
+          outDir: outDir ?? 'needlework-report',
           watch: options['watch'] === true,
           ui: options['ui'] === true,
-          ...(options['shard'] !== undefined && { shard: String(options['shard']) }),
+          ...(shard !== undefined && { shard }),
           ...(bail !== undefined && { bail }),
           ...(options['mergeReports'] !== undefined && {
             mergeReports:
