@@ -1,0 +1,219 @@
+import { AIMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { tool } from '@langchain/core/tools';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type LangChainRun, WorkupCallbackHandler } from '../../src/harness/langchain/index.js';
+import { bridgeTurns, failure, guessTurns, type Turn } from './helpers/agent.js';
+import {
+  compoundAlpha,
+  docsSearch,
+  GUESS_NOTE,
+  graphLedger,
+  graphQuery,
+  groundedNote,
+  QUESTION,
+} from './helpers/world.js';
+
+const graphTool = tool(async (input) => graphQuery(input), {
+  name: 'graph_query',
+  description: 'Facts of the entity graph that touch an entity, of one relation when given.',
+  schema: z.object({ entity: z.string(), relation: z.string().optional() }),
+});
+
+const docsTool = tool(
+  async ({ query }) => {
+    if (query === '') throw new Error('empty query');
+    return docsSearch({ query });
+  },
+  {
+    name: 'docs_search',
+    description: 'Document texts that contain the query.',
+    schema: z.object({ query: z.string() }),
+  },
+);
+
+function calls(...list: Array<[string, string, Record<string, unknown>]>): AIMessage {
+  return new AIMessage({
+    content: '',
+    tool_calls: list.map(([id, name, args]) => ({ id, name, args, type: 'tool_call' as const })),
+  });
+}
+
+/** The fake model scripted with the shared acceptance turns. */
+function scripted(turns: readonly Turn[]) {
+  const model = fakeModel();
+  for (const turn of turns) {
+    if ('text' in turn) model.respond(new AIMessage(turn.text));
+    else
+      model.respond(
+        calls(
+          ...turn.calls.map((c): [string, string, Record<string, unknown>] => [c.id, c.name, { ...c.input }]),
+        ),
+      );
+  }
+  return model;
+}
+
+describe('WorkupCallbackHandler: a two-tool LangGraph ReAct agent on the fake model', () => {
+  it('records the trajectory, the ledger and the note from the callbacks', async () => {
+    const note = [
+      '# Workup',
+      '',
+      '## Findings',
+      '',
+      '- Halberd is a member of Ash Cell. [cite:c-1]',
+      '- Ash Cell and Wren are co-located at Compound-Alpha. [cite:c-2,c-4]',
+      '- Compound-Alpha stands in Port Sable. [cite:c-3]',
+      '',
+    ].join('\n');
+    const model = fakeModel()
+      .respond(
+        new AIMessage({
+          content: 'Start from Halberd.',
+          tool_calls: [
+            {
+              id: 'c-1',
+              name: 'graph_query',
+              args: { entity: 'Halberd', relation: 'MEMBER_OF' },
+              type: 'tool_call',
+            },
+          ],
+          usage_metadata: { input_tokens: 100, output_tokens: 20, total_tokens: 120 },
+        }),
+      )
+      .respond(
+        calls(
+          ['c-2', 'graph_query', { entity: 'Ash Cell', relation: 'CO_LOCATED' }],
+          ['c-3', 'docs_search', { query: 'Compound-Alpha' }],
+        ),
+      )
+      .respond(calls(['c-5', 'docs_search', { query: '' }]))
+      .respond(calls(['c-4', 'graph_query', { entity: 'Compound-Alpha', relation: 'CO_LOCATED' }]))
+      .respond(
+        new AIMessage({
+          content: note,
+          usage_metadata: { input_tokens: 300, output_tokens: 60, total_tokens: 360 },
+        }),
+      );
+    const agent = createReactAgent({ llm: model, tools: [graphTool, docsTool] });
+    const handler = new WorkupCallbackHandler({ ledger: graphLedger, task: 'halberd-wren' });
+    const result = await agent.invoke(
+      { messages: [{ role: 'user', content: QUESTION }] },
+      { callbacks: [handler] },
+    );
+    expect(result.messages.at(-1)?.content).toBe(note);
+
+    expect(handler.workups).toHaveLength(1);
+    const workup = handler.workup();
+    expect(handler.workups[0]).toBe(workup);
+    expect(workup.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(workup.meta).toMatchObject({ task: 'halberd-wren', harness: 'langchain' });
+    expect(workup.meta['usage']).toEqual({ inputTokens: 400, outputTokens: 80 });
+
+    const trajectory = workup.trajectory!;
+    expect(trajectory.task_input).toBe(QUESTION);
+    expect(trajectory.steps.map((s) => [s.step_type, s.tool_name, s.call_id ?? null])).toEqual([
+      ['thought', null, null],
+      ['tool_call', 'graph_query', 'c-1'],
+      ['observation', 'graph_query', 'c-1'],
+      ['tool_call', 'graph_query', 'c-2'],
+      ['tool_call', 'docs_search', 'c-3'],
+      ['observation', 'graph_query', 'c-2'],
+      ['observation', 'docs_search', 'c-3'],
+      ['tool_call', 'docs_search', 'c-5'],
+      ['observation', 'docs_search', 'c-5'],
+      ['tool_call', 'graph_query', 'c-4'],
+      ['observation', 'graph_query', 'c-4'],
+      ['answer', null, null],
+    ]);
+    expect(trajectory.steps[0]).toMatchObject({ content: 'Start from Halberd.', tokens_used: 120 });
+    expect(trajectory.steps[1]!.tool_input).toEqual({ entity: 'Halberd', relation: 'MEMBER_OF' });
+    expect(trajectory.steps[8]).toMatchObject({ error: 'empty query', content: 'ERROR: empty query' });
+    expect(trajectory.steps[11]).toMatchObject({ content: note, tokens_used: 360 });
+    expect(trajectory.final_answer).toBe(note);
+    expect(trajectory.succeeded).toBe(true);
+    expect(trajectory.total_tokens).toBe(480);
+
+    expect(workup.ledger.map((e) => [e.id, e.store, e.results.length, e.error ?? null])).toEqual([
+      ['c-1', 'graph', 1, null],
+      ['c-2', 'graph', 1, null],
+      ['c-3', 'docs_search', 0, null],
+      ['c-5', 'docs_search', 0, 'empty query'],
+      ['c-4', 'graph', 2, null],
+    ]);
+    expect(workup.ledger[0]!.query).toBe('graph_query({"entity":"Halberd","relation":"MEMBER_OF"})');
+
+    expect(workup.note?.citations.map((c) => c.id)).toEqual(['c-1', 'c-2', 'c-4', 'c-3']);
+    expect(workup).toTraverse({
+      relations: ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'],
+      from: 'Halberd',
+      to: 'Wren',
+    });
+    expect(workup).toHaveResolvableCitations();
+  });
+
+  it('records a model called on its own as a run of one answer, and keeps one workup per root run', async () => {
+    const seen: LangChainRun[] = [];
+    const handler = new WorkupCallbackHandler({
+      id: (run) => {
+        seen.push(run);
+        return `run-${seen.length}`;
+      },
+      note: false,
+    });
+    const model = fakeModel().respond(new AIMessage('Compound-Alpha.')).respond(new AIMessage('Ash Cell.'));
+    await model.invoke('Which site?', { callbacks: [handler] });
+    await model.invoke([{ role: 'user', content: 'Which cell?' }], { callbacks: [handler] });
+    expect(handler.workups.map((w) => [w.id, w.trajectory?.task_input, w.trajectory?.final_answer])).toEqual([
+      ['run-1', 'Which site?', 'Compound-Alpha.'],
+      ['run-2', 'Which cell?', 'Ash Cell.'],
+    ]);
+    expect(handler.workups[0]!.note).toBeUndefined();
+    expect(seen.map((run) => run.runId)).toEqual(
+      handler.workups.map(() => expect.stringMatching(/^[0-9a-f-]{36}$/)),
+    );
+  });
+
+  it('fails the run when the agent throws, keeping what it did', async () => {
+    const model = fakeModel()
+      .respond(calls(['c-1', 'graph_query', { entity: 'Halberd', relation: 'MEMBER_OF' }]))
+      .respond(new Error('model down'));
+    const agent = createReactAgent({ llm: model, tools: [graphTool] });
+    const handler = new WorkupCallbackHandler({ ledger: graphLedger });
+    await expect(
+      agent.invoke({ messages: [{ role: 'user', content: QUESTION }] }, { callbacks: [handler] }),
+    ).rejects.toThrow('model down');
+    const workup = handler.workup();
+    expect(handler.workups).toEqual([workup]);
+    expect(workup.ledger.map((e) => e.id)).toEqual(['c-1']);
+    expect(workup.trajectory).toMatchObject({ succeeded: false, final_answer: null });
+    expect(workup.meta['error']).toBe('model down');
+  });
+});
+
+describe('WorkupCallbackHandler: the compound-alpha acceptance test', () => {
+  it('grounds the agent that walks the bridge and cites its calls', async () => {
+    const handler = new WorkupCallbackHandler({ ledger: graphLedger });
+    const agent = createReactAgent({
+      llm: scripted(bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3']))),
+      tools: [graphTool, docsTool],
+    });
+    await agent.invoke({ messages: [{ role: 'user', content: QUESTION }] }, { callbacks: [handler] });
+    const workup = handler.workup();
+    expect(workup.ledger.map((e) => e.id)).toEqual(['call-1', 'call-2', 'call-3']);
+    expect(workup).toBeGrounded(await compoundAlpha());
+  });
+
+  it('fails the same agent as a guess when it answers without the bridge calls', async () => {
+    const handler = new WorkupCallbackHandler({ ledger: graphLedger, id: 'guess' });
+    const agent = createReactAgent({ llm: scripted(guessTurns(GUESS_NOTE)), tools: [graphTool, docsTool] });
+    await agent.invoke({ messages: [{ role: 'user', content: QUESTION }] }, { callbacks: [handler] });
+    const workup = handler.workup();
+    const needle = await compoundAlpha();
+    expect(failure(() => expect(workup).toBeGrounded(needle))).toMatch(
+      /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha, but its ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED/,
+    );
+  });
+});
