@@ -51,15 +51,7 @@ export class Runs<Run> {
   recorder(key: string, run: Run, input?: string): Recorder {
     let recorder = this.live.get(key);
     if (!recorder) {
-      const { id, task, trial, ledger, meta } = this.options;
-      recorder = createRecorder({
-        id: typeof id === 'function' ? id(run) : (id ?? key),
-        ...(task !== undefined ? { task } : {}),
-        ...(trial !== undefined ? { trial } : {}),
-        ...(ledger !== undefined ? { ledger } : {}),
-        ...(input !== undefined ? { input } : {}),
-        meta: { ...meta, harness: this.harness },
-      });
+      recorder = startRecorder(this.harness, this.options, key, run, input);
       this.live.set(key, recorder);
       this.latest = key;
     }
@@ -76,7 +68,11 @@ export class Runs<Run> {
     const recorder = this.live.get(key);
     if (!recorder) return undefined;
     this.live.delete(key);
-    const workup = this.build(recorder);
+    return this.add(key, finishRecorder(recorder, this.options));
+  }
+
+  /** Adds the workup of a run that ended, built by the harness itself (the OTel harness reads it from spans). */
+  add(key: string, workup: Workup): Workup {
     this.ended.set(key, workup);
     this.workups.push(workup);
     this.options.onWorkup?.(workup);
@@ -92,7 +88,7 @@ export class Runs<Run> {
     const ended = wanted === undefined ? undefined : this.ended.get(wanted);
     if (ended) return ended;
     const recorder = wanted === undefined ? undefined : this.live.get(wanted);
-    if (recorder) return this.build(recorder);
+    if (recorder) return finishRecorder(recorder, this.options);
     const known = [...this.ended.keys(), ...this.live.keys()];
     throw new Error(
       key === undefined
@@ -100,12 +96,32 @@ export class Runs<Run> {
         : `${this.harness}: no run ${key}; recorded runs: ${known.length > 0 ? known.join(', ') : '(none)'}`,
     );
   }
+}
 
-  private build(recorder: Recorder): Workup {
-    if (this.options.note !== false) {
-      const answer = recorder.workup().trajectory?.final_answer;
-      if (answer !== undefined && answer !== null) recorder.note(answer);
-    }
-    return recorder.workup();
+/** A recorder for one run, set up from the harness options (`id` named after the run, `meta.harness` added). */
+export function startRecorder<Run>(
+  harness: string,
+  options: HarnessOptions<Run>,
+  key: string,
+  run: Run,
+  input?: string,
+): Recorder {
+  const { id, task, trial, ledger, meta } = options;
+  return createRecorder({
+    id: typeof id === 'function' ? id(run) : (id ?? key),
+    ...(task !== undefined ? { task } : {}),
+    ...(trial !== undefined ? { trial } : {}),
+    ...(ledger !== undefined ? { ledger } : {}),
+    ...(input !== undefined ? { input } : {}),
+    meta: { ...meta, harness },
+  });
+}
+
+/** The recorder's workup, with the final answer as the note unless the `note` option says otherwise. */
+export function finishRecorder<Run>(recorder: Recorder, options: HarnessOptions<Run>): Workup {
+  if (options.note !== false) {
+    const answer = recorder.workup().trajectory?.final_answer;
+    if (answer !== undefined && answer !== null) recorder.note(answer);
   }
+  return recorder.workup();
 }

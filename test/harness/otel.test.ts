@@ -1,0 +1,247 @@
+import { context, type HrTime, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { WorkupSpanProcessor, type WorkupSpanProcessorOptions } from '../../src/harness/otel/index.js';
+import { bridgeTurns, failure, guessTurns, type Turn } from './helpers/agent.js';
+import {
+  compoundAlpha,
+  docsSearch,
+  GUESS_NOTE,
+  graphLedger,
+  graphQuery,
+  groundedNote,
+  QUESTION,
+} from './helpers/world.js';
+
+/** 2026-06-02T10:00:00Z, plus whole milliseconds: span times the test controls, so order and latency are exact. */
+const T0 = 1_780_394_400;
+const at = (ms: number): HrTime => [T0 + Math.floor(ms / 1000), (ms % 1000) * 1_000_000];
+
+const TOOLS: Record<string, (input: never) => unknown> = {
+  graph_query: graphQuery,
+  docs_search: (input: { query: string }) => {
+    if (input.query === '') throw new Error('empty query');
+    return docsSearch(input);
+  },
+};
+
+/**
+ * A hand-rolled agent instrumented by the OpenTelemetry GenAI semantic conventions, as instrumentation libraries
+ * write them: an `invoke_agent` root, a `chat` span per model turn (its output messages, tokens), an `execute_tool`
+ * span per tool call (arguments, result, or an exception and error status). Each turn takes 100 ms of model time and
+ * each tool 10 ms.
+ */
+function runAgent(tracer: Tracer, turns: readonly Turn[], usage = { input: 0, output: 0 }): void {
+  let now = 0;
+  const text = (content: string) => ({ type: 'text', content });
+  const root = tracer.startSpan(
+    'invoke_agent Analyst',
+    {
+      startTime: at(now),
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'Analyst',
+        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [text(QUESTION)] }]),
+      },
+    },
+    context.active(),
+  );
+  const inRoot = trace.setSpan(context.active(), root);
+  let answer = '';
+  for (const turn of turns) {
+    const chat = tracer.startSpan(
+      'chat scripted-model',
+      {
+        startTime: at(now),
+        attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'scripted-model' },
+      },
+      inRoot,
+    );
+    now += 100;
+    const parts =
+      'text' in turn
+        ? [text(turn.text)]
+        : turn.calls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.input }));
+    chat.setAttributes({
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts }]),
+      'gen_ai.usage.input_tokens': usage.input,
+      'gen_ai.usage.output_tokens': usage.output,
+    });
+    chat.end(at(now));
+    if ('text' in turn) {
+      answer = turn.text;
+      continue;
+    }
+    for (const call of turn.calls) {
+      const span = tracer.startSpan(
+        `execute_tool ${call.name}`,
+        {
+          startTime: at(now),
+          attributes: {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': call.name,
+            'gen_ai.tool.call.id': call.id,
+            'gen_ai.tool.call.arguments': JSON.stringify(call.input),
+          },
+        },
+        inRoot,
+      );
+      now += 10;
+      try {
+        span.setAttribute('gen_ai.tool.call.result', JSON.stringify(TOOLS[call.name]!(call.input as never)));
+      } catch (error) {
+        span.recordException(error as Error, at(now));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      }
+      span.end(at(now));
+    }
+  }
+  root.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [text(answer)] }]));
+  root.end(at(now));
+}
+
+function setUp(options: WorkupSpanProcessorOptions = {}) {
+  const processor = new WorkupSpanProcessor({ ledger: graphLedger, ...options });
+  const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+  return { processor, tracer: provider.getTracer('agent-under-test') };
+}
+
+describe('WorkupSpanProcessor: a two-tool agent traced with the GenAI semantic conventions', () => {
+  it('reads each finished trace as a workup: trajectory, ledger, note', () => {
+    const { processor, tracer } = setUp({ task: 'halberd-wren' });
+    const note = [
+      '# Workup',
+      '',
+      '## Findings',
+      '',
+      '- Halberd is a member of Ash Cell. [cite:c-1]',
+      '- Ash Cell and Wren are co-located at Compound-Alpha. [cite:c-2,c-4]',
+      '- Compound-Alpha stands in Port Sable. [cite:c-3]',
+      '',
+    ].join('\n');
+    runAgent(
+      tracer,
+      [
+        { calls: [{ id: 'c-1', name: 'graph_query', input: { entity: 'Halberd', relation: 'MEMBER_OF' } }] },
+        {
+          calls: [
+            { id: 'c-2', name: 'graph_query', input: { entity: 'Ash Cell', relation: 'CO_LOCATED' } },
+            { id: 'c-3', name: 'docs_search', input: { query: 'Compound-Alpha' } as never },
+          ],
+        },
+        { calls: [{ id: 'c-5', name: 'docs_search', input: { query: '' } as never }] },
+        {
+          calls: [
+            { id: 'c-4', name: 'graph_query', input: { entity: 'Compound-Alpha', relation: 'CO_LOCATED' } },
+          ],
+        },
+        { text: note },
+      ],
+      { input: 50, output: 10 },
+    );
+
+    expect(processor.workups).toHaveLength(1);
+    const workup = processor.workup();
+    expect(processor.workups[0]).toBe(workup);
+    const traceId = workup.id;
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(workup.meta).toMatchObject({ task: 'halberd-wren', harness: 'otel', trace: { traceId } });
+    expect(workup.meta.trace?.spanId).toMatch(/^[0-9a-f]{16}$/);
+
+    const trajectory = workup.trajectory!;
+    expect(trajectory.task_input).toBe(QUESTION);
+    expect(trajectory.steps.map((s) => [s.step_type, s.tool_name, s.call_id ?? null, s.latency_ms])).toEqual([
+      ['tool_call', 'graph_query', 'c-1', 0],
+      ['observation', 'graph_query', 'c-1', 10],
+      ['tool_call', 'graph_query', 'c-2', 0],
+      ['observation', 'graph_query', 'c-2', 10],
+      ['tool_call', 'docs_search', 'c-3', 0],
+      ['observation', 'docs_search', 'c-3', 10],
+      ['tool_call', 'docs_search', 'c-5', 0],
+      ['observation', 'docs_search', 'c-5', 10],
+      ['tool_call', 'graph_query', 'c-4', 0],
+      ['observation', 'graph_query', 'c-4', 10],
+      ['answer', null, null, 100],
+    ]);
+    expect(trajectory.steps[0]).toMatchObject({ timestamp: '2026-06-02T10:00:00.100Z', tokens_used: 60 });
+    expect(trajectory.steps[7]).toMatchObject({ error: 'empty query', content: 'ERROR: empty query' });
+    expect(trajectory).toMatchObject({
+      final_answer: note,
+      succeeded: true,
+      total_tokens: 300,
+      total_latency_ms: 550,
+    });
+    expect(trajectory.metadata).toMatchObject({
+      conventions: ['gen_ai'],
+      span_count: 11,
+      model: 'scripted-model',
+    });
+
+    expect(workup.ledger.map((e) => [e.id, e.store, e.results.length, e.error ?? null, e.ts])).toEqual([
+      ['c-1', 'graph', 1, null, '2026-06-02T10:00:00.100Z'],
+      ['c-2', 'graph', 1, null, '2026-06-02T10:00:00.210Z'],
+      ['c-3', 'docs_search', 0, null, '2026-06-02T10:00:00.220Z'],
+      ['c-5', 'docs_search', 0, 'empty query', '2026-06-02T10:00:00.330Z'],
+      ['c-4', 'graph', 2, null, '2026-06-02T10:00:00.440Z'],
+    ]);
+    expect(workup.note?.citations.map((c) => c.id)).toEqual(['c-1', 'c-2', 'c-4', 'c-3']);
+    expect(workup).toTraverse({
+      relations: ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'],
+      from: 'Halberd',
+      to: 'Wren',
+    });
+    expect(workup).toHaveResolvableCitations();
+  });
+
+  it('keeps one workup per trace, drops traces with no GenAI span, and reads an open trace on request', () => {
+    const { processor, tracer } = setUp({ id: (run) => `${run.rootName} ${processor.workups.length + 1}` });
+    runAgent(tracer, [{ text: 'First.' }]);
+    tracer.startSpan('GET /health').end();
+    runAgent(tracer, [{ text: 'Second.' }]);
+    expect(processor.workups.map((w) => [w.id, w.trajectory?.final_answer])).toEqual([
+      ['invoke_agent Analyst 1', 'First.'],
+      ['invoke_agent Analyst 2', 'Second.'],
+    ]);
+
+    const root = tracer.startSpan('invoke_agent Analyst', {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+    });
+    const open = root.spanContext().traceId;
+    tracer
+      .startSpan(
+        'execute_tool graph_query',
+        { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'graph_query' } },
+        trace.setSpan(context.active(), root),
+      )
+      .end();
+    expect(processor.workup(open).ledger).toHaveLength(1);
+    expect(processor.workups).toHaveLength(2);
+    expect(processor.failures).toEqual([]);
+  });
+
+  it('says so when no trace has ended', () => {
+    const { processor } = setUp();
+    expect(() => processor.workup()).toThrow(
+      'otel: no run recorded yet (is the harness registered with the SDK, and did the agent run?)',
+    );
+  });
+});
+
+describe('WorkupSpanProcessor: the compound-alpha acceptance test', () => {
+  it('grounds the agent that walks the bridge and cites its calls', async () => {
+    const { processor, tracer } = setUp();
+    runAgent(tracer, bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3'])));
+    const workup = processor.workup();
+    expect(workup.ledger.map((e) => e.id)).toEqual(['call-1', 'call-2', 'call-3']);
+    expect(workup).toBeGrounded(await compoundAlpha());
+  });
+
+  it('fails the same agent as a guess when it answers without the bridge calls', async () => {
+    const { processor, tracer } = setUp({ id: 'guess' });
+    runAgent(tracer, guessTurns(GUESS_NOTE));
+    const needle = await compoundAlpha();
+    expect(failure(() => expect(processor.workup()).toBeGrounded(needle))).toMatch(
+      /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha, but its ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED/,
+    );
+  });
+});
