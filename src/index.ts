@@ -19,3 +19,4 @@ export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './sp
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';
 export { inSeedOrder, saveWorkup, trajectoryText } from './workup/save.js';
+export * from './cassette/index.js';
