@@ -5,6 +5,7 @@ export { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from './adapt
 export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
 export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
+export * from './cassette/index.js';
 export { findSpecs, findWorkups } from './discover/find.js';
 export * from './entailment/index.js';
 export * from './errors/index.js';

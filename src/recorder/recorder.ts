@@ -44,6 +44,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   let noteSource: string | undefined;
   let finalAnswer: string | null = null;
   let failure: string | undefined;
+  let extraMeta: Record<string, unknown> = {};
   const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0, reported: false, costReported: false };
 
   /** Milliseconds since the previous step, and the clock moved on to now. */
@@ -83,6 +84,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         tool_input: wrapInput(data),
         timestamp: ts,
         latency_ms: latency,
+        tokens_used: timing?.tokens ?? 0,
         call_id: id,
       });
       return id;
@@ -113,6 +115,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         tool_output: data ?? null,
         timestamp: new Date().toISOString(),
         latency_ms: latency,
+        tokens_used: timing?.tokens ?? 0,
         error: error ?? null,
         call_id: call?.id ?? callId,
       });
@@ -151,6 +154,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
       }
     },
 
+    setMeta(fields) {
+      extraMeta = { ...extraMeta, ...fields };
+    },
+
     fail(error) {
       failure = error instanceof Error ? error.message : String(error);
     },
@@ -169,7 +176,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         total_latency_ms: Math.max(last - started, stepLatency),
         metadata: {},
       });
-      const meta: WorkupMeta = plain(options.meta ?? {}) as WorkupMeta;
+      const meta = plain({ ...options.meta, ...extraMeta }) as WorkupMeta;
       if (options.task !== undefined) meta.task = options.task;
       if (options.trial !== undefined) meta.trial = options.trial;
       if (usage.reported) {

@@ -35,6 +35,8 @@ export interface RecorderOptions {
 export interface StepTiming {
   /** Wall time of the step in milliseconds. */
   latencyMs?: number;
+  /** Tokens the model spent on the step (a tool call's share of a model response). */
+  tokens?: number;
 }
 
 /** Usage an SDK reported for the run (or one model call of it); successive reports are added up. */
@@ -71,6 +73,8 @@ export interface Recorder {
   note(markdown: string): void;
   /** Usage the SDK reported (tokens, cost), added to the run's totals (`meta.usage`, `total_tokens`). */
   usage(u: Usage): void;
+  /** Adds fields to `meta.json` (the model an SDK reports, its finish reason); later calls win, `task`/`trial` stay. */
+  setMeta(fields: Record<string, unknown>): void;
   /** Marks the run as failed (it threw): `succeeded` is false and `meta.error` holds the message. */
   fail(error: unknown): void;
   /** The run so far, as a `Workup` equal to the one `loadWorkup` reads back from `save` (but for `meta.path`). */
