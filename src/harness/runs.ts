@@ -1,6 +1,7 @@
 import type { Workup } from '../model/workup.js';
 import { createRecorder } from '../recorder/recorder.js';
 import type { Recorder, RecorderOptions } from '../recorder/types.js';
+import type { NoteOption } from './ai-sdk/step.js';
 
 /**
  * What every SDK harness takes. `Run` is what the SDK knows of one run when it starts (a trace, a root run id), so an
@@ -21,10 +22,11 @@ export interface HarnessOptions<Run> {
   /** Further `meta.json` fields; the harness adds `harness` (its name). */
   meta?: Record<string, unknown>;
   /**
-   * Whether the run's final answer is also its note (parsed as markdown, citing ledger ids as `[cite:<call id>]`).
-   * Agents under test usually write their note as their final answer. @default true
+   * How the run's final answer becomes its note (markdown citing ledger ids as `[cite:<call id>]`): `true` (the answer
+   * as it is: agents under test usually write their note as their final answer), `false` (no note), or a function
+   * from the answer to the note (`undefined`: no note). The same option as the AI SDK harness's. @default true
    */
-  note?: boolean;
+  note?: NoteOption;
   /** Called with each run's workup when the run ends (exceptions it throws are not caught). */
   onWorkup?: (workup: Workup) => void;
 }
@@ -117,11 +119,13 @@ export function startRecorder<Run>(
   });
 }
 
-/** The recorder's workup, with the final answer as the note unless the `note` option says otherwise. */
+/** The recorder's workup, with its note made from the final answer as the `note` option says. */
 export function finishRecorder<Run>(recorder: Recorder, options: HarnessOptions<Run>): Workup {
-  if (options.note !== false) {
+  const note = options.note ?? true;
+  if (note !== false) {
     const answer = recorder.workup().trajectory?.final_answer;
-    if (answer !== undefined && answer !== null) recorder.note(answer);
+    const text = answer === undefined || answer === null ? undefined : note === true ? answer : note(answer);
+    if (text !== undefined) recorder.note(text);
   }
   return recorder.workup();
 }

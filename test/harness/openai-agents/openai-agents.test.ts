@@ -11,8 +11,8 @@ import {
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { traceModel, WorkupProcessor } from '../../src/harness/openai-agents/index.js';
-import { bridgeTurns, failure, guessTurns, type Turn } from './helpers/agent.js';
+import { traceModel, WorkupProcessor } from '../../../src/harness/openai-agents/index.js';
+import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
 import {
   compoundAlpha,
   docsSearch,
@@ -21,7 +21,7 @@ import {
   graphQuery,
   groundedNote,
   QUESTION,
-} from './helpers/world.js';
+} from '../helpers/world.js';
 
 const graphTool = tool({
   name: 'graph_query',

@@ -4,8 +4,8 @@ import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type LangChainRun, WorkupCallbackHandler } from '../../src/harness/langchain/index.js';
-import { bridgeTurns, failure, guessTurns, type Turn } from './helpers/agent.js';
+import { type LangChainRun, WorkupCallbackHandler } from '../../../src/harness/langchain/index.js';
+import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
 import {
   compoundAlpha,
   docsSearch,
@@ -14,7 +14,7 @@ import {
   graphQuery,
   groundedNote,
   QUESTION,
-} from './helpers/world.js';
+} from '../helpers/world.js';
 
 const graphTool = tool(async (input) => graphQuery(input), {
   name: 'graph_query',
@@ -174,6 +174,14 @@ describe('WorkupCallbackHandler: a two-tool LangGraph ReAct agent on the fake mo
     expect(seen.map((run) => run.runId)).toEqual(
       handler.workups.map(() => expect.stringMatching(/^[0-9a-f-]{36}$/)),
     );
+  });
+
+  it('makes the note from the answer with a note function', async () => {
+    const handler = new WorkupCallbackHandler({ note: (answer) => `## Summary\n\n${answer} [cite:g1]` });
+    await fakeModel()
+      .respond(new AIMessage('Compound-Alpha.'))
+      .invoke('Which site?', { callbacks: [handler] });
+    expect(handler.workup().note?.citations.map((c) => c.id)).toEqual(['g1']);
   });
 
   it('fails the run when the agent throws, keeping what it did', async () => {

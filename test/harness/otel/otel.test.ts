@@ -1,8 +1,8 @@
 import { context, type HrTime, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { WorkupSpanProcessor, type WorkupSpanProcessorOptions } from '../../src/harness/otel/index.js';
-import { bridgeTurns, failure, guessTurns, type Turn } from './helpers/agent.js';
+import { WorkupSpanProcessor, type WorkupSpanProcessorOptions } from '../../../src/harness/otel/index.js';
+import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
 import {
   compoundAlpha,
   docsSearch,
@@ -11,7 +11,7 @@ import {
   graphQuery,
   groundedNote,
   QUESTION,
-} from './helpers/world.js';
+} from '../helpers/world.js';
 
 /** 2026-06-02T10:00:00Z, plus whole milliseconds: span times the test controls, so order and latency are exact. */
 const T0 = 1_780_394_400;
