@@ -22,7 +22,7 @@ interface TraceState {
   /** Tool calls the model asked for that no function span has executed yet, so a span finds its call id. */
   requested: ModelOutput['calls'];
   /**
-   * The latest model text that asked for no tool: the final answer if the trace ends next, else a thought. It waits
+   * The latest model text that asked for no tool: the final answer if the run ends next, else a thought. It waits
    * here because only what comes after it tells which.
    */
   pending?: { text: string; tokens: number; latencyMs: number };
@@ -38,7 +38,8 @@ interface TraceState {
  * - a `generation` or `response` span is the model's turn: its text a `thought` (tokens from its usage), its
  *   requested calls remembered for the function spans; the last text that asked for no tool is the final answer;
  * - a `handoff` span is a `thought` (`Handoff: Triage → Research`);
- * - the root `task` span's usage is the run's usage, and an error on a task or agent span fails the run.
+ * - the run's outermost span (`task`, or `agent` in traces without task spans) ends the run: the model text waiting
+ *   is the answer, the task span's usage is the run's usage, and an error on a task or agent span fails the run.
  * Register it with `setTraceProcessors([processor])` (which also keeps traces from being exported) or
  * `addTraceProcessor(processor)`; tracing must be enabled (the SDK disables it when `NODE_ENV` is `test`:
  * `setTracingDisabled(false)`). Models that trace no output (the SDK's `ScriptedModel`, a custom `Model`) leave no
@@ -70,10 +71,7 @@ export class WorkupProcessor implements TracingProcessor {
     const state = this.traces.get(trace.traceId);
     if (!state) return;
     this.traces.delete(trace.traceId);
-    if (state.pending) {
-      const { text, tokens, latencyMs } = state.pending;
-      this.recorder(trace.traceId, state).answer(text, { tokens, latencyMs });
-    }
+    if (state.pending) this.release(state, this.recorder(trace.traceId, state), 'answer');
     this.runs.end(trace.traceId);
   }
 
@@ -92,7 +90,7 @@ export class WorkupProcessor implements TracingProcessor {
         const output = readModelOutput(data.type === 'response' ? response : data['output']);
         const input = firstUserText(data.type === 'response' ? data['_input'] : data['input']);
         const recorder = this.recorder(span.traceId, state, input);
-        this.flush(state, recorder);
+        this.release(state, recorder, 'thought');
         const tokens = tokensOf(
           data.type === 'response' ? (response as { usage?: unknown })?.usage : data['usage'],
         );
@@ -109,7 +107,7 @@ export class WorkupProcessor implements TracingProcessor {
       }
       case 'function': {
         const recorder = this.recorder(span.traceId, state);
-        this.flush(state, recorder);
+        this.release(state, recorder, 'thought');
         const name = String(data['name']);
         const call = this.match(state, name, data['input']);
         const gap =
@@ -132,7 +130,7 @@ export class WorkupProcessor implements TracingProcessor {
       }
       case 'handoff': {
         const recorder = this.recorder(span.traceId, state);
-        this.flush(state, recorder);
+        this.release(state, recorder, 'thought');
         recorder.thought(`Handoff: ${data['from_agent'] ?? '?'} → ${data['to_agent'] ?? '?'}`, {
           ...(latencyMs !== undefined ? { latencyMs } : {}),
         });
@@ -142,6 +140,10 @@ export class WorkupProcessor implements TracingProcessor {
       case 'agent': {
         const recorder = this.runs.peek(span.traceId);
         if (span.error) (recorder ?? this.recorder(span.traceId, state)).fail(errorText(span.error));
+        // The run's outermost span ends when the run does, before the trace (a streamed run resolves `completed`
+        // in between): the text waiting is its answer.
+        if (span.parentId === null && state.pending)
+          this.release(state, this.recorder(span.traceId, state), 'answer');
         const usage = data['usage'] as { input_tokens?: number; output_tokens?: number } | undefined;
         if (data.type === 'task' && span.parentId === null && usage) {
           this.recorder(span.traceId, state).usage({
@@ -183,12 +185,15 @@ export class WorkupProcessor implements TracingProcessor {
     return this.runs.recorder(traceId, state.run, input);
   }
 
-  /** A model text that asked for no tool, followed by more work, was not the answer: it was a thought. */
-  private flush(state: TraceState, recorder: Recorder): void {
+  /**
+   * Records the model text waiting, if any: the final answer when the run ends next, a thought when more work
+   * follows it.
+   */
+  private release(state: TraceState, recorder: Recorder, as: 'answer' | 'thought'): void {
     if (!state.pending) return;
     const { text, tokens, latencyMs } = state.pending;
     state.pending = undefined;
-    recorder.thought(text, { tokens, latencyMs });
+    recorder[as](text, { tokens, latencyMs });
   }
 
   /**

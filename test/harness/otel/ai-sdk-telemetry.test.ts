@@ -53,15 +53,18 @@ describe('WorkupSpanProcessor: the AI SDK telemetry', () => {
     expect(processor.workups).toHaveLength(1);
     const workup = processor.workup();
     expect(workup.trajectory?.metadata['conventions']).toEqual(['vercel_ai']);
-    expect(workup.trajectory?.steps.map((s) => [s.step_type, s.call_id ?? null])).toEqual([
+    // The AI SDK can end a tool span a few microseconds after the next model call starts, so the answer's place
+    // among the last observation is the trace's own; the calls and their results keep their order.
+    const steps = workup.trajectory?.steps ?? [];
+    expect(steps.filter((s) => s.step_type !== 'answer').map((s) => [s.step_type, s.call_id])).toEqual([
       ['tool_call', 'call-1'],
       ['observation', 'call-1'],
       ['tool_call', 'call-2'],
       ['observation', 'call-2'],
       ['tool_call', 'call-3'],
       ['observation', 'call-3'],
-      ['answer', null],
     ]);
+    expect(steps.filter((s) => s.step_type === 'answer').map((s) => s.content)).toEqual([note]);
     expect(workup.trajectory?.final_answer).toBe(note);
     expect(workup.ledger.map((e) => [e.id, e.results.length])).toEqual([
       ['call-1', 1],

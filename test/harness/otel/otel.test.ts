@@ -2,28 +2,13 @@ import { context, type HrTime, SpanStatusCode, type Tracer, trace } from '@opent
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { WorkupSpanProcessor, type WorkupSpanProcessorOptions } from '../../../src/harness/otel/index.js';
-import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
-import {
-  compoundAlpha,
-  docsSearch,
-  GUESS_NOTE,
-  graphLedger,
-  graphQuery,
-  groundedNote,
-  QUESTION,
-} from '../helpers/world.js';
+import { bridgeTurns, failure, guessTurns } from '../helpers/agent.js';
+import { expectTwoToolWorkup, TOOLS, type ToolTurn, TWO_TOOL_TURNS, toolTurns } from '../helpers/two-tool.js';
+import { compoundAlpha, GUESS_NOTE, graphLedger, groundedNote, QUESTION } from '../helpers/world.js';
 
 /** 2026-06-02T10:00:00Z, plus whole milliseconds: span times the test controls, so order and latency are exact. */
 const T0 = 1_780_394_400;
 const at = (ms: number): HrTime => [T0 + Math.floor(ms / 1000), (ms % 1000) * 1_000_000];
-
-const TOOLS: Record<string, (input: never) => unknown> = {
-  graph_query: graphQuery,
-  docs_search: (input: { query: string }) => {
-    if (input.query === '') throw new Error('empty query');
-    return docsSearch(input);
-  },
-};
 
 /**
  * A hand-rolled agent instrumented by the OpenTelemetry GenAI semantic conventions, as instrumentation libraries
@@ -31,7 +16,7 @@ const TOOLS: Record<string, (input: never) => unknown> = {
  * span per tool call (arguments, result, or an exception and error status). Each turn takes 100 ms of model time and
  * each tool 10 ms.
  */
-function runAgent(tracer: Tracer, turns: readonly Turn[], usage = { input: 0, output: 0 }): void {
+function runAgent(tracer: Tracer, turns: readonly ToolTurn[]): void {
   let now = 0;
   const text = (content: string) => ({ type: 'text', content });
   const root = tracer.startSpan(
@@ -58,18 +43,18 @@ function runAgent(tracer: Tracer, turns: readonly Turn[], usage = { input: 0, ou
       inRoot,
     );
     now += 100;
-    const parts =
-      'text' in turn
-        ? [text(turn.text)]
-        : turn.calls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.input }));
+    const parts = [
+      ...(turn.text !== undefined ? [text(turn.text)] : []),
+      ...turn.calls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.input })),
+    ];
     chat.setAttributes({
       'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts }]),
-      'gen_ai.usage.input_tokens': usage.input,
-      'gen_ai.usage.output_tokens': usage.output,
+      'gen_ai.usage.input_tokens': turn.usage?.input ?? 0,
+      'gen_ai.usage.output_tokens': turn.usage?.output ?? 0,
     });
     chat.end(at(now));
-    if ('text' in turn) {
-      answer = turn.text;
+    if (turn.calls.length === 0) {
+      answer = turn.text ?? '';
       continue;
     }
     for (const call of turn.calls) {
@@ -88,7 +73,7 @@ function runAgent(tracer: Tracer, turns: readonly Turn[], usage = { input: 0, ou
       );
       now += 10;
       try {
-        span.setAttribute('gen_ai.tool.call.result', JSON.stringify(TOOLS[call.name]!(call.input as never)));
+        span.setAttribute('gen_ai.tool.call.result', JSON.stringify(TOOLS[call.name](call.input as never)));
       } catch (error) {
         span.recordException(error as Error, at(now));
         span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
@@ -109,36 +94,7 @@ function setUp(options: WorkupSpanProcessorOptions = {}) {
 describe('WorkupSpanProcessor: a two-tool agent traced with the GenAI semantic conventions', () => {
   it('reads each finished trace as a workup: trajectory, ledger, note', () => {
     const { processor, tracer } = setUp({ task: 'halberd-wren' });
-    const note = [
-      '# Workup',
-      '',
-      '## Findings',
-      '',
-      '- Halberd is a member of Ash Cell. [cite:c-1]',
-      '- Ash Cell and Wren are co-located at Compound-Alpha. [cite:c-2,c-4]',
-      '- Compound-Alpha stands in Port Sable. [cite:c-3]',
-      '',
-    ].join('\n');
-    runAgent(
-      tracer,
-      [
-        { calls: [{ id: 'c-1', name: 'graph_query', input: { entity: 'Halberd', relation: 'MEMBER_OF' } }] },
-        {
-          calls: [
-            { id: 'c-2', name: 'graph_query', input: { entity: 'Ash Cell', relation: 'CO_LOCATED' } },
-            { id: 'c-3', name: 'docs_search', input: { query: 'Compound-Alpha' } as never },
-          ],
-        },
-        { calls: [{ id: 'c-5', name: 'docs_search', input: { query: '' } as never }] },
-        {
-          calls: [
-            { id: 'c-4', name: 'graph_query', input: { entity: 'Compound-Alpha', relation: 'CO_LOCATED' } },
-          ],
-        },
-        { text: note },
-      ],
-      { input: 50, output: 10 },
-    );
+    runAgent(tracer, TWO_TOOL_TURNS);
 
     expect(processor.workups).toHaveLength(1);
     const workup = processor.workup();
@@ -149,8 +105,8 @@ describe('WorkupSpanProcessor: a two-tool agent traced with the GenAI semantic c
     expect(workup.meta.trace?.spanId).toMatch(/^[0-9a-f]{16}$/);
 
     const trajectory = workup.trajectory!;
-    expect(trajectory.task_input).toBe(QUESTION);
     expect(trajectory.steps.map((s) => [s.step_type, s.tool_name, s.call_id ?? null, s.latency_ms])).toEqual([
+      ['thought', null, null, 100],
       ['tool_call', 'graph_query', 'c-1', 0],
       ['observation', 'graph_query', 'c-1', 10],
       ['tool_call', 'graph_query', 'c-2', 0],
@@ -163,14 +119,10 @@ describe('WorkupSpanProcessor: a two-tool agent traced with the GenAI semantic c
       ['observation', 'graph_query', 'c-4', 10],
       ['answer', null, null, 100],
     ]);
-    expect(trajectory.steps[0]).toMatchObject({ timestamp: '2026-06-02T10:00:00.100Z', tokens_used: 60 });
-    expect(trajectory.steps[7]).toMatchObject({ error: 'empty query', content: 'ERROR: empty query' });
-    expect(trajectory).toMatchObject({
-      final_answer: note,
-      succeeded: true,
-      total_tokens: 300,
-      total_latency_ms: 550,
-    });
+    expect(trajectory.steps[0]).toMatchObject({ content: 'Start from Halberd.', tokens_used: 120 });
+    expect(trajectory.steps[1]).toMatchObject({ timestamp: '2026-06-02T10:00:00.100Z', tokens_used: 0 });
+    expect(trajectory.steps[11]).toMatchObject({ tokens_used: 360 });
+    expect(trajectory).toMatchObject({ succeeded: true, total_tokens: 480, total_latency_ms: 550 });
     expect(trajectory.metadata).toMatchObject({
       conventions: ['gen_ai'],
       span_count: 11,
@@ -184,20 +136,14 @@ describe('WorkupSpanProcessor: a two-tool agent traced with the GenAI semantic c
       ['c-5', 'docs_search', 0, 'empty query', '2026-06-02T10:00:00.330Z'],
       ['c-4', 'graph', 2, null, '2026-06-02T10:00:00.440Z'],
     ]);
-    expect(workup.note?.citations.map((c) => c.id)).toEqual(['c-1', 'c-2', 'c-4', 'c-3']);
-    expect(workup).toTraverse({
-      relations: ['MEMBER_OF', 'CO_LOCATED', 'CO_LOCATED'],
-      from: 'Halberd',
-      to: 'Wren',
-    });
-    expect(workup).toHaveResolvableCitations();
+    expectTwoToolWorkup(workup);
   });
 
   it('keeps one workup per trace, drops traces with no GenAI span, and reads an open trace on request', () => {
     const { processor, tracer } = setUp({ id: (run) => `${run.rootName} ${processor.workups.length + 1}` });
-    runAgent(tracer, [{ text: 'First.' }]);
+    runAgent(tracer, [{ text: 'First.', calls: [] }]);
     tracer.startSpan('GET /health').end();
-    runAgent(tracer, [{ text: 'Second.' }]);
+    runAgent(tracer, [{ text: 'Second.', calls: [] }]);
     expect(processor.workups.map((w) => [w.id, w.trajectory?.final_answer])).toEqual([
       ['invoke_agent Analyst 1', 'First.'],
       ['invoke_agent Analyst 2', 'Second.'],
@@ -230,7 +176,7 @@ describe('WorkupSpanProcessor: a two-tool agent traced with the GenAI semantic c
 describe('WorkupSpanProcessor: the compound-alpha acceptance test', () => {
   it('grounds the agent that walks the bridge and cites its calls', async () => {
     const { processor, tracer } = setUp();
-    runAgent(tracer, bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3'])));
+    runAgent(tracer, toolTurns(bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3']))));
     const workup = processor.workup();
     expect(workup.ledger.map((e) => e.id)).toEqual(['call-1', 'call-2', 'call-3']);
     expect(workup).toBeGrounded(await compoundAlpha());
@@ -238,7 +184,7 @@ describe('WorkupSpanProcessor: the compound-alpha acceptance test', () => {
 
   it('fails the same agent as a guess when it answers without the bridge calls', async () => {
     const { processor, tracer } = setUp({ id: 'guess' });
-    runAgent(tracer, guessTurns(GUESS_NOTE));
+    runAgent(tracer, toolTurns(guessTurns(GUESS_NOTE)));
     const needle = await compoundAlpha();
     expect(failure(() => expect(processor.workup()).toBeGrounded(needle))).toMatch(
       /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha, but its ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED/,
