@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs } from 'ai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cassetteTools, recordAiSdk } from '../../src/harness/ai-sdk/index.js';
 import { CallCassette, CassetteMissError, loadWorkup } from '../../src/index.js';
 import { type Agent, agentTest, describeAgent } from '../../src/vitest/agent.js';
 import { needlework } from '../../src/vitest/plugin.js';
 import { scriptedModel } from '../harness/ai-sdk/mock-model.js';
+import { graphTool } from '../harness/ai-sdk/tools.js';
 import { bridgeTurns, guessTurns } from '../harness/helpers/agent.js';
 import {
   compoundAlpha,
-  type GraphQuery,
   GUESS_NOTE,
   graphLedger,
   graphQuery,
@@ -23,12 +23,7 @@ import {
 const root = mkdtempSync(join(tmpdir(), 'needlework-agent-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const tools = {
-  graph_query: tool({
-    inputSchema: jsonSchema<GraphQuery>({ type: 'object', properties: { entity: { type: 'string' } } }),
-    execute: async (input: GraphQuery) => graphQuery(input),
-  }),
-};
+const tools = graphTool();
 
 /** The AI SDK agent under test: it walks the bridge for the question, guesses for "guess", and breaks for "boom". */
 const agent: Agent = async (input, { recorder, cassette }) => {
