@@ -6,10 +6,47 @@
  * - `toJSON` is honoured (a `Date` becomes its ISO string); `NaN` and infinities become `null`, `-0` becomes `0`;
  * - `undefined`, functions and symbols are dropped from objects and become `null` in arrays;
  * - a `Map` becomes an object, a `Set` an array; a cycle becomes the string `[Circular]`.
- * Tool outputs come from arbitrary code, so this never throws.
+ * A value that already is such data is returned as it is (not copied). Tool outputs come from arbitrary code, so this
+ * never throws.
  */
 export function plain(value: unknown): unknown {
-  return convert(value, new Set());
+  // Most tool inputs and outputs already are JSON data: checked without allocating, and kept as they are.
+  return isJsonData(value, 0) ? value : convert(value, new Set());
+}
+
+/** Deeper than this, a value is copied by `convert`, which detects cycles. */
+const MAX_CHECKED_DEPTH = 64;
+
+/** True when `value` is JSON data that reads back the same: plain objects and arrays of safe values, no cycle. */
+function isJsonData(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return (
+        Number.isFinite(value) &&
+        !Object.is(value, -0) &&
+        (!Number.isInteger(value) || Number.isSafeInteger(value))
+      );
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= MAX_CHECKED_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isJsonData(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+      for (const key in value) {
+        if (!isJsonData((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 function convert(value: unknown, path: Set<object>): unknown {

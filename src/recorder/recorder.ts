@@ -20,7 +20,8 @@ interface CallRecord {
   /** The input as JSON data (unwrapped, as the tool got it). */
   input: unknown;
   query: string;
-  ts: string;
+  /** When the call was recorded, in epoch milliseconds. */
+  time: number;
   /** Clock reading when the call was recorded, for the result's latency. */
   at: number;
   results: Fact[];
@@ -30,8 +31,8 @@ interface CallRecord {
 
 /**
  * Starts recording one agent run. Feed it from an SDK's callbacks (or by hand), then take `workup()` or `save(dir)`.
- * Per tool call it does a clock reading, two small objects and one `JSON.stringify` of the input; the ledger and the
- * trajectory are assembled only when `workup()` is asked for.
+ * Per tool call it reads the clock, checks the input and output are JSON data, and makes two steps and one
+ * `JSON.stringify` of the input; the ledger, the timestamps and the trajectory are assembled only in `workup()`.
  */
 export function createRecorder(options: RecorderOptions): Recorder {
   const clock = options.clock ?? (() => performance.now());
@@ -54,8 +55,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
     last = now;
     return spent;
   };
+  /** Each step's time in epoch milliseconds, made an ISO timestamp only in `workup()` (formatting is not free). */
+  const times: number[] = [];
   const push = (type: StepType, fields: Partial<TrajectoryStep>): void => {
     steps.push(makeStep({ step_id: steps.length + 1, step_type: type, ...fields }));
+    times.push(Date.now());
   };
   const freeId = (wanted: string): string => {
     let id = wanted;
@@ -73,8 +77,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
         callId === undefined || callId === '' ? `g${calls.length + 1}` : callId.replace(NOT_CITABLE, '_'),
       );
       const content = data === undefined ? '' : typeof data === 'string' ? data : JSON.stringify(data);
-      const ts = new Date().toISOString();
-      const call: CallRecord = { id, name, input: data, query: `${name}(${content})`, ts, at, results: [] };
+      const call: CallRecord = {
+        id,
+        name,
+        input: data,
+        query: `${name}(${content})`,
+        time: Date.now(),
+        at,
+        results: [],
+      };
       calls.push(call);
       byId.set(id, call);
       if (callId !== undefined && callId !== id && !byId.has(callId)) byId.set(callId, call);
@@ -82,7 +93,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
         content,
         tool_name: name,
         tool_input: wrapInput(data),
-        timestamp: ts,
         latency_ms: latency,
         tokens_used: timing?.tokens ?? 0,
         call_id: id,
@@ -113,7 +123,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
               : (JSON.stringify(data) ?? ''),
         tool_name: call?.name ?? null,
         tool_output: data ?? null,
-        timestamp: new Date().toISOString(),
         latency_ms: latency,
         tokens_used: timing?.tokens ?? 0,
         error: error ?? null,
@@ -124,7 +133,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
     thought(text, opts) {
       push('thought', {
         content: text,
-        timestamp: new Date().toISOString(),
         latency_ms: opts?.latencyMs ?? elapsed(),
         tokens_used: opts?.tokens ?? 0,
       });
@@ -134,7 +142,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
       finalAnswer = text;
       push('answer', {
         content: text,
-        timestamp: new Date().toISOString(),
         latency_ms: opts?.latencyMs ?? elapsed(),
         tokens_used: opts?.tokens ?? 0,
       });
@@ -168,7 +175,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const trajectory = makeTrajectory({
         task_id: options.task ?? options.id,
         task_input: options.input ?? '',
-        steps: steps.slice(),
+        steps: steps.map((step, i) => makeStep({ ...step, timestamp: new Date(times[i]!).toISOString() })),
         final_answer: finalAnswer,
         succeeded: finalAnswer !== null && failure === undefined,
         total_tokens: usage.reported ? usage.inputTokens + usage.outputTokens : stepTokens,
@@ -226,7 +233,7 @@ function ledgerEntry(call: CallRecord): LedgerEntry {
     store: call.results[0]?.store ?? (call.name || 'tool'),
     query: call.query,
     results: call.results,
-    ts: call.ts,
+    ts: new Date(call.time).toISOString(),
   };
   if (call.text !== undefined) entry.text = call.text;
   if (call.error !== undefined) entry.error = call.error;

@@ -198,3 +198,14 @@ describe('createRecorder', () => {
     expect(loaded.trajectory!.final_answer).toBe('x');
   });
 });
+
+describe('saveWorkup', () => {
+  it('saved again without a note, removes the note of the earlier save', async () => {
+    const parent = await tmp();
+    const first = createRecorder({ id: 'again' });
+    first.note('# Workup\n\nA note.\n');
+    const dir = await first.save(parent);
+    await createRecorder({ id: 'again' }).save(parent);
+    expect((await loadWorkup(dir)).note).toBeUndefined();
+  });
+});

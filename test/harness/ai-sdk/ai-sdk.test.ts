@@ -1,4 +1,4 @@
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { type AiSdkRecording, fromAiSdkResult, recordAiSdk } from '../../../src/harness/ai-sdk/index.js';
 import { loadWorkup } from '../../../src/index.js';
@@ -6,7 +6,6 @@ import { useTmpDir } from '../../helpers/tmp.js';
 import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
 import {
   compoundAlpha,
-  docsSearch,
   type GraphQuery,
   GUESS_NOTE,
   graphLedger,
@@ -15,33 +14,11 @@ import {
   QUESTION,
 } from '../helpers/world.js';
 import { scriptedModel } from './mock-model.js';
+import { docsTool, graphTool } from './tools.js';
 
 const tmp = useTmpDir();
 
-/** The two-tool agent's tools, backed by the fixture world. */
-const tools = {
-  graph_query: tool({
-    description: 'Facts of the entity graph that touch an entity',
-    inputSchema: jsonSchema<GraphQuery>({
-      type: 'object',
-      properties: { entity: { type: 'string' }, relation: { type: 'string' } },
-      required: ['entity'],
-    }),
-    execute: async (input: GraphQuery) => graphQuery(input),
-  }),
-  docs_search: tool({
-    description: 'Passages of the document store that contain a phrase',
-    inputSchema: jsonSchema<{ query: string }>({
-      type: 'object',
-      properties: { query: { type: 'string' } },
-      required: ['query'],
-    }),
-    execute: async ({ query }: { query: string }) => {
-      if (query === '') throw new Error('empty query');
-      return docsSearch({ query });
-    },
-  }),
-};
+const tools = { ...graphTool(), ...docsTool() };
 
 const run = (turns: Turn[], onStepFinish?: AiSdkRecording['onStepFinish']) =>
   generateText({

@@ -1,29 +1,16 @@
 import { join } from 'node:path';
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { cassetteModel, cassetteTools, fromAiSdkResult } from '../../../src/harness/ai-sdk/index.js';
 import { CallCassette, CassetteMissError, type Workup } from '../../../src/index.js';
 import { useTmpDir } from '../../helpers/tmp.js';
 import { bridgeTurns } from '../helpers/agent.js';
-import {
-  compoundAlpha,
-  type GraphQuery,
-  graphLedger,
-  graphQuery,
-  groundedNote,
-  QUESTION,
-} from '../helpers/world.js';
+import { compoundAlpha, graphLedger, graphQuery, groundedNote, QUESTION } from '../helpers/world.js';
 import { scriptedModel } from './mock-model.js';
+import { graphTool } from './tools.js';
 
 const tmp = useTmpDir();
-
-const graphTool = (execute: (input: GraphQuery) => unknown) => ({
-  graph_query: tool({
-    inputSchema: jsonSchema<GraphQuery>({ type: 'object', properties: { entity: { type: 'string' } } }),
-    execute: async (input: GraphQuery) => execute(input),
-  }),
-});
 
 /** A model and tools that throw if asked: a replay that goes live fails. */
 const offline = () => ({

@@ -1,6 +1,5 @@
 // The acceptance agent's moves, for SDKs whose mock model is scripted turn by turn: call graph_query along the
 // bridge (or not at all), then answer. The recorder is fed by the harness under test, not here.
-import { stripVTControlCharacters } from 'node:util';
 import { BRIDGE_CALLS, type GraphQuery, GUESS_CALLS } from './world.js';
 
 /** One scripted model turn: tool calls to make, or the final text. */
@@ -25,12 +24,4 @@ export function guessTurns(answer = 'Compound-Alpha links Halberd to Wren.'): Tu
   ];
 }
 
-/** The message an assertion fails with, without colour codes. */
-export function failure(assertion: () => unknown): string {
-  try {
-    assertion();
-  } catch (error) {
-    return stripVTControlCharacters((error as Error).message);
-  }
-  throw new Error('expected the assertion to fail');
-}
+export { failure } from '../../vitest/helpers.js';
