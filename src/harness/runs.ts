@@ -27,6 +27,12 @@ export interface HarnessOptions<Run> {
    * from the answer to the note (`undefined`: no note). The same option as the AI SDK harness's. @default true
    */
   note?: NoteOption;
+  /**
+   * Record into this recorder instead of one per run: the recorder `agentTest`'s `runAgent` gives, so a run that throws
+   * still leaves what it did. Use one harness instance per run then; `id`, `task`, `trial`, `ledger` and `meta` are
+   * the recorder's own.
+   */
+  recorder?: Recorder;
   /** Called with each run's workup when the run ends (exceptions it throws are not caught). */
   onWorkup?: (workup: Workup) => void;
 }
@@ -100,7 +106,10 @@ export class Runs<Run> {
   }
 }
 
-/** A recorder for one run, set up from the harness options (`id` named after the run, `meta.harness` added). */
+/**
+ * A recorder for one run, set up from the harness options (`id` named after the run, `meta.harness` added), or the
+ * recorder the options give.
+ */
 export function startRecorder<Run>(
   harness: string,
   options: HarnessOptions<Run>,
@@ -109,6 +118,10 @@ export function startRecorder<Run>(
   input?: string,
 ): Recorder {
   const { id, task, trial, ledger, meta } = options;
+  if (options.recorder) {
+    options.recorder.setMeta({ harness });
+    return options.recorder;
+  }
   return createRecorder({
     id: typeof id === 'function' ? id(run) : (id ?? key),
     ...(task !== undefined ? { task } : {}),

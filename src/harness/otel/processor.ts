@@ -1,7 +1,9 @@
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { fromOtelSpans } from '../../adapters/otel.js';
 import type { LedgerEntry } from '../../model/ledger.js';
+import type { Trajectory } from '../../model/trajectory.js';
 import type { Workup } from '../../model/workup.js';
+import type { Recorder } from '../../recorder/types.js';
 import { finishRecorder, type HarnessOptions, Runs, startRecorder } from '../runs.js';
 import { parentSpanId, toOtlpJson } from './otlp-json.js';
 
@@ -88,8 +90,9 @@ export class WorkupSpanProcessor implements SpanProcessor {
   }
 
   /**
-   * One trace's spans as a workup: the trajectory as the OTel reading gives it; the ledger, note and meta made by a
-   * recorder fed the trajectory's tool calls, so they follow the same rules as every other harness's.
+   * One trace's spans as a workup: the trajectory as the OTel reading gives it, replayed step by step into a recorder,
+   * so the ledger, note and meta follow the same rules as every other harness's. With a recorder of its own, the
+   * workup keeps the spans' trajectory (their times); with a given recorder (`runAgent`'s), the recorder's is the run.
    */
   private read(traceId: string, spans: readonly ReadableSpan[], rootName?: string): Workup | undefined {
     const trajectory = fromOtelSpans(toOtlpJson(spans), { traceId, file: `<trace ${traceId}>` });
@@ -97,24 +100,19 @@ export class WorkupSpanProcessor implements SpanProcessor {
     if (!Array.isArray(conventions) || conventions.length === 0) return undefined;
     const run: OtelRun = { traceId, ...(rootName !== undefined ? { rootName } : {}) };
     const recorder = startRecorder('otel', this.options, traceId, run);
-    const ids = new Map<string, string>();
-    const times = new Map<string, string>();
-    for (const step of trajectory.steps) {
-      const callId = step.call_id ?? undefined;
-      if (step.step_type === 'tool_call') {
-        const id = recorder.toolCall(step.tool_name ?? 'tool', step.tool_input, callId);
-        if (callId !== undefined) ids.set(callId, id);
-        if (step.timestamp !== null) times.set(id, step.timestamp);
-      } else if (step.step_type === 'observation' && callId !== undefined) {
-        recorder.toolResult(
-          ids.get(callId) ?? callId,
-          step.error !== null ? { error: step.error } : step.tool_output,
-        );
-      }
-    }
-    if (trajectory.final_answer !== null) recorder.answer(trajectory.final_answer);
-    const recorded = finishRecorder(recorder, this.options);
+    const ids = replay(trajectory, recorder);
     const root = spans.find((s) => parentSpanId(s) === undefined || s.parentSpanContext?.isRemote === true);
+    const trace = { traceId, ...(root ? { spanId: root.spanContext().spanId } : {}) };
+    recorder.setMeta({ trace });
+    const recorded = finishRecorder(recorder, this.options);
+    if (this.options.recorder) return recorded;
+    const times = new Map(
+      trajectory.steps.flatMap((s) =>
+        s.step_type === 'tool_call' && s.call_id && s.timestamp
+          ? [[ids.get(s.call_id), s.timestamp] as const]
+          : [],
+      ),
+    );
     return {
       ...recorded,
       // The ledger's times are the spans' (the recorder's would be now).
@@ -129,10 +127,40 @@ export class WorkupSpanProcessor implements SpanProcessor {
           return id !== undefined && id !== step.call_id ? { ...step, call_id: id } : step;
         }),
       },
-      meta: {
-        ...recorded.meta,
-        trace: { traceId, ...(root ? { spanId: root.spanContext().spanId } : {}) },
-      },
     };
   }
+}
+
+/**
+ * Feeds a trajectory's steps to a recorder, with their latencies and tokens. Returns the id the recorder gave each
+ * tool call id (the same, unless it had to be made citable).
+ */
+function replay(trajectory: Trajectory, recorder: Recorder): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const step of trajectory.steps) {
+    const timing = { latencyMs: step.latency_ms, tokens: step.tokens_used };
+    const callId = step.call_id ?? undefined;
+    switch (step.step_type) {
+      case 'thought':
+        recorder.thought(step.content, timing);
+        break;
+      case 'answer':
+        recorder.answer(step.content, timing);
+        break;
+      case 'tool_call': {
+        const id = recorder.toolCall(step.tool_name ?? 'tool', step.tool_input, callId, timing);
+        if (callId !== undefined) ids.set(callId, id);
+        break;
+      }
+      case 'observation':
+        if (callId !== undefined)
+          recorder.toolResult(
+            ids.get(callId) ?? callId,
+            step.error !== null ? { error: step.error } : step.tool_output,
+            timing,
+          );
+        break;
+    }
+  }
+  return ids;
 }

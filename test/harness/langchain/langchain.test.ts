@@ -5,6 +5,7 @@ import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type LangChainRun, WorkupCallbackHandler } from '../../../src/harness/langchain/index.js';
+import { agentTest } from '../../../src/vitest/agent.js';
 import { bridgeTurns, failure, guessTurns } from '../helpers/agent.js';
 import {
   expectTwoToolWorkup,
@@ -177,5 +178,25 @@ describe('WorkupCallbackHandler: the compound-alpha acceptance test', () => {
     expect(failure(() => expect(workup).toBeGrounded(needle))).toMatch(
       /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha, but its ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED/,
     );
+  });
+});
+
+describe('WorkupCallbackHandler: with the runAgent fixture', () => {
+  const agentIt = agentTest(
+    async (input, { recorder }) => {
+      const llm = scripted(toolTurns(bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3']))));
+      const agent = createReactAgent({ llm, tools: [graphTool, docsTool] });
+      await agent.invoke(
+        { messages: [{ role: 'user', content: input }] },
+        { callbacks: [new WorkupCallbackHandler({ recorder })] },
+      );
+    },
+    { workups: false, recorder: { ledger: graphLedger } },
+  );
+
+  agentIt('records into the fixture recorder', async ({ runAgent }) => {
+    const workup = await runAgent(QUESTION);
+    expect(workup.meta).toMatchObject({ harness: 'langchain', trial: 1 });
+    expect(workup).toBeGrounded(await compoundAlpha());
   });
 });

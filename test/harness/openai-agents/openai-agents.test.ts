@@ -12,6 +12,7 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/te
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { traceModel, WorkupProcessor } from '../../../src/harness/openai-agents/index.js';
+import { agentTest } from '../../../src/vitest/agent.js';
 import { bridgeTurns, failure, guessTurns } from '../helpers/agent.js';
 import {
   expectTwoToolWorkup,
@@ -190,5 +191,25 @@ describe('WorkupProcessor: the compound-alpha acceptance test', () => {
     expect(failure(() => expect(workup).toBeGrounded(needle))).toMatch(
       /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup trace_[0-9a-f]{32} names Compound-Alpha, but its ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED/,
     );
+  });
+});
+
+describe('WorkupProcessor: with the runAgent fixture', () => {
+  const agentIt = agentTest(
+    async (input, { recorder }) => {
+      setTraceProcessors([new WorkupProcessor({ recorder })]);
+      await run(
+        agentWith(scripted(toolTurns(bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3']))))),
+        input,
+      );
+    },
+    { workups: false, recorder: { ledger: graphLedger } },
+  );
+
+  agentIt('records into the fixture recorder', async ({ runAgent }) => {
+    const workup = await runAgent(QUESTION);
+    expect(workup.meta).toMatchObject({ harness: 'openai-agents', trial: 1 });
+    expect(workup.trajectory?.task_input).toBe(QUESTION);
+    expect(workup).toBeGrounded(await compoundAlpha());
   });
 });

@@ -2,6 +2,7 @@ import { context, type HrTime, SpanStatusCode, type Tracer, trace } from '@opent
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { WorkupSpanProcessor, type WorkupSpanProcessorOptions } from '../../../src/harness/otel/index.js';
+import { agentTest } from '../../../src/vitest/agent.js';
 import { bridgeTurns, failure, guessTurns } from '../helpers/agent.js';
 import { expectTwoToolWorkup, TOOLS, type ToolTurn, TWO_TOOL_TURNS, toolTurns } from '../helpers/two-tool.js';
 import { compoundAlpha, GUESS_NOTE, graphLedger, groundedNote, QUESTION } from '../helpers/world.js';
@@ -189,5 +190,30 @@ describe('WorkupSpanProcessor: the compound-alpha acceptance test', () => {
     expect(failure(() => expect(processor.workup()).toBeGrounded(needle))).toMatch(
       /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha, but its ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED/,
     );
+  });
+});
+
+describe('WorkupSpanProcessor: with the runAgent fixture', () => {
+  const agentIt = agentTest(
+    (_input, { recorder }) => {
+      const { tracer } = setUp({ recorder });
+      runAgent(tracer, toolTurns(bridgeTurns(groundedNote(['call-1', 'call-2', 'call-3']))));
+    },
+    { workups: false, recorder: { ledger: graphLedger } },
+  );
+
+  agentIt('replays the trace into the fixture recorder', async ({ runAgent }) => {
+    const workup = await runAgent(QUESTION);
+    expect(workup.meta).toMatchObject({ harness: 'otel', trial: 1, trace: { traceId: expect.any(String) } });
+    expect(workup.trajectory?.steps.map((s) => [s.step_type, s.call_id ?? null, s.latency_ms])).toEqual([
+      ['tool_call', 'call-1', 0],
+      ['observation', 'call-1', 10],
+      ['tool_call', 'call-2', 0],
+      ['observation', 'call-2', 10],
+      ['tool_call', 'call-3', 0],
+      ['observation', 'call-3', 10],
+      ['answer', null, 100],
+    ]);
+    expect(workup).toBeGrounded(await compoundAlpha());
   });
 });
