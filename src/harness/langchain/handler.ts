@@ -129,7 +129,7 @@ export class WorkupCallbackHandler extends BaseCallbackHandler {
   }
 
   override handleToolStart(
-    _tool: Serialized,
+    tool: Serialized,
     input: string,
     runId: string,
     parentRunId?: string,
@@ -141,7 +141,7 @@ export class WorkupCallbackHandler extends BaseCallbackHandler {
     const root = this.enter(runId, parentRunId, input, runName);
     const recorder = this.runs.recorder(root, { runId: root });
     this.flush(root, recorder);
-    const name = runName ?? (_tool as { name?: string }).name ?? _tool.id.at(-1) ?? 'tool';
+    const name = runName ?? (tool as { name?: string }).name ?? tool.id.at(-1) ?? 'tool';
     this.calls.set(runId, recorder.toolCall(name, toolOutput(input), toolCallId));
   }
 
