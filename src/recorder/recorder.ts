@@ -19,26 +19,43 @@ interface CallRecord {
   name: string;
   /** The input as JSON data (unwrapped, as the tool got it). */
   input: unknown;
-  query: string;
   /** When the call was recorded, in epoch milliseconds. */
   time: number;
   /** Clock reading when the call was recorded, for the result's latency. */
   at: number;
-  results: Fact[];
-  text?: string;
+  /** The result as JSON data, once there is one (and it is no error). */
+  output?: unknown;
   error?: string;
+  /** The ledger facts of the result, mapped once, when a workup first needs them. */
+  results?: Fact[];
+}
+
+/** One recorded step, kept raw: its text and timestamp are made only when a workup is assembled. */
+interface Event {
+  type: StepType;
+  /** The text of a thought or answer; for a tool call or observation, made from `value` later. */
+  text: string | undefined;
+  call: CallRecord | undefined;
+  /** A call's input or a result's output, as JSON data. */
+  value: unknown;
+  callId: string | undefined;
+  latency: number;
+  tokens: number;
+  error: string | undefined;
+  /** Epoch milliseconds. */
+  time: number;
 }
 
 /**
  * Starts recording one agent run. Feed it from an SDK's callbacks (or by hand), then take `workup()` or `save(dir)`.
- * Per tool call it reads the clock, checks the input and output are JSON data, and makes two steps and one
- * `JSON.stringify` of the input; the ledger, the timestamps and the trajectory are assembled only in `workup()`.
+ * Per tool call it reads the clock, checks the input and output are JSON data and keeps them as they are; the step
+ * texts, the timestamps, the ledger facts and the trajectory are made only in `workup()`, off the agent's path.
  */
 export function createRecorder(options: RecorderOptions): Recorder {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   let last = started;
-  const steps: TrajectoryStep[] = [];
+  const events: Event[] = [];
   const calls: CallRecord[] = [];
   /** Call records by the id used and by the id the SDK gave, so a result finds its call either way. */
   const byId = new Map<string, CallRecord>();
@@ -55,16 +72,38 @@ export function createRecorder(options: RecorderOptions): Recorder {
     last = now;
     return spent;
   };
-  /** Each step's time in epoch milliseconds, made an ISO timestamp only in `workup()` (formatting is not free). */
-  const times: number[] = [];
-  const push = (type: StepType, fields: Partial<TrajectoryStep>): void => {
-    steps.push(makeStep({ step_id: steps.length + 1, step_type: type, ...fields }));
-    times.push(Date.now());
-  };
   const freeId = (wanted: string): string => {
     let id = wanted;
     for (let n = 2; byId.has(id); n++) id = `${wanted}-${n}`;
     return id;
+  };
+  const said = (type: 'thought' | 'answer', text: string, opts?: { tokens?: number; latencyMs?: number }) => {
+    const latency = opts?.latencyMs ?? elapsed();
+    events.push({
+      type,
+      text,
+      call: undefined,
+      value: undefined,
+      callId: undefined,
+      latency,
+      tokens: opts?.tokens ?? 0,
+      error: undefined,
+      time: Date.now(),
+    });
+  };
+  /** The ledger facts of a call's result, mapped by the `ledger` option once and copied to the fact shape. */
+  const resultsOf = (call: CallRecord): Fact[] => {
+    if (call.results) return call.results;
+    const mapped =
+      call.error === undefined && 'output' in call
+        ? options.ledger?.({ name: call.name, input: call.input, output: call.output })
+        : undefined;
+    call.results = (mapped ?? []).map((fact) => {
+      const made: Fact = { subject: fact.subject, relation: fact.relation, object: fact.object };
+      if (fact.store !== undefined) made.store = fact.store;
+      return made;
+    });
+    return call.results;
   };
 
   const recorder: Recorder = {
@@ -76,26 +115,21 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const id = freeId(
         callId === undefined || callId === '' ? `g${calls.length + 1}` : callId.replace(NOT_CITABLE, '_'),
       );
-      const content = data === undefined ? '' : typeof data === 'string' ? data : JSON.stringify(data);
-      const call: CallRecord = {
-        id,
-        name,
-        input: data,
-        query: `${name}(${content})`,
-        time: Date.now(),
-        at,
-        results: [],
-      };
+      const time = Date.now();
+      const call: CallRecord = { id, name, input: data, time, at };
       calls.push(call);
       byId.set(id, call);
       if (callId !== undefined && callId !== id && !byId.has(callId)) byId.set(callId, call);
-      push('tool_call', {
-        content,
-        tool_name: name,
-        tool_input: wrapInput(data),
-        latency_ms: latency,
-        tokens_used: timing?.tokens ?? 0,
-        call_id: id,
+      events.push({
+        type: 'tool_call',
+        text: undefined,
+        call,
+        value: data,
+        callId: id,
+        latency,
+        tokens: timing?.tokens ?? 0,
+        error: undefined,
+        time,
       });
       return id;
     },
@@ -108,43 +142,30 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const error = errorOf(output);
       const data = error === undefined ? plain(output) : undefined;
       if (call) {
+        call.results = undefined;
         if (error !== undefined) call.error = error;
-        else {
-          if (typeof data === 'string') call.text = data;
-          call.results = facts(options, call, data);
-        }
+        else call.output = data;
       }
-      push('observation', {
-        content:
-          error !== undefined
-            ? `ERROR: ${error}`
-            : typeof data === 'string'
-              ? data
-              : (JSON.stringify(data) ?? ''),
-        tool_name: call?.name ?? null,
-        tool_output: data ?? null,
-        latency_ms: latency,
-        tokens_used: timing?.tokens ?? 0,
-        error: error ?? null,
-        call_id: call?.id ?? callId,
+      events.push({
+        type: 'observation',
+        text: undefined,
+        call,
+        value: data,
+        callId: call?.id ?? callId,
+        latency,
+        tokens: timing?.tokens ?? 0,
+        error,
+        time: Date.now(),
       });
     },
 
     thought(text, opts) {
-      push('thought', {
-        content: text,
-        latency_ms: opts?.latencyMs ?? elapsed(),
-        tokens_used: opts?.tokens ?? 0,
-      });
+      said('thought', text, opts);
     },
 
     answer(text, opts) {
       finalAnswer = text;
-      push('answer', {
-        content: text,
-        latency_ms: opts?.latencyMs ?? elapsed(),
-        tokens_used: opts?.tokens ?? 0,
-      });
+      said('answer', text, opts);
     },
 
     note(markdown) {
@@ -170,12 +191,17 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     workup() {
-      const stepTokens = steps.reduce((sum, step) => sum + step.tokens_used, 0);
-      const stepLatency = steps.reduce((sum, step) => sum + step.latency_ms, 0);
+      let stepTokens = 0;
+      let stepLatency = 0;
+      const steps = events.map((event, i) => {
+        stepTokens += event.tokens;
+        stepLatency += event.latency;
+        return step(event, i + 1);
+      });
       const trajectory = makeTrajectory({
         task_id: options.task ?? options.id,
         task_input: options.input ?? '',
-        steps: steps.map((step, i) => makeStep({ ...step, timestamp: new Date(times[i]!).toISOString() })),
+        steps,
         final_answer: finalAnswer,
         succeeded: finalAnswer !== null && failure === undefined,
         total_tokens: usage.reported ? usage.inputTokens + usage.outputTokens : stepTokens,
@@ -194,7 +220,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
         };
       }
       if (failure !== undefined) meta.error = failure;
-      const workup: Workup = { id: options.id, ledger: calls.map(ledgerEntry), trajectory, meta };
+      const ledger = calls.map((call) => ledgerEntry(call, resultsOf(call)));
+      const workup: Workup = { id: options.id, ledger, trajectory, meta };
       if (noteSource !== undefined) workup.note = parseNote(noteSource);
       return workup;
     },
@@ -206,10 +233,43 @@ export function createRecorder(options: RecorderOptions): Recorder {
   return recorder;
 }
 
+/** A recorded event as a trajectory step, in seed 002's shape. */
+function step(event: Event, stepId: number): TrajectoryStep {
+  const fields: Partial<TrajectoryStep> = {
+    latency_ms: event.latency,
+    tokens_used: event.tokens,
+    timestamp: new Date(event.time).toISOString(),
+  };
+  switch (event.type) {
+    case 'tool_call':
+      fields.content = text(event.value);
+      fields.tool_name = event.call!.name;
+      fields.tool_input = wrapInput(event.value);
+      fields.call_id = event.callId!;
+      break;
+    case 'observation':
+      fields.content = event.error !== undefined ? `ERROR: ${event.error}` : text(event.value);
+      fields.tool_name = event.call?.name ?? null;
+      fields.tool_output = event.value ?? null;
+      fields.error = event.error ?? null;
+      fields.call_id = event.callId!;
+      break;
+    default:
+      fields.content = event.text ?? '';
+  }
+  return makeStep({ step_id: stepId, step_type: event.type, ...fields });
+}
+
+/** A tool input or output as step text: a string as it is, anything else as JSON. */
+function text(value: unknown): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}
+
 /** The message of an `{ error }` result: an object with that one key holding a string (or an `Error`). */
 function errorOf(output: unknown): string | undefined {
   if (output instanceof Error) return output.message;
-  if (output === null || typeof output !== 'object') return undefined;
+  if (output === null || typeof output !== 'object' || Array.isArray(output)) return undefined;
   const keys = Object.keys(output);
   if (keys.length !== 1 || keys[0] !== 'error') return undefined;
   const error = (output as { error: unknown }).error;
@@ -217,25 +277,15 @@ function errorOf(output: unknown): string | undefined {
   return error instanceof Error ? error.message : undefined;
 }
 
-function facts(options: RecorderOptions, call: CallRecord, output: unknown): Fact[] {
-  const mapped = options.ledger?.({ name: call.name, input: call.input, output });
-  if (!mapped) return [];
-  return mapped.map((fact) => {
-    const made: Fact = { subject: fact.subject, relation: fact.relation, object: fact.object };
-    if (fact.store !== undefined) made.store = fact.store;
-    return made;
-  });
-}
-
-function ledgerEntry(call: CallRecord): LedgerEntry {
+function ledgerEntry(call: CallRecord, results: Fact[]): LedgerEntry {
   const entry: LedgerEntry = {
     id: call.id,
-    store: call.results[0]?.store ?? (call.name || 'tool'),
-    query: call.query,
-    results: call.results,
+    store: results[0]?.store ?? (call.name || 'tool'),
+    query: `${call.name}(${text(call.input)})`,
+    results,
     ts: new Date(call.time).toISOString(),
   };
-  if (call.text !== undefined) entry.text = call.text;
+  if (typeof call.output === 'string') entry.text = call.output;
   if (call.error !== undefined) entry.error = call.error;
   return entry;
 }

@@ -24,7 +24,8 @@ export interface RecorderOptions {
   meta?: Record<string, unknown>;
   /**
    * Maps a tool call and its result to ledger facts, for tools that return graph facts, so needles and path checks
-   * work on live runs. Called once per result; `undefined` or an empty list records no facts.
+   * work on live runs. Called once per result, when a workup is first assembled (off the agent's path); `undefined`
+   * or an empty list records no facts.
    */
   ledger?: (call: RecordedCall) => Array<Fact> | undefined;
   /** Milliseconds clock; default `performance.now`. Latencies are differences of its readings. */

@@ -107,6 +107,16 @@ describe('createRecorder', () => {
     ]);
   });
 
+  it('keeps a result whose call it never saw as an observation, without a ledger entry', () => {
+    const recorder = createRecorder({ id: 'orphan' });
+    recorder.toolResult('call-9', { rows: 2 });
+    const workup = recorder.workup();
+    expect(workup.ledger).toEqual([]);
+    expect(workup.trajectory!.steps.map((s) => [s.step_type, s.tool_name, s.call_id, s.tool_output])).toEqual(
+      [['observation', null, 'call-9', { rows: 2 }]],
+    );
+  });
+
   it('takes latencies the SDK reports over its own clock, and totals reported usage', () => {
     const recorder = createRecorder({ id: 'timed', clock: ticks(0, 1, 2, 3) });
     const id = recorder.toolCall('t', { q: 1 }, undefined, { latencyMs: 250 });
