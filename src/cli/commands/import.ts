@@ -8,6 +8,7 @@ import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import { type Trajectory, toolCalls } from '../../model/trajectory.js';
 import { parseJson } from '../../parse/json.js';
 import { locateInJson, type Place } from '../../parse/locate.js';
+import { trajectoryText } from '../../workup/save.js';
 import { colors, type Io } from '../io.js';
 
 export interface ImportOptions {
@@ -186,7 +187,7 @@ async function write(trajectory: Trajectory, out: string, force: boolean, io: Io
   await mkdir(out, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file: out, message: `cannot create the folder: ${error.code ?? error.message}` });
   });
-  await writeFile(trajectoryPath, `${JSON.stringify(inSeedOrder(trajectory), null, 2)}\n`);
+  await writeFile(trajectoryPath, trajectoryText(trajectory));
   const calls = toolCalls(trajectory);
   const counts = new Map<string, number>();
   for (const call of calls) counts.set(call.tool_name ?? '?', (counts.get(call.tool_name ?? '?') ?? 0) + 1);
@@ -202,35 +203,6 @@ async function write(trajectory: Trajectory, out: string, force: boolean, io: Io
   }
   await writeFile(notePath, answer.endsWith('\n') ? answer : `${answer}\n`);
   io.out(`${c.green('✓')} wrote ${notePath}: the final answer (${plural(answer.length, 'character')})`);
-}
-
-/**
- * The trajectory with its fields in the order seed 002's `dataclasses.asdict(AgentTrajectory)` writes them (the
- * dataclass field order), so an imported `trajectory.json` reads like one the seed's logger saved.
- */
-function inSeedOrder(t: Trajectory): Trajectory {
-  return {
-    task_id: t.task_id,
-    task_input: t.task_input,
-    steps: t.steps.map((s) => ({
-      step_id: s.step_id,
-      step_type: s.step_type,
-      content: s.content,
-      tool_name: s.tool_name,
-      tool_input: s.tool_input,
-      tool_output: s.tool_output,
-      timestamp: s.timestamp,
-      latency_ms: s.latency_ms,
-      tokens_used: s.tokens_used,
-      error: s.error,
-      ...(s.call_id !== undefined ? { call_id: s.call_id } : {}),
-    })),
-    final_answer: t.final_answer,
-    succeeded: t.succeeded,
-    total_tokens: t.total_tokens,
-    total_latency_ms: t.total_latency_ms,
-    metadata: t.metadata,
-  };
 }
 
 function plural(n: number, word: string): string {
