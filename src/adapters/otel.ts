@@ -54,7 +54,7 @@ export function fromOtelSpans(otlpJson: unknown, options: OtelOptions = {}): Tra
         message: `no trace with id ${options.traceId}; the file holds ${ids.join(', ')}`,
       });
     }
-    return toTrajectory(options.traceId, spans);
+    return trajectoryOfTrace(options.traceId, spans);
   }
   if (ids.length > 1) {
     throw new UserError({
@@ -62,7 +62,7 @@ export function fromOtelSpans(otlpJson: unknown, options: OtelOptions = {}): Tra
       message: `the file holds ${ids.length} traces (${ids.join(', ')}); choose one (needlework import --trace <id>, or the traceId option)`,
     });
   }
-  return toTrajectory(ids[0]!, traces.get(ids[0]!)!);
+  return trajectoryOfTrace(ids[0]!, traces.get(ids[0]!)!);
 }
 
 /** Every trace in an OTLP/JSON export, one `Trajectory` each, in the order their first spans appear. */
@@ -70,7 +70,7 @@ export function fromOtelTraces(otlpJson: unknown, options: AdapterSource = {}): 
   const traces = groupByTrace(
     readSpans(otlpJson, new Problems(options.file ?? '<otlp trace>', options.locate)),
   );
-  return [...traces].map(([id, spans]) => toTrajectory(id, spans));
+  return [...traces].map(([id, spans]) => trajectoryOfTrace(id, spans));
 }
 
 /** A step waiting for its place: ordered by `at` (exact nanoseconds), then by the order it was made in. */
@@ -98,7 +98,11 @@ function durationMs(span: Span): number {
   return Number(span.end - span.start) / 1e6;
 }
 
-function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
+/**
+ * One trace's spans (from any reader: OTLP/JSON here, SDK span JSON in `otel-sdk.ts`) as a `Trajectory`, read as
+ * `fromOtelSpans` describes. `spans` must be non-empty and share `traceId`.
+ */
+export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Trajectory {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const depth = (span: Span): number => {
     let d = 0;
@@ -195,6 +199,13 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
     for (const call of calls) {
       const traced = call.id !== undefined ? executed.get(call.id) : undefined;
       if (traced || (call.id === undefined && executedNames.has(call.name))) {
+        // A tool span that recorded no arguments takes those the model asked it with (same call id).
+        if (traced && isEmpty(traced.step.tool_input) && call.arguments !== undefined) {
+          const input = toolInput(call.arguments);
+          traced.step.tool_input = input;
+          traced.step.content =
+            typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
+        }
         carrier ??= traced;
         continue;
       }
@@ -218,6 +229,11 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
   const root = classified.find((c) => c.kind === 'other' && depth(c.span) === 0)?.span;
   const run = agents.sort((x, y) => depth(x) - depth(y))[0] ?? root;
   const finalFromRun = run ? runOutput(run) : undefined;
+  // Spans that gave no step (HTTP calls, retrievers, framework internals), counted by name so the import says so.
+  const skipped: Record<string, number> = {};
+  for (const c of classified) {
+    if (c.kind === 'other' && c.span !== run) skipped[c.span.name] = (skipped[c.span.name] ?? 0) + 1;
+  }
 
   pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
   const lastModel = pending.findLastIndex((p) => p.step.step_type === 'thought');
@@ -268,11 +284,16 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
       trace_id: traceId,
       conventions,
       span_count: spans.length,
+      ...(Object.keys(skipped).length > 0 ? { spans_skipped: skipped } : {}),
       ...(service !== undefined ? { service_name: service } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(run?.error !== undefined ? { run_error: run.error } : {}),
     },
   });
+}
+
+function isEmpty(input: Record<string, unknown> | null): boolean {
+  return input === null || Object.keys(input).length === 0;
 }
 
 function compare(x: bigint, y: bigint): number {
