@@ -203,8 +203,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
         if (traced && isEmpty(traced.step.tool_input) && call.arguments !== undefined) {
           const input = toolInput(call.arguments);
           traced.step.tool_input = input;
-          traced.step.content =
-            typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
+          traced.step.content = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
         }
         carrier ??= traced;
         continue;
@@ -284,6 +283,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
       trace_id: traceId,
       conventions,
       span_count: spans.length,
+      ...(run ? { run_span_id: run.spanId } : {}),
       ...(Object.keys(skipped).length > 0 ? { spans_skipped: skipped } : {}),
       ...(service !== undefined ? { service_name: service } : {}),
       ...(model !== undefined ? { model } : {}),

@@ -245,7 +245,7 @@ function anyValue(value: unknown): unknown {
  * The error a span records: status `ERROR` (`2` or `STATUS_CODE_ERROR` in OTLP/JSON) or an `exception` event, with
  * the status message, else the exception's message and type, else `error.type`.
  */
-function spanError(
+export function spanError(
   status: unknown,
   attrs: Record<string, unknown>,
   events: readonly SpanEvent[],

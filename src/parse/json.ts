@@ -10,15 +10,32 @@ function keepUnsafeIntegers(value: string): number | string {
   return isInteger(value) && !isSafeNumber(value) ? value : Number(value);
 }
 
+function keepUnsafeBigints(value: string): number | bigint {
+  return isInteger(value) && !isSafeNumber(value) ? BigInt(value) : Number(value);
+}
+
+export interface ParseJsonOptions {
+  /**
+   * Give integers past 2^53 as `bigint` instead of decimal strings, where a reader must tell a number from a string
+   * (span ids written as integers by some SDKs, as hex text by others). @default false
+   */
+  bigints?: boolean;
+}
+
 /**
  * Parses JSON, keeping every integer that exceeds JavaScript's safe range (trace ids, span ids, snowflake ids)
  * exactly, as its decimal string, instead of rounding it. A syntax error becomes a `UserError` at its line and
  * column in `file`; `lineOffset` places a JSONL line within its file.
  */
-export function parseJson(text: string, file: string, lineOffset = 0): unknown {
+export function parseJson(
+  text: string,
+  file: string,
+  lineOffset = 0,
+  options: ParseJsonOptions = {},
+): unknown {
   try {
     if (!LONG_DIGITS.test(text)) return JSON.parse(text);
-    return parseLossless(text, undefined, keepUnsafeIntegers);
+    return parseLossless(text, undefined, options.bigints ? keepUnsafeBigints : keepUnsafeIntegers);
   } catch (error) {
     throw syntaxError(text, file, lineOffset, error);
   }
