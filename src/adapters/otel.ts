@@ -136,6 +136,9 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
   // Tool spans first, so a model span knows which of the calls it requested were executed (and traced).
   const executed = new Map<string, Pending>();
   const executedNames = new Set<string>();
+  // Tool spans that record no call id (OpenLLMetry, any-agent), by tool name in time order: a model's request with an
+  // id is matched to the first of these after the model call, so the call is not counted twice.
+  const unlinked = new Map<string, Pending[]>();
   let totalTokens = 0;
   for (const { span, kind } of classified) {
     if (kind !== 'tool') continue;
@@ -168,6 +171,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
       call_id: id ?? span.spanId,
     });
     if (id !== undefined) executed.set(id, call);
+    else unlinked.set(name, [...(unlinked.get(name) ?? []), call]);
     executedNames.add(name);
   }
 
@@ -197,7 +201,8 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
       );
     }
     for (const call of calls) {
-      const traced = call.id !== undefined ? executed.get(call.id) : undefined;
+      const traced =
+        call.id !== undefined ? (executed.get(call.id) ?? claim(unlinked, call.name, span.start)) : undefined;
       if (traced || (call.id === undefined && executedNames.has(call.name))) {
         // A tool span that recorded no arguments takes those the model asked it with (same call id).
         if (traced && isEmpty(traced.step.tool_input) && call.arguments !== undefined) {
@@ -290,6 +295,15 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
       ...(run?.error !== undefined ? { run_error: run.error } : {}),
     },
   });
+}
+
+/** Takes the first tool call of `name` that started at or after `from` out of `pool`, if any. */
+function claim(pool: Map<string, Pending[]>, name: string, from: bigint): Pending | undefined {
+  const list = pool.get(name);
+  if (!list) return undefined;
+  list.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+  const at = list.findIndex((p) => p.at >= from);
+  return at === -1 ? undefined : list.splice(at, 1)[0];
 }
 
 function isEmpty(input: Record<string, unknown> | null): boolean {
