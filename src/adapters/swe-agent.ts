@@ -16,7 +16,8 @@ type Draft = Omit<Parameters<typeof makeStep>[0], 'step_id'>;
  * A function-calling run (its `history` has assistant messages with OpenAI `tool_calls`) is read from `history`:
  * each assistant message gives a `thought` and one `tool_call` per call (name, parsed arguments, call id), each
  * `tool` message an `observation` linked by its `tool_call_ids`, with the matching `trajectory` step's
- * `execution_time` as latency. A run without function calling is read from `trajectory[]`: each step gives its
+ * `execution_time` as latency; the steps after the last answered call (the final `submit`, which the history does not
+ * hold) are read as below. A run without function calling is read from `trajectory[]`: each step gives its
  * `thought`, a `tool_call` whose tool is the action's command word (`find_file`, `edit`, `python`) and whose input is
  * the rest of the action (`{ input: "missing_colon.py" }`, the whole action being the step's content), and the
  * `observation`. Demonstration messages (`is_demo`) are not the run's and are left out.
@@ -53,7 +54,7 @@ export function fromSweAgentTrajectory(json: unknown, options: SweAgentOptions =
   const drafts = functionCalling ? fromHistory(history, records) : fromSteps(records);
   const dropped: string[] = [];
   const idle = records.filter((s) => str(s['action']).trim() === '').length;
-  if (!functionCalling && idle > 0) dropped.push(`${idle} step(s) without an action made no tool call`);
+  if (idle > 0) dropped.push(`${idle} step(s) without an action made no tool call`);
 
   const submission =
     typeof info['submission'] === 'string' && info['submission'].trim() !== '' ? info['submission'] : null;
@@ -91,16 +92,18 @@ export function fromSweAgentTrajectory(json: unknown, options: SweAgentOptions =
     trajectory,
     meta,
     dropped,
-    sourceToolCalls: functionCalling
-      ? history.reduce((n, m) => n + (Array.isArray(m['tool_calls']) ? m['tool_calls'].length : 0), 0)
-      : records.length - idle,
+    sourceToolCalls: Math.max(
+      records.length - idle,
+      history.reduce((n, m) => n + (Array.isArray(m['tool_calls']) ? m['tool_calls'].length : 0), 0),
+    ),
   };
 }
 
 /** A run without function calling: thought, action (command word + rest) and observation of each step. */
-function fromSteps(records: ReadonlyArray<Record<string, unknown>>): Draft[] {
+function fromSteps(records: ReadonlyArray<Record<string, unknown>>, offset = 0): Draft[] {
   const drafts: Draft[] = [];
-  records.forEach((record, i) => {
+  records.forEach((record, at) => {
+    const i = at + offset;
     const thought = str(record['thought']) || str(record['response']);
     if (thought.trim() !== '') drafts.push({ step_type: 'thought', content: thought });
     const action = str(record['action']).trim();
@@ -164,6 +167,8 @@ function fromHistory(
       });
     }
   }
+  // The step that ends the run (`submit`) has no tool message in the history: it is read from its trajectory step.
+  drafts.push(...fromSteps(records.slice(answered), answered));
   return drafts;
 }
 

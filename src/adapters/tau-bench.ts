@@ -2,7 +2,7 @@ import type { Diagnostic } from '../errors/index.js';
 import { UserError } from '../errors/index.js';
 import { makeStep, makeTrajectory, type Trajectory } from '../model/trajectory.js';
 import type { WorkupMeta } from '../model/workup.js';
-import { type AdapterSource, describe, isRecord, Problems } from './common.js';
+import { type AdapterSource, describe, isRecord, Problems, renderPath } from './common.js';
 import type { ImportedWorkup, ImportResult } from './imported.js';
 import { fromOpenAIMessages } from './openai.js';
 
@@ -65,13 +65,15 @@ function readResult(element: unknown, path: number[], file: string, options: Ada
   problems.throwIfAny();
   const trial = typeof result['trial'] === 'number' ? result['trial'] : undefined;
   const name = `task-${String(taskId)}${trial !== undefined ? `-trial-${trial}` : ''}`;
-  const trajectory = fromOpenAIMessages(result['traj'], {
-    file,
-    ...(options.locate
-      ? { locate: (p, key) => options.locate!([...path.map(String), 'traj', ...p], key) }
-      : {}),
-    taskId: name,
-  });
+  const trajectory = withinResult([...path, 'traj'], () =>
+    fromOpenAIMessages(result['traj'], {
+      file,
+      ...(options.locate
+        ? { locate: (p, key) => options.locate!([...path.map(String), 'traj', ...p], key) }
+        : {}),
+      taskId: name,
+    }),
+  );
   trajectory.metadata = { ...trajectory.metadata, source_format: 'tau-bench' };
 
   const info = isRecord(result['info']) ? result['info'] : {};
@@ -124,6 +126,24 @@ function goldOf(
     steps,
     metadata: { source_format: 'tau-bench', gold: true },
   });
+}
+
+/** Runs a reader of one part of a result, its problems' paths made whole (`traj[0].role` -> `[1].traj[0].role`). */
+function withinResult<T>(prefix: Array<string | number>, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const head = renderPath(prefix);
+    throw new UserError(
+      error.diagnostics.map((d) => {
+        const message = d.message.startsWith('(top level)')
+          ? `${head}${d.message.slice('(top level)'.length)}`
+          : `${head}${d.message.startsWith('[') ? '' : '.'}${d.message}`;
+        return { ...d, message };
+      }),
+    );
+  }
 }
 
 function firstLine(text: string): string {
