@@ -119,6 +119,27 @@ describe('SDK span JSON', () => {
   });
 });
 
+describe("the Python SDK's ConsoleSpanExporter output (one indented span after another)", () => {
+  it('reads the concatenated spans as a list, placing a bad span at its line', async () => {
+    const dir = await tmp();
+    const spans = JSON.parse(await readFile(`${FIXTURES}/otel-sdk-spans.json`, 'utf8')) as Array<
+      Record<string, unknown>
+    >;
+    const file = join(dir, 'console.txt');
+    await writeFile(file, `${spans.map((span) => JSON.stringify(span, null, 4)).join('\n')}\n`);
+    const io = captureIo();
+    expect(await runImport({ file, out: join(dir, 'w') }, io)).toBe(0);
+    expect(io.stdout().split('\n')[0]).toBe('Detected format: otel-sdk');
+    expect(toolCalls((await loadWorkup(join(dir, 'w'))).trajectory!).length).toBe(4);
+
+    const broken = join(dir, 'broken.txt');
+    await writeFile(broken, '{"name": "a", "context": {}}\n{"name": "b" "context": {}}\n');
+    const err = captureIo();
+    expect(await runImport({ file: broken, out: join(dir, 'x') }, err)).toBe(1);
+    expect(err.stderr()).toMatch(new RegExp(`^✗ ${broken}:2:14: invalid JSON: `));
+  });
+});
+
 describe('SWE-agent .traj', () => {
   it('reads a run without function calling: the command word is the tool, the rest its input', async () => {
     const w = fromSweAgentTrajectory(await read('swe-agent-commands.traj'), { taskId: 'i1' });

@@ -6,6 +6,7 @@ import { importJson } from '../../adapters/importers.js';
 import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import type { Trajectory } from '../../model/trajectory.js';
 import { parseJson } from '../../parse/json.js';
+import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
 import { locateInJson, type Place } from '../../parse/locate.js';
 import { colors, type Io } from '../io.js';
 import { printSummary } from './import-summary.js';
@@ -152,33 +153,47 @@ async function readInput(file: string, bigints = false): Promise<Input> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
   });
-  if (!/\.(jsonl|ndjson)$/i.test(file)) {
+  if (/\.(jsonl|ndjson)$/i.test(file)) {
+    const lines = text.split('\n').map((line, index) => ({ text: line, line: index + 1 }));
+    return readChunks(
+      file,
+      lines.filter((l) => l.text.trim() !== ''),
+      bigints,
+    );
+  }
+  try {
     return {
       file,
       json: parseJson(text, file, 0, { bigints }),
       locate: (path, key) => locateInJson(text, path, key),
     };
+  } catch (error) {
+    // Concatenated values (Python's ConsoleSpanExporter prints one indented span after another) are read as a list.
+    const chunks = error instanceof UserError ? splitJsonSequence(text) : undefined;
+    if (!chunks) throw error;
+    return readChunks(file, chunks, bigints);
   }
+}
+
+/** Reads JSON values that each start on a line of the file (JSONL lines, concatenated values) as one list. */
+function readChunks(file: string, chunks: readonly JsonChunk[], bigints: boolean): Input {
   const values: unknown[] = [];
-  const lines: Array<{ text: string; line: number }> = [];
   const problems: UserError[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
+  for (const chunk of chunks) {
     try {
-      values.push(parseJson(line, file, index, { bigints }));
-      lines.push({ text: line, line: index + 1 });
+      values.push(parseJson(chunk.text, file, chunk.line - 1, { bigints }));
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       problems.push(error);
     }
-  });
+  }
   if (problems.length > 0) throw new UserError(problems.flatMap((p) => p.diagnostics));
   if (values.length === 0) throw new UserError({ file, message: 'expected JSON lines, found nothing' });
   return {
     file,
     json: values,
     locate: (path, key) => {
-      const at = lines[Number(path[0])];
+      const at = chunks[Number(path[0])];
       const place = at ? locateInJson(at.text, path.slice(1), key) : undefined;
       return place && { line: at!.line + place.line - 1, column: place.column };
     },
