@@ -239,7 +239,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
     if (c.kind === 'other' && c.span !== run) skipped[c.span.name] = (skipped[c.span.name] ?? 0) + 1;
   }
 
-  pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+  inTimeOrder(pending);
   const lastModel = pending.findLastIndex((p) => p.step.step_type === 'thought');
   const lastCall = pending.findLastIndex((p) => p.step.step_type === 'tool_call');
   const candidate =
@@ -261,12 +261,13 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
     candidate.step.step_type = 'answer';
     finalAnswer = candidate.step.content;
   }
-  pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+  inTimeOrder(pending);
 
-  const llmInputs = classified
-    .filter((c) => c.kind === 'llm')
-    .map((c) => firstUserText(inputMessages(c.span)));
-  const taskInput = (run ? runInput(run) : undefined) ?? llmInputs.find((t) => t !== undefined) ?? '';
+  let taskInput = run ? runInput(run) : undefined;
+  // The first model call that was given a user message, read only as far as needed (a trace may hold thousands).
+  for (let i = 0; taskInput === undefined && i < classified.length; i++) {
+    if (classified[i]!.kind === 'llm') taskInput = firstUserText(inputMessages(classified[i]!.span));
+  }
   if (totalTokens === 0 && run) totalTokens = tokens(run);
   const start = sorted[0]!.start;
   const end = spans.reduce<bigint>((max, s) => (s.end !== undefined && s.end > max ? s.end : max), start);
@@ -277,7 +278,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
 
   return makeTrajectory({
     task_id: traceId,
-    task_input: taskInput,
+    task_input: taskInput ?? '',
     steps: pending.map((p, i) => ({ step_id: i + 1, ...p.step })),
     final_answer: finalAnswer,
     succeeded: finalAnswer !== null && run?.error === undefined,
@@ -304,6 +305,26 @@ function claim(pool: Map<string, Pending[]>, name: string, from: bigint): Pendin
   list.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
   const at = list.findIndex((p) => p.at >= from);
   return at === -1 ? undefined : list.splice(at, 1)[0];
+}
+
+/**
+ * Sorts steps by time, then by the order they were made in. Times are compared exactly: as numbers of nanoseconds
+ * after the earliest one when every offset is a safe integer (any trace shorter than 104 days), which sorts 20,000
+ * steps several times faster than comparing bigints; as bigints otherwise.
+ */
+function inTimeOrder(pending: Pending[]): void {
+  if (pending.length === 0) return;
+  const origin = pending.reduce((min, p) => (p.at < min ? p.at : min), pending[0]!.at);
+  const span = pending.reduce((max, p) => (p.at > max ? p.at : max), origin) - origin;
+  if (span > BigInt(Number.MAX_SAFE_INTEGER)) {
+    pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+    return;
+  }
+  const keyed = pending.map((p) => ({ p, key: Number(p.at - origin) }));
+  keyed.sort((x, y) => x.key - y.key || x.p.seq - y.p.seq);
+  keyed.forEach((k, i) => {
+    pending[i] = k.p;
+  });
 }
 
 function isEmpty(input: Record<string, unknown> | null): boolean {

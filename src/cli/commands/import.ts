@@ -46,7 +46,8 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     throw new UsageError(`--from must be one of ${TRAJECTORY_FORMATS.join(', ')}; got "${options.from}"`);
   }
   try {
-    let input = await readInput(options.file);
+    // SDK span ids may be integers past 2^53 or hex text; only a bigint tells the two apart.
+    let input = await readInput(options.file, options.from === 'otel-sdk');
     let format = options.from as TrajectoryFormat | undefined;
     if (format === undefined) {
       format = detectFormat(input.json);
@@ -65,8 +66,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     if (options.trace !== undefined && format !== 'otel') {
       throw new UsageError(`--trace picks a trace in an OTel file; this file is read as ${format}`);
     }
-    // SDK span ids may be integers past 2^53 or hex text; only a bigint tells the two apart.
-    if (format === 'otel-sdk') input = await readInput(options.file, true);
+    if (format === 'otel-sdk' && options.from === undefined) input = await readInput(options.file, true);
     const result = importJson(format, input.json, {
       file: input.file,
       ...(input.locate ? { locate: input.locate } : {}),
@@ -247,7 +247,13 @@ async function write(workup: ImportedWorkup, out: string): Promise<Written> {
 
 /** JSON, 2-space indented; a `bigint` (an exact integer from the source) is written as its decimal string. */
 function json(value: unknown): string {
-  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch (error) {
+    // Only a bigint makes JSON.stringify throw here; the replacer is several times slower, so it is the fallback.
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+  }
 }
 
 /** A folder name from a run's name: path separators and other characters a file system refuses become `_`. */
