@@ -82,7 +82,10 @@ describe('needlework import', () => {
       ].join('\n'),
     );
     const workup = await loadWorkup(out);
-    expect(workup.meta.trace).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' });
+    expect(workup.meta.trace).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+    });
     expect(workup.meta.outcome).toBeUndefined();
     const trajectory = workup.trajectory!;
     expect(trajectory.task_id).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
