@@ -3,7 +3,7 @@ import { UserError } from '../errors/index.js';
 import type { Trajectory } from '../model/trajectory.js';
 import { type AdapterSource, describe, isRecord, Problems } from './common.js';
 import { trajectoryOfTrace } from './otel.js';
-import { groupByTrace, type Span, type SpanEvent, spanError } from './otlp.js';
+import { describeId, groupByTrace, type Span, type SpanEvent, spanError } from './otlp.js';
 
 /**
  * Reading span JSON as OpenTelemetry SDKs and agent frameworks write it outside OTLP: the Python SDK's
@@ -160,13 +160,6 @@ export function hexId(value: unknown, width: number): string | undefined {
   }
   if (n === undefined || n <= 0n) return undefined;
   return n.toString(16).padStart(width, '0');
-}
-
-function describeId(value: unknown): string {
-  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    return `${describe(value)}, already rounded by JSON.parse (read the file with parseJson's bigints option)`;
-  }
-  return describe(value);
 }
 
 /** Unix nanoseconds, exact: an integer (`bigint`, safe number, digits) or an ISO 8601 time with up to 9 decimals. */

@@ -170,7 +170,7 @@ export function idOf(value: unknown): string | undefined {
 }
 
 /** What an unusable id was; a number past 2^53 was rounded before it got here, which the user can fix. */
-function describeId(value: unknown): string {
+export function describeId(value: unknown): string {
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return `${describe(value)}, already rounded by JSON.parse (read the file with parseJson to keep large ids exact)`;
   }

@@ -100,6 +100,6 @@ function tally(names: readonly string[]): string {
   return text === '' ? '' : ` (${text})`;
 }
 
-function plural(n: number, word: string): string {
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -9,7 +9,7 @@ import { parseJson } from '../../parse/json.js';
 import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
 import { locateInJson, type Place } from '../../parse/locate.js';
 import { colors, type Io } from '../io.js';
-import { printSummary } from './import-summary.js';
+import { plural, printSummary } from './import-summary.js';
 
 export interface ImportOptions {
   /**
@@ -289,10 +289,6 @@ function inSeedOrder(t: Trajectory): Trajectory {
     total_latency_ms: t.total_latency_ms,
     metadata: t.metadata,
   };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 async function exists(path: string): Promise<boolean> {
