@@ -242,6 +242,44 @@ describe('needlework import', () => {
     const trajectory = (await loadWorkup(join(dir, 'w'))).trajectory!;
     expect(trajectory.task_id).toBe('123456789012345678901');
     expect(toolCalls(trajectory).map((s) => [s.tool_name, s.call_id])).toEqual([['wanted', '42']]);
+    // meta.trace is lowercase hex whatever form the export wrote the id in: 123456789012345678901 = 0x6b14e9f812f366c35.
+    // The trace's only span is a tool call, not a run span, so there is no span id to parent to.
+    expect((await loadWorkup(join(dir, 'w'))).meta.trace).toEqual({
+      traceId: '0000000000000006b14e9f812f366c35',
+    });
+  });
+
+  it('imports every trace of an OTLP file, one folder each, when no --trace is given', async () => {
+    const dir = await tmp();
+    const file = join(dir, 'two.json');
+    const one = (trace: string, tool: string) =>
+      otlp([
+        {
+          id: `${trace.slice(0, 15)}1`,
+          trace,
+          start: at(0),
+          end: at(3),
+          attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool },
+        },
+      ]).resourceSpans;
+    await writeFile(
+      file,
+      JSON.stringify({
+        resourceSpans: [
+          ...one('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'first'),
+          ...one('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'second'),
+        ],
+      }),
+    );
+    expect(await runImport({ file, out: join(dir, 'out') }, captureIo())).toBe(0);
+    for (const [trace, tool] of [
+      ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'first'],
+      ['bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'second'],
+    ]) {
+      const workup = await loadWorkup(join(dir, 'out', trace!));
+      expect(toolCalls(workup.trajectory!).map((s) => s.tool_name)).toEqual([tool]);
+      expect(workup.meta.trace?.traceId).toBe(trace);
+    }
   });
 
   it('places a JSONL problem at its line in the file', async () => {

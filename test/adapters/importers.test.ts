@@ -232,6 +232,22 @@ describe('tau-bench results', () => {
     expect(workups[1]!.meta['expected_outputs']).toEqual(['2']);
   });
 
+  it('records a run that crashed (tau-bench keeps its error in info) as failed, and says so', () => {
+    const { workups } = fromTauBenchResults({
+      task_id: 4,
+      reward: 0,
+      info: { error: 'RateLimitError: too many requests\nTraceback ...', traceback: '...' },
+      traj: [],
+      trial: 2,
+    });
+    expect(workups[0]!.meta.outcome).toEqual({ succeeded: false, reward: 0, status: 'error' });
+    expect(workups[0]!.dropped).toEqual([
+      'the run failed with an error: RateLimitError: too many requests',
+      'no info.task.actions: no gold trajectory',
+    ]);
+    expect(workups[0]!.name).toBe('task-4-trial-2');
+  });
+
   it('imports the good results of a list with a bad one, one folder each, and names the bad one', async () => {
     const dir = await tmp();
     const file = join(dir, 'results.json');
