@@ -10,6 +10,14 @@ export { fromOtelSdkSpans, type SdkTraces } from './adapters/otel-sdk.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
 export { fromSweAgentTrajectory, type SweAgentOptions } from './adapters/swe-agent.js';
 export { fromTauBenchResults } from './adapters/tau-bench.js';
+export {
+  type CheckOptions,
+  type CheckWorkupOptions,
+  type Criterion,
+  checkWorkup,
+  criteriaOf,
+  expectationText,
+} from './checks/index.js';
 export { findSpecs, findWorkups } from './discover/find.js';
 export * from './entailment/index.js';
 export * from './errors/index.js';

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../errors/index.js';
+import casesSchema from '../schemas/cases.schema.json' with { type: 'json' };
 import factSchema from '../schemas/fact.schema.json' with { type: 'json' };
 import ledgerEntrySchema from '../schemas/ledger-entry.schema.json' with { type: 'json' };
 import needleSchema from '../schemas/needle.schema.json' with { type: 'json' };
@@ -8,7 +9,7 @@ import trajectorySchema from '../schemas/trajectory.schema.json' with { type: 'j
 import workupSchema from '../schemas/workup.schema.json' with { type: 'json' };
 import type { Place } from './locate.js';
 
-export type SchemaName = 'fact' | 'ledger-entry' | 'trajectory' | 'workup' | 'needle' | 'rubric';
+export type SchemaName = 'fact' | 'ledger-entry' | 'trajectory' | 'workup' | 'needle' | 'rubric' | 'cases';
 
 const SCHEMAS = {
   fact: factSchema,
@@ -17,6 +18,7 @@ const SCHEMAS = {
   workup: workupSchema,
   needle: needleSchema,
   rubric: rubricSchema,
+  cases: casesSchema,
 } as const;
 
 let ajv: Ajv | undefined;
@@ -48,21 +50,47 @@ export function checkSchema(
   file: string,
   locate: (path: readonly string[], key?: string) => Place | undefined,
 ): Diagnostic[] {
+  return placeProblems(schemaProblems(name, value), file, locate);
+}
+
+/** One schema problem: where in the data (`['cases', '2', 'expect']`) and what was expected. */
+export interface SchemaProblem {
+  segments: string[];
+  /** The offending key, for an unknown key. */
+  key?: string;
+  message: string;
+}
+
+/** The problems of `value` against a shipped schema, each once, with its data path (for grouping by case). */
+export function schemaProblems(name: SchemaName, value: unknown): SchemaProblem[] {
   const validate = validator(name);
   if (validate(value)) return [];
-  const diagnostics: Diagnostic[] = [];
+  const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     if (error.keyword === 'if') continue; // its branch's own errors say what is wrong
     const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
-    const key = keyOf(error);
     const message = describe(error, value, segments);
     if (seen.has(message)) continue;
     seen.add(message);
-    const where = locate(segments, key);
-    diagnostics.push({ file, line: where?.line, column: where?.column, message });
+    const key = keyOf(error);
+    problems.push({ segments, ...(key !== undefined && { key }), message });
   }
-  return diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return problems;
+}
+
+/** Schema problems as diagnostics, placed in the file by `locate`, in file order. */
+export function placeProblems(
+  problems: readonly SchemaProblem[],
+  file: string,
+  locate: (path: readonly string[], key?: string) => Place | undefined,
+): Diagnostic[] {
+  return problems
+    .map((p): Diagnostic => {
+      const where = locate(p.segments, p.key);
+      return { file, line: where?.line, column: where?.column, message: p.message };
+    })
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 function unescapePointer(segment: string): string {
