@@ -27,6 +27,23 @@ export function importJson(
   json: unknown,
   options: ImportJsonOptions,
 ): ImportResult {
+  const result = importByFormat(format, json, options);
+  for (const workup of result.workups) withInput(workup);
+  return result;
+}
+
+/**
+ * Names the question in `meta.input` when the meta names a task: readers that look for the question (the judge, the
+ * reports) read `meta.input` before `meta.task`, and a task id such as tau-bench's `3` is no question.
+ */
+function withInput(workup: ImportedWorkup): void {
+  const input = workup.trajectory.task_input;
+  if (workup.meta.task !== undefined && workup.meta.input === undefined && input.trim() !== '') {
+    workup.meta.input = input;
+  }
+}
+
+function importByFormat(format: TrajectoryFormat, json: unknown, options: ImportJsonOptions): ImportResult {
   const source: AdapterSource = {
     ...(options.file !== undefined ? { file: options.file } : {}),
     ...(options.locate ? { locate: options.locate } : {}),

@@ -261,7 +261,13 @@ describe('tau-bench results', () => {
       `✗ ${file}: 1 problem in elements that were not imported; 2 workups imported from the rest`,
     ]);
     const ok = await loadWorkup(join(dir, 'out', 'task-0-trial-0'));
-    expect(ok.meta).toMatchObject({ task: '0', trial: 0, outcome: { succeeded: true, reward: 1 } });
+    // meta.input is the question (what the judge reads before meta.task, which is only an id here).
+    expect(ok.meta).toMatchObject({
+      task: '0',
+      input: "Hi, I'd like to cancel an order I placed.",
+      trial: 0,
+      outcome: { succeeded: true, reward: 1 },
+    });
     expect(ok.gold?.steps.length).toBe(3);
     expect((await loadWorkup(join(dir, 'out', 'task-1-trial-0'))).meta.outcome?.succeeded).toBe(false);
   });
