@@ -2,9 +2,14 @@
 
 export type { AdapterSource } from './adapters/common.js';
 export { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from './adapters/detect.js';
+export type { ImportedWorkup, ImportResult } from './adapters/imported.js';
+export { type ImportJsonOptions, importJson } from './adapters/importers.js';
 export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
 export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
+export { fromOtelSdkSpans, type SdkTraces } from './adapters/otel-sdk.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
+export { fromSweAgentTrajectory, type SweAgentOptions } from './adapters/swe-agent.js';
+export { fromTauBenchResults } from './adapters/tau-bench.js';
 export * from './cassette/index.js';
 export {
   type CheckOptions,

@@ -132,14 +132,18 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
   cli
     .command(
       'import <file>',
-      'Turn an OpenAI chat log, an OTel GenAI trace or a seed trajectory into a workup folder',
+      'Turn a recorded run (OpenAI chat, OTel trace or SDK spans, SWE-agent .traj, tau-bench results) into workup folders',
     )
-    .option('--from <format>', 'openai | otel | seed (detected from the file when left out)')
-    .option('--out <dir>', 'The workup folder to write (trajectory.json, note.md)')
-    .option('--trace <id>', 'The trace to import when an OTel file holds several')
-    .option('--force', 'Overwrite trajectory.json and note.md when they exist')
+    .option(
+      '--from <format>',
+      'openai | otel | otel-sdk | seed | swe-agent | tau-bench (detected from the file when left out)',
+    )
+    .option('--out <dir>', 'The workup folder to write; a file of several runs gets one subfolder each')
+    .option('--trace <id>', 'The trace to import when an OTLP file holds several (default: all)')
+    .option('--force', 'Overwrite the files of an existing workup')
     .example('needlework import fixtures/imports/openai-chat.json --out workups/openai-run')
     .example('needlework import fixtures/imports/otel-genai-trace.json --from otel --out workups/otel-run')
+    .example('needlework import results.json --from tau-bench --out workups/tau')
     .action(async (file: string, options: Record<string, unknown>) => {
       const { runImport, importOptions } = await import('./commands/import.js');
       result.code = await runImport(importOptions(file, options, cli.rawArgs), io);
