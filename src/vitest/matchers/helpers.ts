@@ -1,6 +1,6 @@
 import type { MatcherState } from 'vitest';
 import { TestRunner } from 'vitest';
-import { MATCHER, type Measured, type SpecRef, toCheck } from '../../checks/measure.js';
+import { MATCHER, type Measured, toCheck } from '../../checks/measure.js';
 import type { Check } from '../../model/check.js';
 import type { NeedleSpec, RequiredPath } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
@@ -101,22 +101,17 @@ export function message(
 
 /**
  * Tells the reporters what this assertion measured, on the running test's `task.meta.needlework`, and returns
- * whether the matcher passed before `.not`. The check was decided by the criterion (src/checks); a YAML needle test
- * set the spec fields beforehand, a hand-written test is recorded as `matcher`. The recorded verdict is the
- * assertion's outcome (so `.not` is honoured): a metric that does not apply fails its assertion, and the summary
- * says why, so the reporters agree with the test.
+ * whether the matcher passed before `.not`. The check was decided by the criterion (src/checks); a hand-written
+ * assertion's spec is `matcher`, and a test that asserts several times carries its last check. The recorded verdict
+ * is the assertion's outcome (so `.not` is honoured): a metric that does not apply fails its assertion, and the
+ * summary says why, so the reporters agree with the test.
  */
 export function record(state: MatcherState, workup: Workup, measured: Measured): boolean {
   const met = measured.verdict === 'pass';
   const test = TestRunner.getCurrentTest();
   if (!test) return met;
-  const base = test.meta.needlework;
-  const spec: SpecRef = base
-    ? { id: base.spec, kind: base.specKind, ...(base.specFile !== undefined && { file: base.specFile }) }
-    : MATCHER;
-  const check = toCheck(spec, workup, {
+  const check = toCheck(MATCHER, workup, {
     ...measured,
-    criterion: base?.criterion ?? measured.criterion,
     // chai leaves its negate flag undefined, not false, on an assertion without .not.
     verdict: met !== Boolean(state.isNot) ? 'pass' : 'fail',
   });
