@@ -1,8 +1,9 @@
-import type { Note, Section } from '../model/note.js';
+import type { Note, Section, Segment } from '../model/note.js';
 import { LineIndex } from '../parse/position.js';
 import { mdastBlocks } from './mdast-blocks.js';
 import { scanBlocks } from './scan.js';
-import { buildSegment, collapse } from './segment.js';
+import { buildSegment, collapse, type PlainText, plainText } from './segment.js';
+import { sentencesOf } from './sentences.js';
 
 /** Sections whose text makes no claims, so Stage 1 citation recall exempts them (seed 001, Thread 1). */
 export const DEFAULT_EXEMPT_SECTIONS: readonly string[] = ['Gaps & caveats', 'Provenance'];
@@ -23,30 +24,39 @@ export interface ParseNoteOptions {
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
   const exempt = new Set((options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS).map(sectionKey));
   const lines = new LineIndex(source);
-  const sections: Section[] = [];
-  let current: Section = { title: '', depth: 0, claims: true, segments: [], position: lines.position(0) };
+  // The text before the first heading is a section only when it holds a segment.
+  const sections: Section[] = [
+    { title: '', depth: 0, claims: true, segments: [], position: lines.position(0) },
+  ];
   // Depth of the heading that made the current run of sections exempt; its subsections are exempt too.
   let exemptDepth = Number.POSITIVE_INFINITY;
+  const pending: Array<{ kind: Segment['kind']; plain: PlainText; section: Section }> = [];
 
   for (const block of scanBlocks(source) ?? mdastBlocks(source)) {
     if (block.kind === 'heading') {
-      if (current.segments.length > 0 || current.depth > 0) sections.push(current);
       const title = collapse(block.title);
       if (block.depth <= exemptDepth) exemptDepth = Number.POSITIVE_INFINITY;
       if (exempt.has(sectionKey(title))) exemptDepth = Math.min(exemptDepth, block.depth);
-      current = {
+      sections.push({
         title,
         depth: block.depth,
         claims: exemptDepth === Number.POSITIVE_INFINITY,
         segments: [],
         position: lines.position(block.offset),
-      };
+      });
     } else if (block.paragraphs.length > 0) {
-      const segment = buildSegment(block.kind, block.paragraphs, source, lines, current);
-      if (segment) current.segments.push(segment);
+      const plain = plainText(block.paragraphs, source);
+      if (plain.text.trim() !== '')
+        pending.push({ kind: block.kind, plain, section: sections[sections.length - 1]! });
     }
   }
-  if (current.segments.length > 0 || current.depth > 0) sections.push(current);
+  // The sentences of every segment at once: one call to the segmenter per note (see `sentencesOf`).
+  const sentences = sentencesOf(pending.map(({ plain }) => plain.text));
+  pending.forEach(({ kind, plain, section }, i) => {
+    const segment = buildSegment(kind, plain, sentences[i]!, lines, section);
+    if (segment) section.segments.push(segment);
+  });
+  if (sections[0]!.segments.length === 0) sections.shift();
 
   const segments = sections.flatMap((section) => section.segments);
   return {

@@ -1,14 +1,13 @@
 import type { Citation, Section, Segment, Sentence, SourcePosition } from '../model/note.js';
 import type { LineIndex } from '../parse/position.js';
 import type { TextRun } from './blocks.js';
+import { splitAfterCitations, type TextPiece } from './sentences.js';
 
 /**
  * `[cite:g1]`, `[cite:g1,g2]`, `[cite: g1, g2]`; `[cite:g1][cite:g2]` is two markers. Ids are ledger ids.
  */
 const CITATION = /\[cite:\s*([A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*)\s*\]/g;
 const ONLY_CITATIONS = /^(?:\s*\[cite:[^\]]*\])+\s*$/;
-
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** A run of plain text taken from one inline node, and where it stands in the source. */
 interface Piece {
@@ -18,33 +17,43 @@ interface Piece {
   offsets?: number[];
 }
 
+/** A segment's plain text (its paragraphs' runs, paragraphs joined by a space) and where each run came from. */
+export interface PlainText {
+  text: string;
+  pieces: Piece[];
+}
+
+/** The plain text of a segment's paragraphs, each run mapped back to its source. */
+export function plainText(paragraphs: readonly (readonly TextRun[])[], source: string): PlainText {
+  const pieces: Piece[] = [];
+  let plain = '';
+  paragraphs.forEach((runs, i) => {
+    if (i > 0) plain += ' ';
+    for (const { text, start, end } of runs) {
+      const raw = source.slice(start, end);
+      pieces.push({
+        plainStart: plain.length,
+        srcStart: start,
+        ...(raw !== text && { offsets: align(text, raw, start) }),
+      });
+      plain += text;
+    }
+  });
+  return { text: plain, pieces };
+}
+
 /**
- * One segment (a bullet or a paragraph) from the text runs of its paragraphs: plain text without citation markers,
- * split into sentences, each with its citations and its line and column; undefined when it holds neither text nor
- * a citation.
+ * One segment (a bullet or a paragraph) from its plain text and the `Intl.Segmenter` sentences of that text: plain
+ * text without citation markers, split into sentences, each with its citations and its line and column; undefined
+ * when it holds neither text nor a citation.
  */
 export function buildSegment(
   kind: Segment['kind'],
-  paragraphs: readonly (readonly TextRun[])[],
-  source: string,
+  { text: plain, pieces }: PlainText,
+  icuSentences: readonly TextPiece[],
   lines: LineIndex,
   section: Section,
 ): Segment | undefined {
-  const pieces: Piece[] = [];
-  let plain = '';
-  const push = ({ text, start, end }: TextRun): void => {
-    const raw = source.slice(start, end);
-    pieces.push({
-      plainStart: plain.length,
-      srcStart: start,
-      ...(raw !== text && { offsets: align(text, raw, start) }),
-    });
-    plain += text;
-  };
-  paragraphs.forEach((runs, i) => {
-    if (i > 0) plain += ' ';
-    for (const run of runs) push(run);
-  });
   if (plain.trim() === '') return undefined;
 
   const sourceOffset = (index: number): number => {
@@ -66,10 +75,11 @@ export function buildSegment(
   // Sentence spans over the plain text; a span made only of citation markers belongs to the sentence before it
   // ("... the cell. [cite:g11]"), which is how agents cite.
   const spans: Array<{ start: number; end: number }> = [];
-  for (const { index, segment } of sentencePieces(plain)) {
+  for (const { index, segment } of splitAfterCitations(icuSentences)) {
     const last = spans[spans.length - 1];
-    const leading = /^(?:\s*\[cite:[^\]]*\])+/.exec(segment);
-    if (last && ONLY_CITATIONS.test(segment)) {
+    const marked = segment.includes('[cite:');
+    const leading = marked ? /^(?:\s*\[cite:[^\]]*\])+/.exec(segment) : null;
+    if (last && marked && ONLY_CITATIONS.test(segment)) {
       last.end = index + segment.length;
     } else if (last && leading) {
       last.end = index + leading[0].length;
@@ -87,9 +97,12 @@ export function buildSegment(
     const raw = plain.slice(span.start, span.end);
     const citations: Citation[] = [];
     let cleaned = '';
+    // The prose before the last marker, other markers removed.
+    let beforeLast = '';
     let cursor = 0;
-    for (const match of raw.matchAll(CITATION)) {
+    for (const match of raw.includes('[cite:') ? raw.matchAll(CITATION) : []) {
       cleaned += raw.slice(cursor, match.index);
+      beforeLast = cleaned;
       cursor = match.index + match[0].length;
       const at = positionAt(span.start + match.index);
       for (const id of match[1]!.split(',')) citations.push({ id: id.trim(), position: at });
@@ -98,8 +111,7 @@ export function buildSegment(
     const sentenceText = tidy(cleaned);
     if (citations.length > 0) {
       // The last citation covers the prose before it: measure that prose once tidied, as it stands in `text`.
-      const lastMatch = [...raw.matchAll(CITATION)].pop()!;
-      const before = tidy(raw.slice(0, lastMatch.index).replace(CITATION, ''));
+      const before = tidy(beforeLast);
       lastCitationAt = (text === '' || sentenceText === '' ? text.length : text.length + 1) + before.length;
     }
     all.push(...citations);
@@ -130,24 +142,6 @@ export function buildSegment(
 }
 
 /**
- * `Intl.Segmenter`'s sentences, split again after a sentence's trailing citations when more prose follows: the
- * segmenter does not take `... Compound-Alpha. [cite:g5] Wren visited ...` for two sentences, since `[` does not start
- * one.
- */
-function* sentencePieces(plain: string): Generator<{ index: number; segment: string }> {
-  const after = /[.!?]['")\]]*\s*(?:\[cite:[^\]]*\]\s*)+(?=[^\s[])/g;
-  for (const { index, segment } of sentences.segment(plain)) {
-    let start = 0;
-    for (const match of segment.matchAll(after)) {
-      const cut = match.index + match[0].length;
-      yield { index: index + start, segment: segment.slice(start, cut) };
-      start = cut;
-    }
-    yield { index: index + start, segment: segment.slice(start) };
-  }
-}
-
-/**
  * Where each character of a text node's value stands in its source, stepping over what markdown decoded: a
  * backslash escape (`\\*`) and a character reference (`&amp;`, `&#35;`).
  */
@@ -172,10 +166,16 @@ function align(value: string, raw: string, base: number): number[] {
 
 /** Whitespace collapsed, no space left before closing punctuation where a citation marker stood. */
 function tidy(text: string): string {
-  return collapse(text).replace(/\s+([.,;:!?)\]])/g, '$1');
+  const collapsed = collapse(text);
+  return SPACE_BEFORE_CLOSING.test(collapsed) ? collapsed.replace(/\s+([.,;:!?)\]])/g, '$1') : collapsed;
 }
+
+const SPACE_BEFORE_CLOSING = /\s[.,;:!?)\]]/;
+/** White space other than single spaces, which `collapse` would change between the ends. */
+const UNCOLLAPSED = /[^\S ]| {2}/;
 
 /** Runs of white space made one space, and the ends trimmed. */
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most text holds single spaces only: testing is cheaper than building the same string again.
+  return UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim();
 }
