@@ -100,7 +100,9 @@ export function buildSegment(
     // The prose before the last marker, other markers removed.
     let beforeLast = '';
     let cursor = 0;
-    for (const match of raw.includes('[cite:') ? raw.matchAll(CITATION) : []) {
+    // An `exec` loop on the one global regex: `matchAll` would copy the regex for every sentence.
+    CITATION.lastIndex = 0;
+    for (let match = raw.includes('[cite:') ? CITATION.exec(raw) : null; match; match = CITATION.exec(raw)) {
       cleaned += raw.slice(cursor, match.index);
       beforeLast = cleaned;
       cursor = match.index + match[0].length;
