@@ -60,7 +60,8 @@ const AFTER_CITATIONS = /[.!?]['")\]]*\s*(?:\[cite:[^\]]*\]\s*)+(?=[^\s[])/g;
  */
 export function splitAfterCitations(sentences: readonly TextPiece[]): TextPiece[] {
   const pieces: TextPiece[] = [];
-  for (const { index, segment } of sentences) {
+  for (const sentence of sentences) {
+    const { index, segment } = sentence;
     let start = 0;
     if (segment.includes('[cite:')) {
       // An `exec` loop on the one global regex: `matchAll` would copy the regex for every sentence.
@@ -71,7 +72,7 @@ export function splitAfterCitations(sentences: readonly TextPiece[]): TextPiece[
         start = cut;
       }
     }
-    pieces.push({ index: index + start, segment: start === 0 ? segment : segment.slice(start) });
+    pieces.push(start === 0 ? sentence : { index: index + start, segment: segment.slice(start) });
   }
   return pieces;
 }
