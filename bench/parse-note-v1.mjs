@@ -2,7 +2,7 @@
 // Node 20 cannot import TypeScript, and the reference stays out of dist/ (which ships), so it is transpiled here with
 // the project's own TypeScript into a temporary module whose imports point at the built dist/src/ and at the
 // installed mdast-util-from-markdown. Run `npm run build` first.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,8 +19,11 @@ const { outputText } = ts.transpileModule(readFileSync(reference, 'utf8'), {
 const code = outputText
   .replaceAll("'../../src/", `'${new URL('../dist/src/', import.meta.url).href}`)
   .replaceAll("'mdast-util-from-markdown'", `'${import.meta.resolve('mdast-util-from-markdown')}'`);
-const file = join(mkdtempSync(join(os.tmpdir(), 'needlework-bench-')), 'parse-note-v1.mjs');
+const dir = mkdtempSync(join(os.tmpdir(), 'needlework-bench-'));
+const file = join(dir, 'parse-note-v1.mjs');
 writeFileSync(file, code);
 
 /** parseNote as it stood at commit e2889b5. */
 export const { parseNote: parseNoteV1 } = await import(pathToFileURL(file).href);
+// Once imported, the module is in memory: the temporary copy can go.
+rmSync(dir, { recursive: true, force: true });
