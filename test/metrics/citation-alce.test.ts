@@ -192,6 +192,40 @@ describe('citationScores (ALCE citation recall and precision)', () => {
     });
   });
 
+  it('leaves one out as ALCE’s list.remove does: the first copy of a repeated id goes, the rest keep their order', async () => {
+    // Like a model that truncates its input, this verifier reads only the premise's first two lines, so the order
+    // of the others-without-it premise decides the verdict.
+    const calls: EntailmentPair[][] = [];
+    const firstTwoLines: EntailmentVerifier = {
+      async score(pairs) {
+        calls.push([...pairs]);
+        return pairs.map((p) =>
+          entailsByWords(p.premise.split('\n').slice(0, 2).join('\n'), p.hypothesis) ? 0.9 : 0.1,
+        );
+      },
+    };
+    const sources = { g1: 'alpha', g2: 'beta', g3: 'gamma' };
+    const claims = [{ text: 'alpha beta', citations: ['g1', 'g2', 'g3', 'g1'] }];
+    const r = await citationScores(claims, sources, firstTwoLines);
+    // The second g1 fails alone; ALCE asks `[g2, g3, g1]` without it (not `[g1, g2, g3]`), which does not entail.
+    expect(calls[2]!.map((p) => p.premise)).toEqual([
+      'beta\ngamma\nalpha',
+      'alpha\ngamma\nalpha',
+      'alpha\nbeta\nalpha',
+      'beta\ngamma\nalpha',
+    ]);
+    expect(r.claims[0]!.citations.map((c) => c.verdict)).toEqual([
+      'relevant',
+      'relevant',
+      'irrelevant',
+      'relevant',
+    ]);
+    expect(r.precision).toBe(0.75);
+    const nli = (premise: string, hypothesis: string): 0 | 1 =>
+      entailsByWords(premise.split('\n').slice(0, 2).join('\n'), hypothesis) ? 1 : 0;
+    expect(alceReference(claims, sources, nli)).toEqual({ recall: 1, precision: 0.75 });
+  });
+
   it('rejects a verifier that returns the wrong number of scores', async () => {
     const broken: EntailmentVerifier = { score: async () => [1] };
     await expect(

@@ -137,6 +137,12 @@ describe('citedClaims and ledgerSources (inputs for citationScores)', () => {
     ]);
   });
 
+  it('a repeated citation is two citations, as ALCE reads [1][1]; the claim unit still cites the id once', () => {
+    const note = parseNote('- Halberd is in Ash Cell. [cite:g1][cite:g2, g1]\n');
+    expect(citedClaims(note).map((c) => c.citations)).toEqual([['g1', 'g2', 'g1']]);
+    expect(findUncitedClaims(note)).toEqual([]);
+  });
+
   it('a source is the passage, then each fact as a sentence; a failed query is empty', () => {
     const sources = ledgerSources(workups['unsupported']!.ledger);
     expect(sources['g6']).toBe(

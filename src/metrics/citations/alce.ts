@@ -1,9 +1,13 @@
 import type { EntailmentPair, EntailmentVerifier } from '../../model/entailment.js';
 import type { SourcePosition } from '../../model/note.js';
 
-/** A claim and the ids of the sources it cites, in the order written (a repeated id counts twice, as in ALCE). */
+/** A claim and the ids of the sources it cites. */
 export interface CitedClaim {
   text: string;
+  /**
+   * The cited ids in the order written, repeats kept: as in ALCE (whose `re.findall` keeps a repeated `[1]`), a
+   * repeated id is one more citation, joined into the premise again and counted again in precision's denominator.
+   */
   citations: string[];
   position?: SourcePosition;
 }
@@ -68,7 +72,9 @@ export interface CitationScoreOptions {
  * irrelevant. For a supported claim with one citation, it is relevant. For a supported claim with several, each
  * citation is relevant when it alone entails the claim (condition A) or when the others without it do not
  * (condition B); otherwise it is an over-citation, irrelevant. Precision = relevant / counted, and 0 when nothing
- * was counted. "Without it" removes one occurrence of the id, as ALCE's `list.remove` does.
+ * was counted. "Without it" is the citations looked at with the first occurrence of the judged id removed, joined
+ * with `\n` in the order written: ALCE builds it with Python's `list.remove`, which drops the first copy, so for an id
+ * cited twice the premise of either copy is the same (the second copy stays, in the first copy's stead).
  *
  * The verifier is called once per round, never once per pair: the joined sources of every claim, then each source
  * alone for every supported multi-citation claim, then the others-without-it for the citations that failed alone.
@@ -145,8 +151,10 @@ export async function citationScores(
       check.verdict = 'relevant';
       return;
     }
+    // ALCE's `subset_exclude.remove(psgs_id)`: Python's `list.remove` drops the first copy of the id, which is not
+    // the one judged when the id is repeated; the rest keep their order.
     const others = [...refs[claim]!];
-    others.splice(at, 1);
+    others.splice(others.indexOf(others[at]!), 1);
     without.push({ claim, at, pair: { premise: join(others), hypothesis: pair.hypothesis } });
   });
 

@@ -8,11 +8,15 @@ import { claimUnits } from './units.js';
  * claim-making segment with the segment's citations (a trailing citation covers its bullet, so it is the bullet's
  * cited prose that its sources must entail; only that portion is entailment-checked, as seed 001's Stage 2 says),
  * and each uncovered part with no citation (ALCE counts an uncited sentence as unsupported).
+ *
+ * A covered part carries every citation of its segment as written, repeats kept: a note's `[cite:g1][cite:g1]` is
+ * two citations of g1, as ALCE reads `[1][1]` (its premise holds the source twice, and precision counts both).
+ * `ClaimUnit.citations` keeps each id once, since what a unit cites is a set for the needle metrics.
  */
 export function citedClaims(note: Note): CitedClaim[] {
   return claimUnits(note).map((unit) => ({
     text: unit.text,
-    citations: unit.citations,
+    citations: unit.covered ? unit.segment.citations.map((c) => c.id) : [],
     position: unit.position,
   }));
 }

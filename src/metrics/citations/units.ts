@@ -16,7 +16,10 @@ export interface ClaimUnit {
   /** Start and end of `text` in `segment.text`. */
   start: number;
   end: number;
-  /** The segment's cited ledger ids, each once, in source order; empty for an uncovered unit. */
+  /**
+   * The segment's cited ledger ids, each once, in order of first citation; empty for an uncovered unit. (The set a
+   * unit cites; `citedClaims` keeps repeats, as ALCE counts them.)
+   */
   citations: string[];
   /** Whether a citation covers the unit. */
   covered: boolean;

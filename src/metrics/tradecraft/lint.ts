@@ -71,6 +71,14 @@ interface Rule {
 const edge = (pattern: string) => `(?<![\\p{L}\\p{N}_])(?:${pattern})(?![\\p{L}\\p{N}_])`;
 const bands = new Map(LIKELIHOOD_BANDS.map((b) => [b.band, b]));
 
+/** Each rule's pattern, in the order of `RULES`. */
+const RULES_PATTERNS: readonly string[] = [
+  ...CONFUSIONS.map((c) => c.pattern),
+  ...CONFIDENCE_PATTERNS.map((c) => c.pattern),
+  ...BAND_PATTERNS.map((b) => b.pattern),
+  ...HEDGES.map((h) => h.pattern),
+];
+
 // Where two phrases start together and are as long, the earlier rule wins: a confusion over the terms inside it.
 const RULES: readonly Rule[] = [
   ...CONFUSIONS.map(
@@ -160,6 +168,24 @@ const STICKY = RULES.map((rule) => ({
 }));
 
 /**
+ * The rules that can match where a phrase starts with a given ASCII character (lower-cased), in `STICKY`'s order:
+ * only those are tried there. A phrase starting with any other character (under case folding, `ſ` reads as `s`
+ * and the Kelvin sign as `k`) tries every rule.
+ */
+const BY_FIRST = new Map<string, typeof STICKY>();
+{
+  const firsts = STICKY.map((_, i) => firstChars(RULES_PATTERNS[i]!));
+  for (let code = 0; code < 128; code++) {
+    const c = String.fromCharCode(code).toLowerCase();
+    if (BY_FIRST.has(c)) continue;
+    BY_FIRST.set(
+      c,
+      STICKY.filter((_, i) => firsts[i] === undefined || firsts[i]!.has(c)),
+    );
+  }
+}
+
+/**
  * Every phrase of a sentence, without overlaps, in order: from left to right, the longest phrase any rule matches
  * where the next phrase starts (the kind listed first winning a tie), then on from its end.
  */
@@ -169,7 +195,8 @@ function scan(text: string): Array<{ start: number; end: number; what: Found }> 
   for (let m = ANY.exec(text); m; m = ANY.exec(text)) {
     const start = m.index;
     let best: { end: number; rule: Rule; match: RegExpExecArray } | undefined;
-    for (const rule of STICKY) {
+    const first = text.charCodeAt(start);
+    for (const rule of first < 128 ? BY_FIRST.get(String.fromCharCode(first).toLowerCase())! : STICKY) {
       rule.regex.lastIndex = start;
       const match = rule.regex.exec(text);
       if (match && (!best || start + match[0].length > best.end))
@@ -199,4 +226,55 @@ function locate(source: string, phrase: string, from: number): number | undefine
   regex.lastIndex = from;
   const match = regex.exec(source);
   return match?.index;
+}
+
+/**
+ * The lower-cased first characters a phrase of `pattern` can start with, read from the pattern's first item (a
+ * letter or digit, `\\d`, or a group of alternatives; a lookbehind before it is skipped); undefined when the pattern
+ * starts any other way, so that its rule is tried everywhere.
+ */
+function firstChars(pattern: string): Set<string> | undefined {
+  let rest = pattern;
+  if (rest.startsWith('(?<=') || rest.startsWith('(?<!')) rest = rest.slice(closing(rest) + 1);
+  if (rest.startsWith('\\d')) return new Set('0123456789');
+  if (/^[A-Za-z0-9]/.test(rest)) return new Set(rest[0]!.toLowerCase());
+  if (!rest.startsWith('(')) return undefined;
+  const end = closing(rest);
+  if (/^[?*{]/.test(rest.slice(end + 1))) return undefined; // an optional group: what follows may start the phrase
+  const inner = rest.slice(rest.startsWith('(?:') ? 3 : 1, end);
+  const out = new Set<string>();
+  for (const alternative of topLevelAlternatives(inner)) {
+    const chars = firstChars(alternative);
+    if (chars === undefined) return undefined;
+    for (const c of chars) out.add(c);
+  }
+  return out;
+}
+
+/** The index of the `)` closing the group that opens `pattern`. */
+function closing(pattern: string): number {
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === '\\') i++;
+    else if (pattern[i] === '(') depth++;
+    else if (pattern[i] === ')' && --depth === 0) return i;
+  }
+  return pattern.length;
+}
+
+function topLevelAlternatives(pattern: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === '\\') i++;
+    else if (pattern[i] === '(') depth++;
+    else if (pattern[i] === ')') depth--;
+    else if (pattern[i] === '|' && depth === 0) {
+      out.push(pattern.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(pattern.slice(from));
+  return out;
 }

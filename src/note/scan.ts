@@ -1,0 +1,124 @@
+import type { NoteBlock, TextRun } from './blocks.js';
+
+/**
+ * Inline text the scanner cannot read exactly as CommonMark does: escapes, code spans, `*` emphasis, HTML and
+ * autolinks (`<`), control characters (tabs, CR, NUL), a byte-order mark, inline links and images (`](`),
+ * character references, trailing white space (hard breaks), and a `_` that is not between two ASCII letters or digits
+ * (only there can it never open or close emphasis).
+ */
+const UNSAFE_INLINE =
+  /[\\`*<\0-\x09\x0b-\x1f\uFEFF]|\]\(|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});|\s$|(?:^|[^A-Za-z0-9_])_|_(?:[^A-Za-z0-9_]|$)/;
+
+/**
+ * The start of a line's content (after its indent, or after a list marker) that could open a block other than a
+ * paragraph, a heading or a `-`/`*`/`+` bullet read here: a block quote, a fence, a thematic break or setext
+ * underline, an ordered list, an empty item or a blank line of spaces, emphasis, HTML or indented code.
+ */
+const UNSAFE_START = /^(?:[>=_~\-*+` <]|\d{1,9}[.)](?: |$)|$)/;
+
+const HEADING = /^(#{1,6})(?= |$)/;
+const BULLET = /^[-*+] /;
+
+interface OpenItem {
+  /** Column where the item's content starts: a line indented exactly this much continues the item. */
+  contentIndent: number;
+  block: { kind: 'bullet'; paragraphs: TextRun[][] };
+}
+
+/**
+ * A note's blocks read by a line scanner that knows exactly the markdown an agent's note is written in: ATX
+ * headings, paragraphs, and `-`/`*`/`+` bullet lists nested by their content indent, with plain inline text (any
+ * characters but those `UNSAFE_INLINE` names; `[cite:…]` markers and other brackets are text). It gives the same
+ * blocks as `mdastBlocks`, or `undefined` as soon as a line holds anything else, so that the caller parses the whole
+ * note with the full parser instead.
+ */
+export function scanBlocks(source: string): NoteBlock[] | undefined {
+  // A link definition (`[label]: url`, which makes every `[label]` a link) can only open a paragraph, and needs `]:`.
+  const mayDefine = source.includes(']:');
+  const blocks: NoteBlock[] = [];
+  const open: OpenItem[] = [];
+  // The open paragraph: its lines' content (leading spaces dropped, as CommonMark does), and where it goes.
+  let lines: string[] = [];
+  let start = 0;
+  let end = 0;
+  let owner: OpenItem | undefined;
+
+  const closeParagraph = (): void => {
+    if (lines.length === 0) return;
+    const run: TextRun = { text: lines.length === 1 ? lines[0]! : lines.join('\n'), start, end };
+    if (owner) owner.block.paragraphs.push([run]);
+    else blocks.push({ kind: 'paragraph', paragraphs: [[run]] });
+    lines = [];
+  };
+  const openParagraph = (content: string, at: number, item: OpenItem | undefined): void => {
+    lines = [content];
+    start = at;
+    end = at + content.length;
+    owner = item;
+  };
+  /** The open item whose content starts at `indent` (the new block's parent), or -1 at the top level. */
+  const parentAt = (indent: number): number | undefined => {
+    if (indent === 0) return -1;
+    for (let k = open.length - 1; k >= 0; k--) if (open[k]!.contentIndent === indent) return k;
+    return undefined;
+  };
+
+  let lineStart = 0;
+  while (lineStart <= source.length) {
+    let lineEnd = source.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = source.length;
+    const line = source.slice(lineStart, lineEnd);
+    const at = lineStart;
+    lineStart = lineEnd + 1;
+    if (line === '') {
+      closeParagraph();
+      continue;
+    }
+    let indent = 0;
+    while (line.charCodeAt(indent) === 32) indent++;
+    const rest = indent === 0 ? line : line.slice(indent);
+
+    const heading = HEADING.exec(rest);
+    if (heading) {
+      const content = rest.slice(heading[1]!.length).replace(/^ +/, '');
+      if (indent > 0 || content.endsWith('#') || UNSAFE_INLINE.test(content)) return undefined;
+      closeParagraph();
+      open.length = 0;
+      blocks.push({ kind: 'heading', depth: heading[1]!.length, title: content, offset: at });
+      continue;
+    }
+
+    if (BULLET.test(rest)) {
+      const content = rest.slice(2);
+      const parent = parentAt(indent);
+      if (parent === undefined || !safeStart(content) || UNSAFE_INLINE.test(content)) return undefined;
+      if (mayDefine && content.startsWith('[')) return undefined;
+      closeParagraph();
+      open.length = parent + 1;
+      const item: OpenItem = { contentIndent: indent + 2, block: { kind: 'bullet', paragraphs: [] } };
+      blocks.push(item.block);
+      open.push(item);
+      openParagraph(content, at + indent + 2, item);
+      continue;
+    }
+
+    if (!safeStart(rest) || UNSAFE_INLINE.test(rest)) return undefined;
+    if (lines.length > 0) {
+      // A paragraph continuation line, lazy or not: its indent is dropped.
+      lines.push(rest);
+      end = lineEnd;
+      continue;
+    }
+    const parent = parentAt(indent);
+    if (parent === undefined || (mayDefine && rest.startsWith('['))) return undefined;
+    open.length = parent + 1;
+    openParagraph(rest, at + indent, open[parent]);
+  }
+  closeParagraph();
+  return blocks;
+}
+
+/** Whether a line's content opens nothing but a paragraph (a `#` not followed by a space or the end is text). */
+function safeStart(content: string): boolean {
+  return !UNSAFE_START.test(content) && !HEADING.test(content);
+}
