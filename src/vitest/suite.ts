@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it, type TestContext } from 'vitest';
 import type { VerifierOptions } from '../entailment/create.js';
+import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
@@ -121,7 +122,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     try {
       const verifier = await verifierFor(options.entail);
       if (verifier) context.verifier = verifier;
-      else modelProblem = 'no NLI model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL';
+      else modelProblem = `no NLI model: ${NLI_MODEL_HINT}`;
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       modelProblem = error.message;
