@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fromSeedTrajectory } from '../../adapters/seed.js';
 import type { VerifierOptions } from '../../entailment/create.js';
 import type { CitationPrecision } from '../../entailment/index.js';
-import { MODEL_ENV } from '../../entailment/resolve.js';
+import { NLI_MODEL_HINT } from '../../entailment/resolve.js';
 import { type Diagnostic, formatDiagnostic, UserError } from '../../errors/index.js';
 import { citationRecall, resolveCitations } from '../../metrics/citations/index.js';
 import { scoreNeedle } from '../../metrics/needle/index.js';
@@ -50,7 +50,7 @@ export interface ScoreOptions {
   json?: boolean;
   /** Where `needles/` is looked for. @default process.cwd() */
   cwd?: string;
-  /** Check citation precision with an NLI model (`--entail`, `--model`, `--no-cache`). */
+  /** Check citation precision with an NLI model (`--entail`, `--nli-model`, `--no-cache`). */
   entail?: VerifierOptions;
   /** Rubric specs to score with a judge (`--rubric`), and the judge (`--judge`, `--samples`). */
   rubrics?: string[];
@@ -200,7 +200,7 @@ async function entailmentLines(
   if (!verifier) {
     problems.push({
       file: '--entail',
-      message: `no NLI model: give --model <dir|hf:owner/name> or set ${MODEL_ENV}`,
+      message: `no NLI model: ${NLI_MODEL_HINT}`,
     });
     return undefined;
   }
