@@ -5,6 +5,14 @@ export { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from './adapt
 export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
 export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
+export {
+  type CheckOptions,
+  type CheckWorkupOptions,
+  type Criterion,
+  checkWorkup,
+  criteriaOf,
+  expectationText,
+} from './checks/index.js';
 export { findSpecs, findWorkups } from './discover/find.js';
 export * from './entailment/index.js';
 export * from './errors/index.js';

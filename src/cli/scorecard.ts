@@ -1,7 +1,8 @@
+import { formatValue, thresholdText } from '../checks/format.js';
 import type { CitationRecall, CitationResolution } from '../metrics/citations/index.js';
-import type { NeedleScore } from '../metrics/needle/index.js';
 import type { TradecraftReport } from '../metrics/tradecraft/index.js';
-import type { NeedleSpec } from '../model/spec.js';
+import type { Check } from '../model/check.js';
+import { weightedTotal } from '../rubric/aggregate.js';
 import { colors, type Io } from './io.js';
 
 /** The seed 002 trajectory metrics of a workup against its gold trajectory. */
@@ -17,19 +18,23 @@ export interface TrajectoryScores {
   trajectorySimilarity: number;
 }
 
-/** Every deterministic score of one workup: what `needlework score` prints, and its `--json` output. */
+/**
+ * What `needlework score` found on one workup, and its `--json` output: the checks of every spec (the verdicts, as
+ * `checkWorkup` decides them and a Vitest run of the same specs shows them), and the measurements that carry no
+ * verdict of their own (citations, the tradecraft lint, the trajectory metrics).
+ */
 export interface ScoreReport {
   workup: string;
   /** The folder or file the workup was loaded from. */
   path?: string;
+  /** Every check of every spec, in spec then criterion order. */
+  checks: Check[];
   /** Citation resolution (null value when the workup has no note). */
   resolution: CitationResolution;
   /** Structural citation recall; null when the workup has no note. */
   citationRecall: CitationRecall | null;
   /** The ICD 203 lint; null when the workup has no note. */
   tradecraft: TradecraftReport | null;
-  /** Each needle scored, with the spec whose thresholds apply. */
-  needles: Array<{ spec: NeedleSpec; score: NeedleScore }>;
   /** The trajectory metrics, when the workup has a trajectory and a gold one; otherwise why not (absent when neither). */
   trajectory?: TrajectoryScores | { reason: string };
 }
@@ -55,283 +60,151 @@ export interface ScorecardLine {
 }
 
 const fixed = (x: number): string => x.toFixed(2);
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-
-function atLeast(
-  group: string,
-  metric: string,
-  value: number | null,
-  reason: string | undefined,
-  min: number | undefined,
-  detail?: string,
-): ScorecardLine {
-  if (value === null)
-    return { group, metric, value: 'n/a', threshold: '', status: 'n/a', detail: reason ?? '' };
-  const line: ScorecardLine = {
-    group,
-    metric,
-    value: fixed(value),
-    threshold: min === undefined ? '' : `>= ${fixed(min)}`,
-    status: min === undefined ? 'info' : value >= min ? 'pass' : 'fail',
-  };
-  const why = detail ?? reason;
-  if (why) line.detail = why;
-  return line;
-}
-
-function yesNo(
-  group: string,
-  metric: string,
-  value: boolean | null,
-  reason: string | undefined,
-  want?: boolean,
-) {
-  if (value === null) {
-    return {
-      group,
-      metric,
-      value: 'n/a',
-      threshold: '',
-      status: 'n/a',
-      detail: reason ?? '',
-    } as ScorecardLine;
-  }
-  const line: ScorecardLine = {
-    group,
-    metric,
-    value: value ? 'yes' : 'no',
-    threshold: want === undefined ? '' : want ? 'yes' : 'no',
-    status: want === undefined ? 'info' : value === want ? 'pass' : 'fail',
-  };
-  if (reason) line.detail = reason;
-  return line;
-}
-
 const where = (p: { line: number; column: number }) => `${p.line}:${p.column}`;
+const STATUS: Record<Check['verdict'], LineStatus> = { pass: 'pass', fail: 'fail', 'not-applicable': 'n/a' };
+
+/** A check as a scorecard line: formatted, never judged again. */
+export function checkLine(check: Check): ScorecardLine {
+  return {
+    group: `${check.specKind} ${check.spec}`,
+    metric: check.criterion.replace(/-/g, ' '),
+    value: formatValue(check.value, check.unit),
+    threshold: thresholdText(check),
+    status: STATUS[check.verdict],
+    ...(check.summary && { detail: check.summary }),
+  };
+}
 
 /**
- * The scorecard of a report, one line per metric, in a fixed order: citations, tradecraft, each needle,
- * trajectory. Defaults where a needle sets no threshold: recall, trajectory, precision, reconciliation and
- * structural citation recall must be 1 (a note with an uncited claim fails, seed 001), grounded must be yes;
- * supporting-fact F1 and pivot burden are held to a threshold only when the needle sets one. The tradecraft lint
- * is advisory (seed 001: an advisory artifact) and only warns; the trajectory metrics have no thresholds yet.
+ * The scorecard of a report, in a fixed order: citations (measured only, when no spec checks them), the tradecraft
+ * lint (advisory, seed 001: it warns and never fails), each check of each spec (and a judged rubric's weighted total),
+ * then the trajectory metrics (no thresholds). Only checks pass or fail.
  */
 export function scorecardLines(report: ScoreReport): ScorecardLine[] {
   const lines: ScorecardLine[] = [];
+  if (report.checks.length === 0) lines.push(...citationLines(report));
+  if (report.tradecraft) lines.push(...tradecraftLines(report.tradecraft));
+  lines.push(...report.checks.map(checkLine), ...rubricTotals(report.checks));
+  lines.push(...trajectoryLines(report.trajectory));
+  return lines;
+}
+
+/** Each judged rubric's weighted total, from its criteria's checks: a measurement (the criteria carry verdicts). */
+function rubricTotals(checks: readonly Check[]): ScorecardLine[] {
+  const bySpec = new Map<string, Check[]>();
+  for (const check of checks) {
+    if (check.specKind !== 'rubric' || check.verdict === 'not-applicable') continue;
+    bySpec.set(check.spec, [...(bySpec.get(check.spec) ?? []), check]);
+  }
+  return [...bySpec].map(([spec, criteria]) => {
+    const total = weightedTotal(
+      criteria.map((c) => ({
+        score: typeof c.value === 'number' ? c.value : null,
+        weight: c.scores?.['weight'] ?? 1,
+      })),
+    );
+    return {
+      group: `rubric ${spec}`,
+      metric: 'weighted total',
+      value: total === null ? 'n/a' : total.toFixed(2),
+      threshold: '',
+      status: total === null ? 'n/a' : 'info',
+    };
+  });
+}
+
+function info(group: string, metric: string, value: string, detail?: string): ScorecardLine {
+  return { group, metric, value, threshold: '', status: 'info', ...(detail && { detail }) };
+}
+
+function citationLines(report: ScoreReport): ScorecardLine[] {
   const r = report.resolution;
-  lines.push(
-    yesNo(
+  const cr = report.citationRecall;
+  return [
+    info(
       'citations',
       'every citation resolves',
-      r.value,
+      r.value === null ? 'n/a' : r.value ? 'yes' : 'no',
       r.value === false
         ? `dangling: ${r.dangling.map((d) => `${d.id} at line ${where(d.position)}`).join(', ')}`
         : r.reason,
-      true,
     ),
+    info(
+      'citations',
+      'citation recall (structural)',
+      cr?.value == null ? 'n/a' : fixed(cr.value),
+      !cr
+        ? 'the workup has no note'
+        : cr.uncited.length > 0
+          ? `uncited: ${cr.uncited.map((u) => `line ${u.line} "${u.text.trim()}"`).join('; ')}`
+          : (cr.reason ?? `${cr.covered}/${cr.total} claim sentences cited`),
+    ),
+  ];
+}
+
+function tradecraftLines(t: TradecraftReport): ScorecardLine[] {
+  const bands = t.likelihood.map(
+    (h) => `${h.text} (${h.band.range.map((x) => `${Math.round(x * 100)}`).join('-')}%) ${where(h)}`,
   );
-  const cr = report.citationRecall;
-  if (cr) {
-    const detail =
-      cr.uncited.length > 0
-        ? `uncited: ${cr.uncited.map((u) => `line ${u.line} "${u.text}"`).join('; ')}`
-        : `${cr.covered}/${cr.total} claim sentences cited`;
-    lines.push(atLeast('citations', 'citation recall (structural)', cr.value, cr.reason, 1, detail));
-  } else {
-    lines.push({
-      group: 'citations',
-      metric: 'citation recall (structural)',
-      value: 'n/a',
-      threshold: '',
-      status: 'n/a',
-      detail: 'the workup has no note',
-    });
-  }
+  const warn = (line: ScorecardLine, when: boolean): ScorecardLine =>
+    when ? { ...line, status: 'warn' } : line;
+  return [
+    warn(
+      info(
+        'tradecraft',
+        'ICD 203 likelihood terms',
+        String(t.likelihood.length),
+        t.likelihoodStated ? bands.join(', ') : 'no ICD 203 likelihood term in any claim',
+      ),
+      !t.likelihoodStated,
+    ),
+    warn(
+      info(
+        'tradecraft',
+        'analytic confidence stated',
+        t.confidenceStated ? 'yes' : 'no',
+        t.confidenceStated
+          ? t.confidence.map((h) => `${h.level} ${where(h)}`).join(', ')
+          : 'no low, moderate or high confidence stated',
+      ),
+      !t.confidenceStated,
+    ),
+    warn(
+      info(
+        'tradecraft',
+        'non-standard hedges',
+        String(t.hedges.length),
+        t.hedges.map((h) => `"${h.text}" ${where(h)} (use ${h.suggestion})`).join(', '),
+      ),
+      t.hedges.length > 0,
+    ),
+    warn(
+      info(
+        'tradecraft',
+        'likelihood/confidence confusions',
+        String(t.confusions.length),
+        t.confusions.map((h) => `"${h.text}" ${where(h)}: ${h.message}`).join(', '),
+      ),
+      t.confusions.length > 0,
+    ),
+  ];
+}
 
-  const t = report.tradecraft;
-  if (t) {
-    const bands = t.likelihood.map(
-      (h) => `${h.text} (${h.band.range.map((x) => `${Math.round(x * 100)}`).join('-')}%) ${where(h)}`,
-    );
-    lines.push({
-      group: 'tradecraft',
-      metric: 'ICD 203 likelihood terms',
-      value: String(t.likelihood.length),
-      threshold: '',
-      status: t.likelihoodStated ? 'info' : 'warn',
-      detail: t.likelihoodStated ? bands.join(', ') : 'no ICD 203 likelihood term in any claim',
-    });
-    lines.push({
-      group: 'tradecraft',
-      metric: 'analytic confidence stated',
-      value: t.confidenceStated ? 'yes' : 'no',
-      threshold: '',
-      status: t.confidenceStated ? 'info' : 'warn',
-      detail: t.confidenceStated
-        ? t.confidence.map((h) => `${h.level} ${where(h)}`).join(', ')
-        : 'no low, moderate or high confidence stated',
-    });
-    lines.push({
-      group: 'tradecraft',
-      metric: 'non-standard hedges',
-      value: String(t.hedges.length),
-      threshold: '',
-      status: t.hedges.length > 0 ? 'warn' : 'info',
-      ...(t.hedges.length > 0 && {
-        detail: t.hedges.map((h) => `"${h.text}" ${where(h)} (use ${h.suggestion})`).join(', '),
-      }),
-    });
-    lines.push({
-      group: 'tradecraft',
-      metric: 'likelihood/confidence confusions',
-      value: String(t.confusions.length),
-      threshold: '',
-      status: t.confusions.length > 0 ? 'warn' : 'info',
-      ...(t.confusions.length > 0 && {
-        detail: t.confusions.map((h) => `"${h.text}" ${where(h)}: ${h.message}`).join(', '),
-      }),
-    });
+function trajectoryLines(tj: ScoreReport['trajectory']): ScorecardLine[] {
+  if (!tj) return [];
+  if ('reason' in tj) {
+    return [{ ...info('trajectory', 'trajectory metrics', 'n/a', tj.reason), status: 'n/a' }];
   }
-
-  for (const { spec, score } of report.needles) {
-    const group = `needle ${spec.id}`;
-    const th = spec.thresholds;
-    lines.push(atLeast(group, 'recall', score.recall.value, score.recall.reason, th.recall ?? 1));
-    const tr = score.trajectory;
-    lines.push(
-      atLeast(
-        group,
-        'trajectory',
-        tr.value,
-        tr.reason,
-        th.trajectory ?? 1,
-        tr.value === 1 ? `path via ${tr.ledgerIds!.join(', ')}` : tr.reason,
-      ),
-    );
-    lines.push(yesNo(group, 'grounded', score.grounded.value, score.grounded.reason, true));
-    lines.push(
-      yesNo(
-        group,
-        'guess',
-        score.guess.value,
-        score.guess.value ? 'the note names the answer the ledger never reached' : score.guess.reason,
-      ),
-    );
-    const pr = score.precision;
-    const wrong = pr.assertions.filter((a) => !a.correct);
-    lines.push(
-      atLeast(
-        group,
-        'bridge citation precision',
-        pr.value,
-        pr.reason,
-        th.precision ?? 1,
-        wrong.length > 0
-          ? `not cited to a query that returned it: ${wrong
-              .map(
-                (a) =>
-                  `${a.fact.subject} -${a.fact.relation}-> ${a.fact.object} (line ${a.position.line}, cites ${a.citations.join(', ') || 'nothing'})`,
-              )
-              .join('; ')}`
-          : pr.reason,
-      ),
-    );
-    const pb = score.pivotBurden;
-    if (pb.value === null) {
-      lines.push({
-        group,
-        metric: 'pivot burden',
-        value: 'n/a',
-        threshold: '',
-        status: 'n/a',
-        detail: pb.reason ?? '',
-      });
-    } else {
-      const max = th.pivot_burden;
-      lines.push({
-        group,
-        metric: 'pivot burden',
-        value: `${plural(pb.value.queries, 'query', 'queries')}, ${plural(pb.value.hops, 'hop', 'hops')}`,
-        threshold: max === undefined ? '' : `<= ${max} queries`,
-        status: max === undefined ? 'info' : pb.value.queries <= max ? 'pass' : 'fail',
-        detail: `completed by ${pb.value.completedBy}`,
-      });
-    }
-    const sf = score.supportingFacts;
-    const sfDetail = [
-      ...(sf.value ? [`P ${fixed(sf.value.precision)} R ${fixed(sf.value.recall)} EM ${sf.value.em}`] : []),
-      ...(sf.missing.length > 0
-        ? [`missing ${sf.missing.map((f) => `${f.subject} -${f.relation}-> ${f.object}`).join(', ')}`]
-        : []),
-      ...(sf.extra.length > 0
-        ? [`extra ${sf.extra.map((f) => `${f.subject} -${f.relation}-> ${f.object}`).join(', ')}`]
-        : []),
-    ].join('; ');
-    lines.push(
-      atLeast(
-        group,
-        'supporting-fact F1',
-        sf.value?.f1 ?? null,
-        sf.reason,
-        th.supporting_fact_f1,
-        sfDetail || undefined,
-      ),
-    );
-    const rc = score.reconciliation;
-    if (spec.stores.length > 0) {
-      lines.push(
-        atLeast(
-          group,
-          'reconciliation',
-          rc.value,
-          rc.reason,
-          th.reconciliation ?? 1,
-          rc.value === null
-            ? rc.reason
-            : [
-                rc.verdict
-                  ? `stores ${rc.verdict === 'agree' ? 'agree' : 'conflict'}`
-                  : 'a store was not asked',
-                ...(rc.wording && rc.wording.length > 0 ? [`note says "${rc.wording.join('", "')}"`] : []),
-                ...(rc.reason ? [rc.reason] : []),
-              ].join('; '),
-        ),
-      );
-    }
-  }
-
-  const tj = report.trajectory;
-  if (tj && 'reason' in tj) {
-    lines.push({
-      group: 'trajectory',
-      metric: 'trajectory metrics',
-      value: 'n/a',
-      threshold: '',
-      status: 'n/a',
-      detail: tj.reason,
-    });
-  } else if (tj) {
-    const rows: Array<[string, number]> = [
-      ['step precision', tj.stepPrecision],
-      ['step recall', tj.stepRecall],
-      ['step F1', tj.stepF1],
-      ['tool efficiency', tj.toolEfficiency],
-      ['redundancy rate', tj.redundancyRate],
-      ['error recovery rate', tj.errorRecoveryRate],
-      ['similarity (difflib ratio)', tj.trajectorySimilarity],
-    ];
-    for (const [metric, value] of rows) {
-      lines.push({
-        group: 'trajectory',
-        metric,
-        value: fixed(value),
-        threshold: '',
-        status: 'info',
-        detail: `against ${tj.gold}`,
-      });
-    }
-  }
-  return lines;
+  const rows: Array<[string, number]> = [
+    ['step precision', tj.stepPrecision],
+    ['step recall', tj.stepRecall],
+    ['step F1', tj.stepF1],
+    ['tool efficiency', tj.toolEfficiency],
+    ['redundancy rate', tj.redundancyRate],
+    ['error recovery rate', tj.errorRecoveryRate],
+    ['similarity (difflib ratio)', tj.trajectorySimilarity],
+  ];
+  return rows.map(([metric, value]) => info('trajectory', metric, fixed(value), `against ${tj.gold}`));
 }
 
 /** Whether any line failed its threshold (warnings and n/a never fail). */

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../errors/index.js';
 
 /** The files that make a folder a workup. */
 export const WORKUP_FILES = ['note.md', 'provenance.jsonl', 'trajectory.json'] as const;
-const SPEC_FILE = /\.(needle|rubric)\.ya?ml$/;
+const SPEC_FILE = /\.(needle|rubric|cases)\.ya?ml$/;
 const WORKUP_JSON = /\.workup\.json$/;
 
 export interface Found {
@@ -38,9 +38,9 @@ export function findWorkups(patterns: string | readonly string[]): Promise<Found
   });
 }
 
-/** Spec files (`*.needle.yaml`, `*.rubric.yaml`) named by files, folders (searched) and globs. */
+/** Spec files (`*.needle.yaml`, `*.rubric.yaml`, `*.cases.yaml`) named by files, folders (searched) and globs. */
 export function findSpecs(patterns: string | readonly string[]): Promise<Found> {
-  return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml)', async (path, isDir) => {
+  return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml)', async (path, isDir) => {
     if (!isDir) return [path];
     return walk(path, async (_dir, name, isChildDir) =>
       isChildDir ? 'descend' : SPEC_FILE.test(name) ? 'take' : 'skip',

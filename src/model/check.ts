@@ -9,9 +9,11 @@ export interface Check {
   schema: 1;
   /** The spec the check comes from: a needle or rubric id, or `matcher` for a hand-written `expect`. */
   spec: string;
-  specKind: 'needle' | 'rubric' | 'matcher';
+  specKind: 'needle' | 'rubric' | 'cases' | 'matcher';
   /** The spec file, when the check comes from one. */
   specFile?: string;
+  /** The task case of a `*.cases.yaml` spec the check belongs to. */
+  case?: string;
   /** The workup's id. */
   workup: string;
   /** The workup's folder or file, so a reporter can read the note, ledger and trajectory itself. */

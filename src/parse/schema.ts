@@ -24,21 +24,47 @@ export function checkSchema(
   file: string,
   locate: (path: readonly string[], key?: string) => Place | undefined,
 ): Diagnostic[] {
+  return placeProblems(schemaProblems(name, value), file, locate);
+}
+
+/** One schema problem: where in the data (`['cases', '2', 'expect']`) and what was expected. */
+export interface SchemaProblem {
+  segments: string[];
+  /** The offending key, for an unknown key. */
+  key?: string;
+  message: string;
+}
+
+/** The problems of `value` against a shipped schema, each once, with its data path (for grouping by case). */
+export function schemaProblems(name: SchemaName, value: unknown): SchemaProblem[] {
   const validate = validator(name);
   if (validate(value)) return [];
-  const diagnostics: Diagnostic[] = [];
+  const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     if (error.keyword === 'if') continue; // its branch's own errors say what is wrong
     const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
-    const key = keyOf(error);
     const message = describe(error, value, segments);
     if (seen.has(message)) continue;
     seen.add(message);
-    const where = locate(segments, key);
-    diagnostics.push({ file, line: where?.line, column: where?.column, message });
+    const key = keyOf(error);
+    problems.push({ segments, ...(key !== undefined && { key }), message });
   }
-  return diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return problems;
+}
+
+/** Schema problems as diagnostics, placed in the file by `locate`, in file order. */
+export function placeProblems(
+  problems: readonly SchemaProblem[],
+  file: string,
+  locate: (path: readonly string[], key?: string) => Place | undefined,
+): Diagnostic[] {
+  return problems
+    .map((p): Diagnostic => {
+      const where = locate(p.segments, p.key);
+      return { file, line: where?.line, column: where?.column, message: p.message };
+    })
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 function unescapePointer(segment: string): string {

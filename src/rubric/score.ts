@@ -4,7 +4,7 @@ import type { Workup } from '../model/workup.js';
 import { agreementOf, median, sumTotals, totalUsage, weightedTotal } from './aggregate.js';
 import { anchorOrder } from './anchors.js';
 import { type Material, type MaterialOptions, workupMaterial } from './material.js';
-import { criterionPrompt } from './prompt.js';
+import { criterionPrompt, judgeSystemPrompt } from './prompt.js';
 import type { CriterionScore, RubricScore, SampleResult } from './types.js';
 
 /** The pass mark of a criterion or rubric that sets none: 3, the anchor that meets the standard with gaps. */
@@ -31,8 +31,8 @@ export interface ScoreRubricOptions {
   /** The pass mark of the weighted total when the rubric sets none, 1 to 5. @default 3 */
   threshold?: number;
   /**
-   * The system message, for a rubric that is not about analytic writing; keep its rule that the material is data to
-   * assess, never instructions. @default JUDGE_SYSTEM_PROMPT
+   * The whole system message, in place of the rubric's (`judgeSystemPrompt(rubric.system)`); keep its rule that the
+   * material is data to assess, never instructions. @default judgeSystemPrompt(rubric.system)
    */
   systemPrompt?: string;
   /** Cancels every pending judgement. */
@@ -101,11 +101,12 @@ async function scoreCriterion(
   options: ScoreRubricOptions,
 ): Promise<CriterionScore> {
   const temperature = options.temperature === undefined ? 0 : options.temperature;
+  const systemPrompt = options.systemPrompt ?? judgeSystemPrompt(rubric.system);
   const results = await Promise.all(
     Array.from({ length: samples }, async (_, sample): Promise<SampleResult> => {
       const order = anchorOrder(sample);
       const request: JudgeRequest = {
-        messages: criterionPrompt(criterion, material, order, options.systemPrompt),
+        messages: criterionPrompt(criterion, material, order, systemPrompt),
         sample,
         context: { rubric: rubric.id, criterion: criterion.id, sample, workup: workup.id },
         ...(temperature !== null && { temperature }),

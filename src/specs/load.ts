@@ -1,16 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { findSpecs } from '../discover/find.js';
 import { type Diagnostic, UserError } from '../errors/index.js';
-import type { NeedleSpec, RubricSpec, Spec } from '../model/spec.js';
+import type { CasesSpec, NeedleSpec, RubricSpec, Spec } from '../model/spec.js';
 import { locate } from '../parse/locate.js';
 import { checkSchema } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
+import { parseCases } from './cases.js';
 import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
 
 /** Which kind a spec file holds, from its name. */
 export function specKind(file: string): Spec['kind'] | undefined {
   if (/\.needle\.ya?ml$/.test(file)) return 'needle';
   if (/\.rubric\.ya?ml$/.test(file)) return 'rubric';
+  if (/\.cases\.ya?ml$/.test(file)) return 'cases';
   return undefined;
 }
 
@@ -20,9 +22,13 @@ export function specKind(file: string): Spec['kind'] | undefined {
  */
 export function parseSpec(text: string, file: string, kind: Spec['kind'] | undefined = specKind(file)): Spec {
   if (!kind) {
-    throw new UserError({ file, message: 'expected a spec file named *.needle.yaml or *.rubric.yaml' });
+    throw new UserError({
+      file,
+      message: 'expected a spec file named *.needle.yaml, *.rubric.yaml or *.cases.yaml',
+    });
   }
   const { value, doc, lines } = parseYaml(text, file);
+  if (kind === 'cases') return parseCases(value, file, doc, lines);
   const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
   if (problems.length > 0) throw new UserError(problems);
   return kind === 'needle'
@@ -44,6 +50,8 @@ export async function loadSpec(file: string): Promise<Spec> {
 export interface LoadedSpecs {
   needles: NeedleSpec[];
   rubrics: RubricSpec[];
+  /** Task-case data sets; their invalid cases' problems are in `errors` too. */
+  cases: CasesSpec[];
   /** Every problem in every spec, and every pattern that matched nothing. */
   errors: Diagnostic[];
   /** The spec files that failed, each with its problems (one failing test each in the Vitest plugin). */
@@ -56,7 +64,13 @@ export interface LoadedSpecs {
  */
 export async function loadSpecs(patterns: string | readonly string[]): Promise<LoadedSpecs> {
   const found = await findSpecs(patterns);
-  const result: LoadedSpecs = { needles: [], rubrics: [], errors: [...found.diagnostics], failures: [] };
+  const result: LoadedSpecs = {
+    needles: [],
+    rubrics: [],
+    cases: [],
+    errors: [...found.diagnostics],
+    failures: [],
+  };
   const ids = new Map<string, string>();
   for (const file of found.paths) {
     try {
@@ -67,7 +81,11 @@ export async function loadSpecs(patterns: string | readonly string[]): Promise<L
         throw new UserError({ file, message: `duplicate ${spec.kind} id "${spec.id}" (also in ${first})` });
       ids.set(key, file);
       if (spec.kind === 'needle') result.needles.push(spec);
-      else result.rubrics.push(spec);
+      else if (spec.kind === 'rubric') result.rubrics.push(spec);
+      else {
+        result.cases.push(spec);
+        result.errors.push(...spec.invalid.flatMap((c) => c.diagnostics));
+      }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       result.errors.push(...error.diagnostics);

@@ -19,6 +19,7 @@ export interface RubricYaml {
   id: string;
   title?: string;
   description?: string;
+  system?: string;
   threshold?: number;
   workups?: string[];
   criteria: Array<{
@@ -66,6 +67,7 @@ export function normalizeRubric(yaml: RubricYaml, file?: string): RubricSpec {
     ...(yaml.description !== undefined && { description: yaml.description }),
     ...(yaml.threshold !== undefined && { threshold: yaml.threshold }),
     ...(yaml.workups !== undefined && { workups: yaml.workups }),
+    ...(yaml.system !== undefined && { system: yaml.system }),
     criteria: yaml.criteria.map(
       (c): RubricCriterion => ({
         id: c.id,

@@ -10,7 +10,7 @@ import type { SpecSuiteOptions } from './suite.js';
 export interface NeedleworkOptions {
   /**
    * Spec files that become test files, as globs relative to the Vitest root.
-   * @default ['needles/**\/*.needle.yaml', 'needles/**\/*.rubric.yaml']
+   * @default ['needles/**\/*.needle.yaml', 'needles/**\/*.rubric.yaml', 'needles/**\/*.cases.yaml']
    */
   needles?: string | string[];
   /**
@@ -51,12 +51,17 @@ function underneath(root: string, pattern: string): RegExp {
 }
 
 /**
- * The needlework Vitest plugin: every `*.needle.yaml` and `*.rubric.yaml` it is pointed at becomes a test file with a
+ * The needlework Vitest plugin: every `*.needle.yaml`, `*.rubric.yaml` and `*.cases.yaml` it is pointed at becomes a
+ * test file with a
  * `describe` per workup and an `it` per criterion, and the matchers are registered in every test file. Editing a spec
  * re-runs its tests in watch mode; editing a workup re-runs the spec tests.
  */
 export function needlework(options: NeedleworkOptions = {}): Plugin {
-  const needles = list(options.needles, ['needles/**/*.needle.yaml', 'needles/**/*.rubric.yaml']);
+  const needles = list(options.needles, [
+    'needles/**/*.needle.yaml',
+    'needles/**/*.rubric.yaml',
+    'needles/**/*.cases.yaml',
+  ]);
   const workups = list(options.workups, ['workups']);
   const entail: VerifierOptions | undefined =
     options.entail === true

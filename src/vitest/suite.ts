@@ -1,18 +1,21 @@
 import { basename } from 'node:path';
-import { afterAll, describe, it, type TestContext } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
+import { caseCriteria, casesOf } from '../checks/cases.js';
+import { expectationText } from '../checks/format.js';
+import { type CheckOptions, type Criterion, criteriaOf } from '../checks/spec.js';
+import { calledTools, toolsNamed } from '../checks/tools.js';
 import type { VerifierOptions } from '../entailment/create.js';
 import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
+import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
-import type { NeedleSpec, RubricSpec } from '../model/spec.js';
+import type { CasesSpec, Spec, TaskCase } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
 import { loadSpec } from '../specs/load.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
-import { type CriterionContext, needleCriteria } from './criteria.js';
-import type { CheckMeta } from './meta.js';
 import './types.js';
 
 /** What the plugin tells the test module a spec file generates (JSON-serialisable: it is written into the module). */
@@ -76,25 +79,12 @@ function judgeFor(options: NonNullable<SpecSuiteOptions['judge']>): Promise<Judg
   );
 }
 
-function baseMeta(spec: NeedleSpec | RubricSpec, workup: Workup, criterion: string): CheckMeta {
-  return {
-    schema: 1,
-    spec: spec.id,
-    specKind: spec.kind,
-    ...(spec.file !== undefined && { specFile: spec.file }),
-    workup: workup.id,
-    ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
-    criterion,
-    metric: criterion,
-    value: null,
-    verdict: 'not-applicable',
-  };
-}
-
-function skipAs(ctx: TestContext, reason: string): void {
-  const meta = ctx.task.meta.needlework;
-  if (meta) ctx.task.meta.needlework = { ...meta, summary: reason };
-  ctx.skip(reason);
+/** A failed check as the test's error: its one-line statement, the same text every report shows. */
+function checkFailure(check: Check): Error {
+  const error = new Error(expectationText(check));
+  error.name = 'AssertionError';
+  error.stack = `${error.name}: ${error.message}`;
+  return error;
 }
 
 /**
@@ -103,7 +93,7 @@ function skipAs(ctx: TestContext, reason: string): void {
  * failing test naming it; neither stops the other workups' tests.
  */
 export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> {
-  let spec: NeedleSpec | RubricSpec;
+  let spec: Spec;
   try {
     spec = await loadSpec(options.specFile);
   } catch (error) {
@@ -116,37 +106,51 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     return;
   }
   const { workups, failures } = await workupsFor(options);
-  const context: CriterionContext = {};
-  let modelProblem: string | undefined;
-  if (spec.kind === 'needle' && options.entail) {
+  const context: CheckOptions = {};
+  // A model or judge that cannot be had is one failing test; the criteria it measures say they were not measured.
+  const problems: Array<{ test: string; message: string }> = [];
+  if (spec.kind !== 'rubric' && options.entail) {
     try {
       const verifier = await verifierFor(options.entail);
       if (verifier) context.verifier = verifier;
-      else modelProblem = `no NLI model: ${NLI_MODEL_HINT}`;
+      else
+        problems.push({
+          test: 'the entailment model loads',
+          message: `no NLI model: ${NLI_MODEL_HINT}`,
+        });
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      modelProblem = error.message;
+      problems.push({ test: 'the entailment model loads', message: error.message });
+    }
+  }
+  if (spec.kind !== 'needle' && options.judge) {
+    const { samples } = options.judge;
+    try {
+      context.judge = { judge: await judgeFor(options.judge), ...(samples !== undefined && { samples }) };
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      problems.push({ test: 'the judge is ready', message: error.message });
     }
   }
 
+  if (spec.kind === 'cases') {
+    declareCases(spec, workups, failures, problems, context);
+    return;
+  }
   describe(spec.id, () => {
     if (spec.kind === 'rubric' && options.judge) {
       // A recording cassette is written once, after the spec's tests, rather than after every verdict.
       const judge = options.judge;
       afterAll(async () => (await judgeFor(judge)).flush?.());
     }
-    if (modelProblem !== undefined) {
-      const problem = modelProblem;
-      it('the entailment model loads', () => {
-        throw userFailure(problem);
+    for (const problem of problems) {
+      it(problem.test, () => {
+        throw userFailure(problem.message);
       });
     }
     for (const failure of failures) declareFailure(failure);
     for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
-      describe(workup.id, () => {
-        if (spec.kind === 'needle') declareNeedle(spec, workup, context);
-        else declareRubric(spec, workup, options.judge);
-      });
+      describe(workup.id, () => declareCriteria(criteriaOf(spec, context), workup));
     }
   });
 }
@@ -157,27 +161,78 @@ function declareFailure(failure: WorkupFailure): void {
   });
 }
 
-function declareNeedle(needle: NeedleSpec, workup: Workup, context: CriterionContext): void {
-  for (const criterion of needleCriteria(needle, context)) {
+/**
+ * One test per criterion of the spec, decided by the one verdict engine inside the test: a pass passes, a fail
+ * throws the check's statement, a criterion that does not apply (or was not measured) is skipped with its reason.
+ * The check rides on the test for the reporters.
+ */
+function declareCriteria(criteria: readonly Criterion[], workup: Workup): void {
+  for (const criterion of criteria) {
     it(criterion.name, async (ctx) => {
-      ctx.task.meta.needlework = baseMeta(needle, workup, criterion.name);
-      if (criterion.needs === 'note' && !workup.note) return skipAs(ctx, 'the workup has no note');
-      await criterion.assert(ctx.expect, workup, context);
+      const check = await criterion.check(workup);
+      ctx.task.meta.needlework = check;
+      if (check.verdict === 'not-applicable') ctx.skip(check.summary);
+      else if (check.verdict === 'fail') throw checkFailure(check);
     });
   }
 }
 
-function declareRubric(rubric: RubricSpec, workup: Workup, judge: SpecSuiteOptions['judge']): void {
-  for (const criterion of rubric.criteria) {
-    it(criterion.id, async (ctx) => {
-      ctx.task.meta.needlework = baseMeta(rubric, workup, criterion.id);
-      if (!judge) return skipAs(ctx, 'no judge configured (needlework run --judge <url|replay:cassette>)');
-      if (!workup.note) return skipAs(ctx, 'the workup has no note');
-      await ctx.expect(workup).toScoreRubric(rubric, {
-        judge: await judgeFor(judge),
-        criterion: criterion.id,
-        ...(judge.samples !== undefined && { samples: judge.samples }),
+/**
+ * The tests of a task-cases spec: `describe(<spec>) > describe(<case>) > describe(<workup>) > it(<assertion>)`. An
+ * invalid case is one failing test with its file:line:column problems, a case that no workup is a run of is one
+ * failing test naming what it looked for; neither stops the other cases. A tool that the case names but no run of it
+ * ever calls is a warning (a misspelt tool name would otherwise pass a `must_not_call` forever).
+ */
+function declareCases(
+  spec: CasesSpec,
+  workups: readonly Workup[],
+  failures: readonly WorkupFailure[],
+  problems: ReadonlyArray<{ test: string; message: string }>,
+  context: CheckOptions,
+): void {
+  describe(spec.id, () => {
+    for (const problem of problems) {
+      it(problem.test, () => {
+        throw userFailure(problem.message);
       });
-    });
-  }
+    }
+    for (const failure of failures) declareFailure(failure);
+    for (const bad of spec.invalid) {
+      describe(bad.id, () => {
+        it('is a valid case', () => {
+          throw userFailure(bad.diagnostics.map(formatDiagnostic).join('\n'));
+        });
+      });
+    }
+    for (const c of spec.cases) {
+      const runs = workups.filter((w) => casesOf(spec, w).includes(c));
+      describe(c.id, () => {
+        if (runs.length === 0) {
+          it('has a run', () => {
+            throw userFailure(
+              `${spec.file}${c.line ? `:${c.line}` : ''}: case ${c.id} matches no workup (looked for ${c.workups.join(', ')} and meta.json task "${c.id}")`,
+            );
+          });
+          return;
+        }
+        for (const warning of unusedTools(c, runs))
+          console.warn(`${spec.file}${c.line ? `:${c.line}` : ''}: ${warning}`);
+        for (const workup of runs) {
+          describe(workup.id, () => declareCriteria(caseCriteria(spec, c, context), workup));
+        }
+      });
+    }
+  });
+}
+
+/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
+function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
+  const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
+  if (called.size === 0) return [];
+  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
+    .filter((name) => !called.has(name))
+    .map(
+      (name) =>
+        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
+    );
 }

@@ -83,8 +83,8 @@ describe('needlework score --rubric', () => {
     expect(code).toBe(0);
     expect(server.received).toHaveLength(4);
     expect(io.stdout()).toMatch(
-      /rubric icd-203\n\s+pass\s+alternatives\s+4 of 5\s+>= 3\s+100% of 1 samples agree; weighs Depot-Seven/,
+      /rubric icd-203\n\s+pass\s+alternatives\s+4 of 5\s+>= 3 of 5\s+alternatives: 4 of 5 \(threshold 3\); 100% of 1 samples agree, spread 0; weighs Depot-Seven\n/,
     );
-    expect(io.stdout()).toMatch(/pass\s+weighted total\s+4\.00\s+>= 3/);
+    expect(io.stdout()).toMatch(/info\s+weighted total\s+4\.00\n/);
   });
 });

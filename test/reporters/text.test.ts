@@ -26,7 +26,7 @@ describe('formatValue', () => {
   it('writes scores to three decimals, counts with their unit, booleans and n/a', () => {
     expect(formatValue(0.123456)).toBe('0.123');
     expect(formatValue(4, 'queries')).toBe('4 queries');
-    expect(formatValue(true)).toBe('true');
+    expect(formatValue(true)).toBe('yes');
     expect(formatValue(null)).toBe('n/a');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { criterionCheckMeta, rubricTotalCheckMeta } from '../../src/rubric/meta.js';
+import { criterionCheckMeta, rubricTotalCheckMeta } from '../../src/checks/rubric.js';
 import { scoreRubric } from '../../src/rubric/score.js';
 import { criterion, rubric, scriptedJudge, workup } from './helpers.js';
 
@@ -27,7 +27,7 @@ describe('criterionCheckMeta', () => {
       comparator: '>=',
       unit: 'score-1-5',
       verdict: 'pass',
-      summary: 'a: 4 of 5 (threshold 3); 67% of 3 samples agree, spread 2',
+      summary: 'a: 4 of 5 (threshold 3); 67% of 3 samples agree, spread 2; a sample 0 says 4',
       evidence: { rationale: 'a sample 0 says 4', model: 'scripted' },
       scores: {
         agreement: 2 / 3,

@@ -122,7 +122,7 @@ describe('a broken spec', () => {
 
   it('refuses a file whose name says no spec kind', () => {
     expect(problems('id: x', 'bridge.yaml')).toEqual([
-      'bridge.yaml: expected a spec file named *.needle.yaml or *.rubric.yaml',
+      'bridge.yaml: expected a spec file named *.needle.yaml, *.rubric.yaml or *.cases.yaml',
     ]);
   });
 });
@@ -159,7 +159,7 @@ describe('loadSpecs', () => {
     const dir = await tmp();
     const specs = await loadSpecs([dir, join(dir, 'nope.needle.yaml')]);
     expect(specs.errors.map(formatDiagnostic)).toEqual([
-      `${dir}: no specs (*.needle.yaml, *.rubric.yaml) found`,
+      `${dir}: no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found`,
       `${join(dir, 'nope.needle.yaml')}: no such file or folder`,
     ]);
   });

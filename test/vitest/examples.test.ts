@@ -24,7 +24,7 @@ it('the example project passes its tests with the plugin, the matchers and the r
       env: { ...process.env, NO_COLOR: '1' },
     },
   );
-  expect(stdout).toMatch(/Tests {2}11 passed \(11\)/);
+  expect(stdout).toMatch(/Tests {2}12 passed \| 1 skipped \(13\)/);
   for (const report of ['junit.xml', 'report.html', 'trend.json'])
     expect(existsSync(join(EXAMPLES, 'reports', report))).toBe(true);
 });

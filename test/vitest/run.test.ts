@@ -3,44 +3,12 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, needlework, type Outcome, outcomes } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BIN = join(ROOT, 'dist/src/cli/bin.js');
 const tmp = useTmpDir();
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(cwd: string, ...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, 'run', ...args], {
-      cwd,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as Outcome;
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** `spec > workup > criterion: status` for every test of a Vitest JSON report, sorted. */
-async function outcomes(file: string): Promise<string[]> {
-  const report = JSON.parse(await readFile(file, 'utf8')) as {
-    testResults: Array<{
-      assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string }>;
-    }>;
-  };
-  return report.testResults
-    .flatMap((f) =>
-      f.assertionResults.map((t) => `${[...t.ancestorTitles, t.title].join(' > ')}: ${t.status}`),
-    )
-    .sort();
-}
+const run = (cwd: string, ...args: string[]): Promise<Outcome> => needlework(cwd, 'run', ...args);
 
 /** A project of the given needle files (name to YAML) and fixture workups copied under `workups/`. */
 async function projectWith(needles: Record<string, string>, workups: string[]): Promise<string> {
@@ -64,6 +32,7 @@ const CRITERIA = [
   'surfaced',
   'traversed',
   'grounded',
+  'bridge citations',
   'citations resolve',
   'citation recall',
   'supporting facts',
@@ -71,10 +40,10 @@ const CRITERIA = [
 ];
 const FAILS: Record<string, string[]> = {
   grounded: [],
-  guessed: ['traversed', 'grounded', 'pivot burden'],
+  guessed: ['traversed', 'grounded', 'bridge citations', 'pivot burden'],
   uncited: ['citation recall'],
   unsupported: [],
-  dangling: ['citations resolve'],
+  dangling: ['bridge citations', 'citations resolve'],
   'single-file': [],
 };
 
@@ -83,12 +52,15 @@ function expected(): string[] {
   for (const [workup, fails] of Object.entries(FAILS)) {
     for (const c of CRITERIA)
       rows.push(`compound-alpha-bridge > ${workup} > ${c}: ${fails.includes(c) ? 'failed' : 'passed'}`);
+    // Not measured without --entail: skipped, saying so, never silently absent.
+    rows.push(`compound-alpha-bridge > ${workup} > citation precision: skipped`);
   }
   for (const workup of ['cross-store-agree', 'cross-store-conflict']) {
     for (const c of [
       'surfaced',
       'traversed',
       'grounded',
+      'bridge citations',
       'citations resolve',
       'citation recall',
       'supporting facts',
@@ -96,6 +68,7 @@ function expected(): string[] {
     ]) {
       rows.push(`wren-tie > ${workup} > ${c}: passed`);
     }
+    rows.push(`wren-tie > ${workup} > citation precision: skipped`);
   }
   for (const workup of [...Object.keys(FAILS), 'cross-store-agree', 'cross-store-conflict']) {
     for (const c of ['alternatives', 'argumentation', 'relevance', 'accuracy'])
@@ -171,7 +144,7 @@ describe('needlework run: bad input', () => {
     const dir = await tmp();
     const none = await run(dir);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('error needles: no specs (*.needle.yaml, *.rubric.yaml) found');
+    expect(none.stderr).toContain('error needles: no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found');
     const shard = await run(dir, '--shard', 'half');
     expect(shard.code).toBe(2);
     expect(shard.stderr).toContain('--shard must be <index>/<count>, like 1/2; got half');
@@ -206,7 +179,7 @@ describe('needlework run: the regression gate', () => {
     );
     const gated = await run(dir, ...args, '--fail-on-regression');
     expect(gated.code).toBe(1);
-    expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation recall: citation_recall/);
+    expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation-recall: citation_recall/);
   });
 });
 

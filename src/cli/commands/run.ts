@@ -43,7 +43,7 @@ export interface RunOptions {
 function specGlobs(root: string, pattern: string): string[] {
   const path = resolve(root, pattern);
   if (existsSync(path) && statSync(path).isDirectory()) {
-    return [join(pattern, '**/*.needle.{yaml,yml}'), join(pattern, '**/*.rubric.{yaml,yml}')];
+    return [join(pattern, '**/*.{needle,rubric,cases}.{yaml,yml}')];
   }
   return [pattern];
 }
@@ -92,7 +92,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     if ((await glob(needles, { cwd: root, ignore: ['**/node_modules/**'] })).length === 0) {
       throw new UserError({
         file: options.needles.join(', '),
-        message: 'no specs (*.needle.yaml, *.rubric.yaml) found',
+        message: 'no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found',
       });
     }
   }
@@ -158,7 +158,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   if (!ran) {
     throw new UserError({
       file: options.needles.join(', '),
-      message: 'no specs (*.needle.yaml, *.rubric.yaml) found',
+      message: 'no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found',
     });
   }
   let code = failed ? 1 : 0;

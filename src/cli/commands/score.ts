@@ -1,12 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fromSeedTrajectory } from '../../adapters/seed.js';
+import { checkWorkup } from '../../checks/check-workup.js';
+import type { CheckOptions } from '../../checks/spec.js';
+import type { CitationPrecision } from '../../entailment/citations/precision.js';
 import type { VerifierOptions } from '../../entailment/create.js';
-import type { CitationPrecision } from '../../entailment/index.js';
 import { NLI_MODEL_HINT } from '../../entailment/resolve.js';
 import { type Diagnostic, formatDiagnostic, UserError } from '../../errors/index.js';
+import type { Judge } from '../../judge/types.js';
 import { citationRecall, resolveCitations } from '../../metrics/citations/index.js';
-import { scoreNeedle } from '../../metrics/needle/index.js';
 import { lintEstimativeLanguage } from '../../metrics/tradecraft/index.js';
 import {
   errorRecoveryRate,
@@ -17,12 +19,12 @@ import {
   toolEfficiency,
   trajectorySimilarity,
 } from '../../metrics/trajectory/index.js';
-import type { NeedleSpec } from '../../model/spec.js';
+import type { EntailmentVerifier } from '../../model/entailment.js';
+import type { NeedleSpec, RubricSpec, Spec } from '../../model/spec.js';
 import type { Trajectory } from '../../model/trajectory.js';
 import type { Workup } from '../../model/workup.js';
 import { parseJson } from '../../parse/json.js';
 import { locateInJson } from '../../parse/locate.js';
-import type { RubricScore } from '../../rubric/types.js';
 import { appliesTo } from '../../specs/applies.js';
 import { loadSpecs } from '../../specs/load.js';
 import { loadWorkup } from '../../workup/load.js';
@@ -59,19 +61,24 @@ export interface ScoreOptions {
 }
 
 /**
- * Every deterministic score of one workup: citation resolution and structural recall, the ICD 203 lint, each
- * needle, and (with a trajectory and a gold one) the seed 002 trajectory metrics. Pure apart from its inputs;
- * `needlework score` prints it, and the integrator's `--entail` / `--rubric` flags add to it.
+ * What `needlework score` reports on one workup: the checks of the specs (decided by `checkWorkup`, exactly as the
+ * YAML-spec tests decide them), and the measurements without a verdict: citation resolution and structural recall,
+ * the ICD 203 lint and, with a trajectory and a gold one, the seed 002 trajectory metrics.
  */
-export function scoreWorkup(workup: Workup, needles: readonly NeedleSpec[], gold?: Trajectory): ScoreReport {
+export async function scoreWorkup(
+  workup: Workup,
+  specs: readonly Spec[],
+  options: CheckOptions & { gold?: Trajectory } = {},
+): Promise<ScoreReport> {
   const note = workup.note;
+  const { gold, ...checkOptions } = options;
   const report: ScoreReport = {
     workup: workup.id,
     ...(workup.meta.path !== undefined && { path: workup.meta.path }),
+    checks: await checkWorkup(workup, specs, { ...checkOptions, matchWorkupPatterns: false }),
     resolution: resolveCitations(workup),
     citationRecall: note ? citationRecall(note) : null,
     tradecraft: note ? lintEstimativeLanguage(note) : null,
-    needles: needles.map((spec) => ({ spec, score: scoreNeedle(workup, spec) })),
   };
   const reference = gold ?? workup.gold;
   if (workup.trajectory && reference) {
@@ -151,23 +158,27 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
     }
   }
 
-  const report: ScoreReport & { entailment?: CitationPrecision; rubrics?: RubricScore[] } = scoreWorkup(
+  const verifier = options.entail ? await loadVerifier(options.entail, problems) : undefined;
+  const rubrics = await loadRubrics(options, problems);
+  const judge = rubrics.length > 0 ? await createJudge(options, problems) : undefined;
+  const report: ScoreReport & { entailment?: CitationPrecision } = await scoreWorkup(
     workup,
-    needles,
-    gold,
+    [...needles, ...rubrics],
+    {
+      ...(gold && { gold }),
+      ...(verifier && { verifier }),
+      ...(judge && { judge: { judge, ...(options.samples !== undefined && { samples: options.samples }) } }),
+    },
   );
+  await judge?.flush?.();
   const lines = scorecardLines(report);
-  if (options.entail) {
-    const entailed = await entailmentLines(workup, options.entail, problems);
-    if (entailed) {
-      report.entailment = entailed.result;
-      lines.push(...entailed.lines);
-    }
-  }
-  if (options.rubrics && options.rubrics.length > 0) {
-    const judged = await rubricLines(workup, options, problems);
-    report.rubrics = judged.results;
-    lines.push(...judged.lines);
+  if (verifier) {
+    // Measured on the whole note, whether or not a needle holds it to a mark (its checks carry the verdicts).
+    const { citationPrecision, describeUnsupported } = await import(
+      '../../entailment/citations/precision.js'
+    );
+    report.entailment = await citationPrecision(workup, verifier);
+    lines.push(...entailmentLines(report.entailment, describeUnsupported(report.entailment)));
   }
   const failed = scorecardFailed(lines) || problems.length > 0;
   if (options.json) {
@@ -180,100 +191,64 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
   return failed ? 1 : 0;
 }
 
-/** Citation precision and entailed recall with the NLI model (seed 001, Stage 2), as scorecard lines. */
-async function entailmentLines(
-  workup: Workup,
+/** The NLI model for `--entail`, or undefined with the problem recorded. */
+async function loadVerifier(
   settings: VerifierOptions,
   problems: Diagnostic[],
-): Promise<{ result: CitationPrecision; lines: ScorecardLine[] } | undefined> {
-  const { createVerifierFromOptions, citationPrecision, describeUnsupported } = await import(
-    '../../entailment/index.js'
-  );
-  let verifier: Awaited<ReturnType<typeof createVerifierFromOptions>>;
+): Promise<EntailmentVerifier | undefined> {
+  const { createVerifierFromOptions } = await import('../../entailment/create.js');
   try {
-    verifier = await createVerifierFromOptions(settings);
+    const verifier = await createVerifierFromOptions(settings);
+    if (verifier) return verifier;
+    problems.push({
+      file: '--entail',
+      message: `no NLI model: ${NLI_MODEL_HINT}`,
+    });
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    problems.push(...error.diagnostics);
+  }
+  return undefined;
+}
+
+async function loadRubrics(options: ScoreOptions, problems: Diagnostic[]): Promise<RubricSpec[]> {
+  if (!options.rubrics || options.rubrics.length === 0) return [];
+  const specs = await loadSpecs(options.rubrics);
+  problems.push(...specs.errors);
+  return specs.rubrics;
+}
+
+async function createJudge(options: ScoreOptions, problems: Diagnostic[]): Promise<Judge | undefined> {
+  const { createJudgeFromSpec } = await import('../../judge/from-spec.js');
+  try {
+    return await createJudgeFromSpec(options.judge);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     problems.push(...error.diagnostics);
     return undefined;
   }
-  if (!verifier) {
-    problems.push({
-      file: '--entail',
-      message: `no NLI model: ${NLI_MODEL_HINT}`,
-    });
-    return undefined;
-  }
-  const result = await citationPrecision(workup, verifier);
-  const unsupported = describeUnsupported(result);
-  const value = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
-  const status = (x: number | null): ScorecardLine['status'] =>
-    x === null ? 'n/a' : x >= 1 ? 'pass' : 'fail';
-  return {
-    result,
-    lines: [
-      {
-        group: 'entailment',
-        metric: 'citation precision',
-        value: value(result.precision),
-        threshold: '>= 1.00',
-        status: status(workup.note ? result.precision : null),
-        ...(unsupported.length > 0 && { detail: unsupported.join('; ') }),
-      },
-      {
-        group: 'entailment',
-        metric: 'entailed recall',
-        value: value(result.recall),
-        threshold: '>= 1.00',
-        status: status(workup.note ? result.recall : null),
-      },
-    ],
-  };
 }
 
-/** Each rubric scored by the judge: one line per criterion and one for the weighted total. */
-async function rubricLines(
-  workup: Workup,
-  options: ScoreOptions,
-  problems: Diagnostic[],
-): Promise<{ results: RubricScore[]; lines: ScorecardLine[] }> {
-  const specs = await loadSpecs(options.rubrics ?? []);
-  problems.push(...specs.errors);
-  const { createJudgeFromSpec } = await import('../../judge/from-spec.js');
-  const { scoreRubric } = await import('../../rubric/score.js');
-  const results: RubricScore[] = [];
-  const lines: ScorecardLine[] = [];
-  if (specs.rubrics.length === 0) return { results, lines };
-  const judge = await createJudgeFromSpec(options.judge);
-  for (const rubric of specs.rubrics) {
-    const result = await scoreRubric(workup, rubric, {
-      judge,
-      ...(options.samples !== undefined && { samples: options.samples }),
-    });
-    results.push(result);
-    for (const c of result.criteria) {
-      lines.push({
-        group: `rubric ${rubric.id}`,
-        metric: c.criterion,
-        value: c.score === null ? 'n/a' : `${c.score} of 5`,
-        threshold: `>= ${c.threshold}`,
-        status: c.verdict === 'pass' ? 'pass' : 'fail',
-        detail:
-          c.score === null
-            ? (c.error?.message ?? 'the judge gave no verdict')
-            : `${Math.round((c.agreement?.agreement ?? 0) * 100)}% of ${c.samplesValid} samples agree; ${c.rationale ?? ''}`.trim(),
-      });
-    }
-    lines.push({
-      group: `rubric ${rubric.id}`,
-      metric: 'weighted total',
-      value: result.total === null ? 'n/a' : result.total.toFixed(2),
-      threshold: `>= ${result.threshold}`,
-      status: result.verdict === 'pass' ? 'pass' : 'fail',
-    });
-  }
-  await judge.flush?.();
-  return { results, lines };
+/** Citation precision and entailed recall of the whole note, measured (the needles' checks hold them to marks). */
+function entailmentLines(result: CitationPrecision, unsupported: string[]): ScorecardLine[] {
+  const value = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
+  return [
+    {
+      group: 'entailment',
+      metric: 'citation precision',
+      value: value(result.precision),
+      threshold: '',
+      status: result.precision === null ? 'n/a' : 'info',
+      ...(unsupported.length > 0 && { detail: unsupported.join('; ') }),
+    },
+    {
+      group: 'entailment',
+      metric: 'entailed recall',
+      value: value(result.recall),
+      threshold: '',
+      status: result.recall === null ? 'n/a' : 'info',
+    },
+  ];
 }
 
 async function readGold(file: string): Promise<Trajectory> {

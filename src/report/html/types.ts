@@ -52,7 +52,7 @@ export interface HtmlMetricMean {
 
 export interface HtmlCheck {
   spec: string;
-  specKind: 'needle' | 'rubric' | 'matcher';
+  specKind: 'needle' | 'rubric' | 'cases' | 'matcher';
   workup: string;
   criterion: string;
   metric: string;

@@ -1,11 +1,11 @@
 import type { MatcherState } from 'vitest';
 import { TestRunner } from 'vitest';
-import { scoreNeedle } from '../../metrics/needle/score.js';
-import type { NeedleScore } from '../../metrics/needle/types.js';
+import { MATCHER, type Measured, type SpecRef, toCheck } from '../../checks/measure.js';
+import type { Check } from '../../model/check.js';
 import type { NeedleSpec, RequiredPath } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
-import type { CheckMeta } from '../meta.js';
 
+export { fmt } from '../../checks/measure.js';
 export type { MatcherState };
 /** What a needlework matcher returns: Vitest prints `message`, and a diff of `expected` against `actual` when given. */
 export interface MatcherResult {
@@ -99,58 +99,27 @@ export function message(
   };
 }
 
-/** `0.667`: scores shown to three places, as the reporters show them. */
-export function fmt(value: number | null | undefined): string {
-  if (value === null || value === undefined) return 'n/a';
-  return Number.isInteger(value) ? String(value) : value.toFixed(3);
-}
-
-export type Check = Omit<CheckMeta, 'schema' | 'spec' | 'specKind' | 'workup' | 'verdict'> & {
-  /**
-   * Whether the matcher passed, before `.not`. A metric that does not apply (value null) fails its assertion, and the
-   * verdict says so, with the reason in the summary: the reporters then agree with the test's outcome.
-   */
-  met: boolean;
-};
-
 /**
- * Tells the reporters what this assertion measured, on the running test's `task.meta.needlework`. A YAML needle test
- * sets the spec fields beforehand; a hand-written test is recorded as `matcher`. The verdict is the assertion's
- * outcome (so `.not` is honoured); `not-applicable` is left to the tests the YAML suite skips.
+ * Tells the reporters what this assertion measured, on the running test's `task.meta.needlework`, and returns
+ * whether the matcher passed before `.not`. The check was decided by the criterion (src/checks); a YAML needle test
+ * set the spec fields beforehand, a hand-written test is recorded as `matcher`. The recorded verdict is the
+ * assertion's outcome (so `.not` is honoured): a metric that does not apply fails its assertion, and the summary
+ * says why, so the reporters agree with the test.
  */
-export function record(state: MatcherState, workup: Workup, check: Check): void {
+export function record(state: MatcherState, workup: Workup, measured: Measured): boolean {
+  const met = measured.verdict === 'pass';
   const test = TestRunner.getCurrentTest();
-  if (!test) return;
-  const { met, ...rest } = check;
+  if (!test) return met;
   const base = test.meta.needlework;
-  const meta: CheckMeta = {
-    schema: 1,
-    spec: base?.spec ?? 'matcher',
-    specKind: base?.specKind ?? 'matcher',
-    ...(base?.specFile !== undefined && { specFile: base.specFile }),
-    workup: workup.id,
-    ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
-    ...rest,
-    criterion: base?.criterion ?? rest.criterion,
+  const spec: SpecRef = base
+    ? { id: base.spec, kind: base.specKind, ...(base.specFile !== undefined && { file: base.specFile }) }
+    : MATCHER;
+  const check = toCheck(spec, workup, {
+    ...measured,
+    criterion: base?.criterion ?? measured.criterion,
     // chai leaves its negate flag undefined, not false, on an assertion without .not.
     verdict: met !== Boolean(state.isNot) ? 'pass' : 'fail',
-  };
-  test.meta.needlework = JSON.parse(JSON.stringify(meta)) as CheckMeta;
-}
-
-const scores = new WeakMap<Workup, WeakMap<NeedleSpec, NeedleScore>>();
-
-/** `scoreNeedle`, computed once per workup and needle object: the YAML tests ask several matchers of one pair. */
-export function needleScore(workup: Workup, needle: NeedleSpec): NeedleScore {
-  let byNeedle = scores.get(workup);
-  if (!byNeedle) {
-    byNeedle = new WeakMap();
-    scores.set(workup, byNeedle);
-  }
-  let score = byNeedle.get(needle);
-  if (!score) {
-    score = scoreNeedle(workup, needle);
-    byNeedle.set(needle, score);
-  }
-  return score;
+  });
+  test.meta.needlework = JSON.parse(JSON.stringify(check)) as Check;
+  return met;
 }

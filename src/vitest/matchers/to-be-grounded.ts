@@ -1,8 +1,8 @@
+import { grounded, needleScore } from '../../checks/needle.js';
 import {
   type MatcherResult,
   type MatcherState,
   message,
-  needleScore,
   record,
   requireNeedle,
   requireWorkup,
@@ -15,26 +15,8 @@ import {
 export function toBeGrounded(this: MatcherState, received: unknown, needle: unknown): MatcherResult {
   const workup = requireWorkup('toBeGrounded', received);
   const spec = requireNeedle('toBeGrounded', needle);
+  const pass = record(this, workup, grounded(workup, spec));
   const score = needleScore(workup, spec);
-  const pass = score.grounded.value === true;
-  const guess = score.guess.value === true;
-  record(this, workup, {
-    criterion: 'grounded',
-    metric: 'grounded',
-    value: score.grounded.value,
-    met: pass,
-    summary: pass
-      ? `surfaced ${spec.answer} and traversed ${spec.required_path.relations.join(' → ')}`
-      : guess
-        ? `a guess: names ${spec.answer}, but the ledger never traversed ${spec.required_path.relations.join(' → ')}`
-        : (score.grounded.reason ?? `recall ${score.recall.value}, trajectory ${score.trajectory.value}`),
-    evidence: {
-      recall: score.recall.value,
-      trajectory: score.trajectory.value,
-      guess,
-      ledgerIds: score.trajectory.ledgerIds ?? [],
-    },
-  });
   return {
     pass,
     message: message(this, '.toBeGrounded', 'needle', (negated) => {
@@ -45,7 +27,7 @@ export function toBeGrounded(this: MatcherState, received: unknown, needle: unkn
       }
       if (score.grounded.value === null)
         return [`Cannot tell whether it is grounded: ${score.grounded.reason}.`];
-      if (guess) {
+      if (score.guess.value === true) {
         const prefix = score.trajectory.prefix?.relations ?? [];
         return [
           `A guess, not a finding: the note of workup ${workup.id} names ${spec.answer}, but its ledger never traversed ${spec.required_path.relations.join(' → ')} (needle ${spec.id}).`,

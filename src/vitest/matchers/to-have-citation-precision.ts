@@ -1,4 +1,4 @@
-import { citationPrecision, describeUnsupported } from '../../entailment/citations/precision.js';
+import { citationPrecision, type PrecisionCheckOptions } from '../../checks/citations.js';
 import type { EntailmentVerifier } from '../../model/entailment.js';
 import {
   fmt,
@@ -10,13 +10,9 @@ import {
   requireWorkup,
 } from './helpers.js';
 
-export interface CitationPrecisionMatcherOptions {
+export interface CitationPrecisionMatcherOptions extends PrecisionCheckOptions {
   /** Scores whether a cited source entails a claim: `OnnxNliVerifier`, or any `EntailmentVerifier`. */
   verifier: EntailmentVerifier;
-  /** An entailment probability at or above it supports a claim. @default 0.5 */
-  threshold?: number;
-  /** Check hedged claims as their bare proposition (seed 001). @default true */
-  reduceHedges?: boolean;
 }
 
 /**
@@ -36,32 +32,17 @@ export async function toHaveCitationPrecision(
       'toHaveCitationPrecision: expected { verifier } with an EntailmentVerifier (score(pairs))',
     );
   }
-  const threshold = options.threshold ?? 0.5;
-  const result = await citationPrecision(workup, options.verifier, {
-    threshold,
-    ...(options.reduceHedges !== undefined && { reduceHedges: options.reduceHedges }),
-  });
-  const value = workup.note ? result.precision : null;
-  const pass = value !== null && value >= bound;
-  const unsupported = describeUnsupported(result, threshold);
-  record(this, workup, {
-    criterion: 'citation-precision',
-    metric: 'citation_precision',
-    value,
-    threshold: bound,
-    comparator: '>=',
-    met: pass,
-    summary: `precision ${fmt(value)}, recall ${fmt(result.recall)}; ${result.unsupported.length} unsupported claims`,
-    evidence: { unsupported },
-    ...(result.recall !== null && { scores: { entailed_recall: result.recall } }),
-  });
+  const { verifier, ...rest } = options;
+  const { measured, result, unsupported } = await citationPrecision(workup, verifier, bound, rest);
+  const pass = record(this, workup, measured);
+  const value = measured.value as number | null;
   return {
     pass,
     message: message(this, '.toHaveCitationPrecision', 'min, { verifier }', (negated) => {
-      if (value === null) return ['Cannot measure citation precision: the workup has no note.'];
+      if (value === null) return [`Cannot measure citation precision: ${measured.summary}.`];
       if (negated) return [`Expected citation precision below ${fmt(bound)}, but it is ${fmt(value)}.`];
       return [
-        `Expected citation precision of at least ${fmt(bound)}, but it is ${fmt(value)} (entailed recall ${fmt(result.recall)}).`,
+        `Expected citation precision of at least ${fmt(bound)}, but it is ${fmt(value)} (entailed recall ${fmt(result?.recall)}).`,
         ...(unsupported.length > 0 ? ['Unsupported claims:', ...unsupported.map((u) => `  ${u}`)] : []),
       ];
     }),

@@ -1,4 +1,4 @@
-import { citationRecall } from '../../metrics/citations/recall.js';
+import { citationRecall } from '../../checks/citations.js';
 import {
   fmt,
   type MatcherResult,
@@ -16,32 +16,23 @@ import {
 export function toHaveCitationRecall(this: MatcherState, received: unknown, min: unknown = 1): MatcherResult {
   const workup = requireWorkup('toHaveCitationRecall', received);
   const threshold = requireNumber('toHaveCitationRecall', 'min', min);
-  const recall = workup.note ? citationRecall(workup.note) : undefined;
-  const value = recall?.value ?? null;
-  const pass = value !== null && value >= threshold;
-  const uncited = recall?.uncited ?? [];
-  record(this, workup, {
-    criterion: 'citation-recall',
-    metric: 'citation_recall',
-    value,
-    threshold,
-    comparator: '>=',
-    met: pass,
-    summary: `${recall?.covered ?? 0} of ${recall?.total ?? 0} claims cited (${fmt(value)}, at least ${fmt(threshold)} required)`,
-    evidence: {
-      uncited: uncited.map((u) => ({ line: u.line, column: u.column, section: u.section, text: u.text })),
-    },
-  });
+  const measured = citationRecall(workup, threshold);
+  const pass = record(this, workup, measured);
+  const value = measured.value as number | null;
+  const { covered, total, uncited } = measured.evidence as {
+    covered: number;
+    total: number;
+    uncited: Array<{ line: number; text: string }>;
+  };
   return {
     pass,
     message: message(this, '.toHaveCitationRecall', 'min', (negated) => {
-      if (!recall) return ['Cannot measure citation recall: the workup has no note.'];
-      if (value === null) return [`Cannot measure citation recall: ${recall.reason}.`];
+      if (value === null) return [`Cannot measure citation recall: ${measured.summary}.`];
       if (negated) return [`Expected citation recall below ${fmt(threshold)}, but it is ${fmt(value)}.`];
       return [
-        `Expected citation recall of at least ${fmt(threshold)}, but it is ${fmt(value)} (${recall.covered} of ${recall.total} claims cited).`,
+        `Expected citation recall of at least ${fmt(threshold)}, but it is ${fmt(value)} (${covered} of ${total} claims cited).`,
         'Uncited claims:',
-        ...uncited.map((u) => `  line ${u.line}: ${u.text.trim()}`),
+        ...uncited.map((u) => `  line ${u.line}: ${u.text}`),
       ];
     }),
     expected: threshold,

@@ -1,8 +1,8 @@
+import { needleScore, pivotBurden } from '../../checks/needle.js';
 import {
   type MatcherResult,
   type MatcherState,
   message,
-  needleScore,
   record,
   requireNeedle,
   requireNumber,
@@ -28,23 +28,9 @@ export function toHavePivotBurdenAtMost(
     1,
     Number.POSITIVE_INFINITY,
   );
+  const pass = record(this, workup, pivotBurden(workup, spec, limit));
   const burden = needleScore(workup, spec).pivotBurden;
   const queries = burden.value?.queries ?? null;
-  const pass = queries !== null && queries <= limit;
-  record(this, workup, {
-    criterion: 'pivot-burden',
-    metric: 'pivot_burden',
-    value: queries,
-    ...(Number.isFinite(limit) && { threshold: limit }),
-    comparator: '<=',
-    unit: 'queries',
-    met: pass,
-    summary:
-      queries === null
-        ? `path never completed (${burden.reason})`
-        : `path completed by ${burden.value!.completedBy} after ${queries} queries, ${burden.value!.hops} hops`,
-    evidence: burden.value ? { ...burden.value } : { reason: burden.reason },
-  });
   return {
     pass,
     message: message(this, '.toHavePivotBurdenAtMost', 'needle, max', (negated) => {

@@ -1,10 +1,10 @@
+import { needleScore, supportingFacts } from '../../checks/needle.js';
 import { formatFact } from '../../model/fact.js';
 import {
   fmt,
   type MatcherResult,
   type MatcherState,
   message,
-  needleScore,
   record,
   requireNeedle,
   requireNumber,
@@ -28,20 +28,9 @@ export function toHaveSupportingFactF1(
     'min',
     min ?? spec.thresholds.supporting_fact_f1 ?? 1,
   );
+  const pass = record(this, workup, supportingFacts(workup, spec, threshold));
   const sf = needleScore(workup, spec).supportingFacts;
   const f1 = sf.value?.f1 ?? null;
-  const pass = f1 !== null && f1 >= threshold;
-  record(this, workup, {
-    criterion: 'supporting-facts',
-    metric: 'supporting_fact_f1',
-    value: f1,
-    threshold,
-    comparator: '>=',
-    met: pass,
-    summary: `F1 ${fmt(f1)} (at least ${fmt(threshold)}); ${sf.missing.length} missing, ${sf.extra.length} extra`,
-    evidence: { ...(sf.value ?? {}), missing: sf.missing, extra: sf.extra, predicted: sf.predicted },
-    ...(sf.value && { scores: { em: sf.value.em, precision: sf.value.precision, recall: sf.value.recall } }),
-  });
   return {
     pass,
     message: message(this, '.toHaveSupportingFactF1', 'needle, min', (negated) => {

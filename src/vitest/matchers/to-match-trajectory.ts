@@ -1,8 +1,5 @@
-import {
-  type MatchTrajectoryOptions,
-  matchTrajectory,
-  type ToolCall,
-} from '../../metrics/trajectory/match.js';
+import { trajectoryMatch } from '../../checks/trajectory.js';
+import type { MatchTrajectoryOptions, ToolCall } from '../../metrics/trajectory/match.js';
 import { type MatcherResult, type MatcherState, message, record, requireWorkup } from './helpers.js';
 import { requireReference } from './trajectory-args.js';
 
@@ -38,18 +35,8 @@ export function toMatchTrajectory(
   }
   const mode = options.mode ?? 'strict';
   const actual = workup.trajectory;
-  const result = actual && ref ? matchTrajectory(actual, ref, options) : undefined;
-  const pass = result?.pass === true;
-  record(this, workup, {
-    criterion: 'trajectory-match',
-    metric: `trajectory_match_${mode}`,
-    value: result ? result.pass : null,
-    met: pass,
-    summary: result
-      ? `${mode} match ${pass ? 'holds' : 'fails'}: ${result.missing.length} missing, ${result.extra.length} extra`
-      : `no ${actual ? 'reference' : ''} trajectory to match`,
-    evidence: result ? { mode, missing: result.missing, extra: result.extra } : {},
-  });
+  const { measured, result } = trajectoryMatch(workup, ref, options);
+  const pass = record(this, workup, measured);
   return {
     pass,
     message: message(this, '.toMatchTrajectory', 'reference', (negated) => {

@@ -1,8 +1,8 @@
+import { needleScore, reconciled } from '../../checks/needle.js';
 import {
   type MatcherResult,
   type MatcherState,
   message,
-  needleScore,
   record,
   requireNeedle,
   requireWorkup,
@@ -15,29 +15,17 @@ import {
 export function toReconcileStores(this: MatcherState, received: unknown, needle: unknown): MatcherResult {
   const workup = requireWorkup('toReconcileStores', received);
   const spec = requireNeedle('toReconcileStores', needle);
+  const measured = reconciled(workup, spec);
+  const pass = record(this, workup, measured);
   const r = needleScore(workup, spec).reconciliation;
-  const threshold = spec.thresholds.reconciliation ?? 1;
-  const pass = r.value !== null && r.value >= threshold;
   const stores = (r.stores ?? []).map((s) => `${s.store}: ${s.objects.join(', ') || '(nothing)'}`).join('; ');
-  record(this, workup, {
-    criterion: 'reconciled',
-    metric: 'reconciliation',
-    value: r.value,
-    threshold,
-    comparator: '>=',
-    met: pass,
-    summary: r.verdict
-      ? `stores ${r.verdict === 'agree' ? 'agree' : 'conflict'} (${stores}); note says: ${r.wording?.join(', ') || 'nothing'}`
-      : (r.reason ?? 'a store was not queried'),
-    evidence: JSON.parse(JSON.stringify(r)) as Record<string, unknown>,
-  });
   return {
     pass,
     message: message(this, '.toReconcileStores', 'needle', (negated) => {
       if (r.value === null) return [`Cannot check reconciliation: ${r.reason}.`];
       if (negated) return [`Expected the stores not to be reconciled, but they are (${r.verdict}).`];
       return [
-        `Expected the note to reconcile ${spec.stores.join(' and ')} on ${r.subject} ${r.relation} (score ${r.value}, at least ${threshold}).`,
+        `Expected the note to reconcile ${spec.stores.join(' and ')} on ${r.subject} ${r.relation} (score ${r.value}, at least ${measured.threshold}).`,
         `Answer surfaced:     ${r.surfaced ? 'yes' : 'no'}`,
         `Every store queried: ${r.storesQueried ? 'yes' : 'no'}${stores ? ` (${stores})` : ''}`,
         `The ledger shows:    ${r.verdict ?? 'unknown'}`,

@@ -1,7 +1,7 @@
 import { TestRunner } from 'vitest';
+import { criterionCheckMeta, rubricTotalCheckMeta } from '../../checks/rubric.js';
 import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
-import { criterionCheckMeta, rubricTotalCheckMeta } from '../../rubric/meta.js';
 import { type ScoreRubricOptions, scoreRubric } from '../../rubric/score.js';
 import { fmt, type MatcherResult, type MatcherState, message, requireWorkup } from './helpers.js';
 

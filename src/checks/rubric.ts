@@ -1,6 +1,49 @@
 import { formatJudgeError } from '../judge/describe.js';
+import type { Judge } from '../judge/types.js';
 import type { CheckMeta } from '../model/check.js';
-import type { CriterionScore, RubricScore, UsageTotals } from './types.js';
+import type { RubricSpec } from '../model/spec.js';
+import type { Workup } from '../model/workup.js';
+import type { ScoreRubricOptions } from '../rubric/score.js';
+import type { CriterionScore, RubricScore, UsageTotals } from '../rubric/types.js';
+import { type Measured, toCheck } from './measure.js';
+
+/** Why a rubric criterion was not scored, with what scores it. */
+export const NO_JUDGE = 'not measured: no judge configured (needlework run --judge <url|replay:cassette>)';
+
+/** The judge and its settings for rubric criteria. */
+export interface RubricCheckOptions extends Omit<ScoreRubricOptions, 'judge'> {
+  judge: Judge;
+}
+
+/**
+ * One rubric criterion scored by the judge (`scoreRubric` on that criterion alone), as its check; not applicable,
+ * saying what scores it, without a judge or without a note. Returns the rubric's result too, for a matcher's message.
+ */
+export async function rubricCriterion(
+  workup: Workup,
+  rubric: RubricSpec,
+  criterion: string,
+  options: RubricCheckOptions | undefined,
+): Promise<{ check: CheckMeta; result?: RubricScore }> {
+  const base: Measured = {
+    criterion,
+    metric: 'rubric_score',
+    value: null,
+    unit: 'score-1-5',
+    verdict: 'not-applicable',
+  };
+  const spec = {
+    id: rubric.id,
+    kind: 'rubric' as const,
+    ...(rubric.file !== undefined && { file: rubric.file }),
+  };
+  if (!options) return { check: toCheck(spec, workup, { ...base, summary: NO_JUDGE }) };
+  if (!workup.note) return { check: toCheck(spec, workup, { ...base, summary: 'the workup has no note' }) };
+  const { scoreRubric } = await import('../rubric/score.js');
+  const scoped = { ...rubric, criteria: rubric.criteria.filter((c) => c.id === criterion) };
+  const result = await scoreRubric(workup, scoped, options);
+  return { check: criterionCheckMeta(result, result.criteria[0]!), result };
+}
 
 /**
  * The `task.meta.needlework` of one rubric criterion's test, for the matcher and the YAML rubric tests to attach, so
@@ -12,7 +55,9 @@ export function criterionCheckMeta(result: RubricScore, criterion: CriterionScor
   const summary = scored
     ? `${criterion.criterion}: ${criterion.score} of 5 (threshold ${criterion.threshold}); ${Math.round(
         criterion.agreement!.agreement * 100,
-      )}% of ${criterion.samplesValid} samples agree, spread ${criterion.agreement!.spread}`
+      )}% of ${criterion.samplesValid} samples agree, spread ${criterion.agreement!.spread}${
+        criterion.rationale ? `; ${criterion.rationale}` : ''
+      }`
     : `${criterion.criterion}: no score; ${criterion.error ? formatJudgeError(criterion.error) : 'no sample answered'}`;
   return {
     ...identity(result),

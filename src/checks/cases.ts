@@ -1,0 +1,159 @@
+// The criteria of a task case (`*.cases.yaml`): each assertion kind is a small module of its own.
+import type { CasesSpec, StepsAssertion, TaskCase } from '../model/spec.js';
+import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import type { Workup } from '../model/workup.js';
+import { appliesTo } from '../specs/applies.js';
+import { answerChecks } from './answer.js';
+import { budgetChecks } from './budgets.js';
+import { citationPrecision, citationRecall, citationsResolve } from './citations.js';
+import { fmt, type Measured, type SpecRef, toCheck } from './measure.js';
+import { rubricCriterion } from './rubric.js';
+import type { CheckOptions, Criterion } from './spec.js';
+import { toolChecks } from './tools.js';
+import {
+  EFFICIENCY,
+  ERROR_RECOVERY,
+  REDUNDANCY,
+  SIMILARITY,
+  STEP_F1,
+  STEP_PRECISION,
+  STEP_RECALL,
+  type StepScore,
+  stepScore,
+  trajectoryMatch,
+} from './trajectory.js';
+
+/** The cases a workup is a run of: those whose `workups` patterns take its id, or whose id is its `meta.json` task. */
+export function casesOf(spec: CasesSpec, workup: Workup): TaskCase[] {
+  return spec.cases.filter((c) => appliesTo(c.workups, workup.id) || workup.meta.task === c.id);
+}
+
+const STEP_SCORES: Array<[keyof StepsAssertion, StepScore]> = [
+  ['step_precision', STEP_PRECISION],
+  ['step_recall', STEP_RECALL],
+  ['step_f1', STEP_F1],
+  ['efficiency', EFFICIENCY],
+  ['redundancy', REDUNDANCY],
+  ['error_recovery', ERROR_RECOVERY],
+  ['similarity', SIMILARITY],
+];
+
+type Decide = (workup: Workup) => Measured | Promise<Measured>;
+
+/**
+ * The criteria of one case, in the order its assertions are documented: tool calls, tool rules, answer, step
+ * metrics and budgets, citations, the judge's rubric. Each is one test named for what it asserts.
+ */
+export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions = {}): Criterion[] {
+  const ref: SpecRef = { id: spec.id, kind: 'cases', ...(spec.file && { file: spec.file }), case: c.id };
+  const list: Criterion[] = [];
+  const add = (id: string, name: string, decide: Decide) =>
+    list.push({
+      id,
+      name,
+      check: (workup) => {
+        const measured = decide(workup);
+        return measured instanceof Promise
+          ? measured.then((m) => toCheck(ref, workup, m))
+          : toCheck(ref, workup, measured);
+      },
+    });
+  const e = c.expect;
+
+  if (e.tool_calls) {
+    const t = e.tool_calls;
+    const reference = makeTrajectory({
+      task_id: c.id,
+      steps: t.calls.map((call, i) =>
+        makeStep({
+          step_id: i + 1,
+          step_type: 'tool_call',
+          tool_name: call.name,
+          tool_input: call.args ?? {},
+        }),
+      ),
+    });
+    const options = {
+      mode: t.match,
+      toolArgs: t.args,
+      ...(t.overrides && { toolArgsOverrides: t.overrides }),
+    };
+    add('tool-calls', `tool calls match (${t.match}, args ${t.args})`, (w) => {
+      // A run without a trajectory cannot be matched; the reference is the case's, never the workup's gold.
+      return trajectoryMatch(w, reference, options).measured;
+    });
+  }
+  for (const rule of e.tools ? toolChecks(e.tools) : []) add(rule.id, rule.name, rule.check);
+  for (const rule of e.answer ? answerChecks(e.answer) : []) add(rule.id, rule.name, rule.check);
+  if (e.steps) {
+    const steps = e.steps;
+    for (const [key, score] of STEP_SCORES) {
+      const bound = steps[key];
+      if (bound === undefined) continue;
+      add(score.criterion, `${score.label} ${score.comparator} ${fmt(bound)}`, (w) =>
+        stepScore(w, score, bound, c.gold ?? w.gold),
+      );
+    }
+    for (const budget of budgetChecks(steps)) add(budget.id, budget.name, budget.check);
+  }
+  if (e.grounded) {
+    const g = e.grounded;
+    if (g.citations_resolve) add('citations-resolve', 'citations resolve', citationsResolve);
+    if (g.max_uncited !== undefined) {
+      const max = g.max_uncited;
+      add('max-uncited', `at most ${max} uncited claims`, (w) => uncited(w, max));
+    }
+    if (g.citation_recall !== undefined) {
+      const min = g.citation_recall;
+      add('citation-recall', `citation recall >= ${fmt(min)}`, (w) => citationRecall(w, min));
+    }
+    if (g.citation_precision !== undefined) {
+      const min = g.citation_precision;
+      add('citation-precision', `citation precision >= ${fmt(min)}`, async (w) => {
+        const threshold = options.entailmentThreshold;
+        return (
+          await citationPrecision(w, options.verifier, min, threshold !== undefined ? { threshold } : {})
+        ).measured;
+      });
+    }
+  }
+  if (e.judge) {
+    const rubric = e.judge;
+    for (const criterion of rubric.criteria) {
+      list.push({
+        id: `judge-${criterion.id}`,
+        name: `judge: ${criterion.title}`,
+        check: async (workup) => {
+          const { check } = await rubricCriterion(workup, rubric, criterion.id, options.judge);
+          // The rubric is the case's own: the check belongs to the data set and the case.
+          return {
+            ...check,
+            spec: spec.id,
+            specKind: 'cases',
+            ...(spec.file && { specFile: spec.file }),
+            case: c.id,
+          };
+        },
+      });
+    }
+  }
+  return list;
+}
+
+/** The number of claim sentences without a citation, at most `max`. */
+function uncited(workup: Workup, max: number): Measured {
+  const recall = citationRecall(workup, 0);
+  const count = (recall.evidence as { uncited: unknown[] }).uncited.length;
+  const measured = recall.value !== null;
+  return {
+    criterion: 'max-uncited',
+    metric: 'uncited_claims',
+    value: measured ? count : null,
+    threshold: max,
+    comparator: '<=',
+    unit: 'claims',
+    verdict: !measured ? 'not-applicable' : count <= max ? 'pass' : 'fail',
+    summary: measured ? `${count} uncited claim sentences, at most ${max} allowed` : (recall.summary ?? ''),
+    ...(recall.evidence && { evidence: recall.evidence }),
+  };
+}

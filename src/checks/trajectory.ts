@@ -1,0 +1,145 @@
+// Trajectory criteria: agentevals' trajectory match and seed 002's step scores, each from its metric to a verdict.
+import { redundancyRate, toolEfficiency } from '../metrics/trajectory/efficiency.js';
+import { errorRecoveryRate } from '../metrics/trajectory/error-recovery.js';
+import {
+  type MatchTrajectoryOptions,
+  matchTrajectory,
+  type TrajectoryMatchResult,
+} from '../metrics/trajectory/match.js';
+import { trajectorySimilarity } from '../metrics/trajectory/similarity.js';
+import { stepF1, stepPrecision, stepRecall } from '../metrics/trajectory/step-correctness.js';
+import type { Trajectory } from '../model/trajectory.js';
+import type { Workup } from '../model/workup.js';
+import { fmt, type Measured, verdictOf } from './measure.js';
+
+/** Why a trajectory criterion cannot be measured on a workup, or undefined when it can. */
+function missingTrajectory(workup: Workup, reference: Trajectory | undefined, needsReference: boolean) {
+  if (!workup.trajectory) return 'the workup has no trajectory';
+  if (needsReference && !reference) return 'no reference given and the workup has no gold trajectory';
+  return undefined;
+}
+
+/**
+ * The workup's tool calls match a reference's with agentevals' verdict (`matchTrajectory`); the reference defaults
+ * to the workup's gold trajectory. Returns the match too, for a matcher's message.
+ */
+export function trajectoryMatch(
+  workup: Workup,
+  reference: Trajectory | undefined = workup.gold,
+  options: MatchTrajectoryOptions = {},
+): { measured: Measured; result?: TrajectoryMatchResult } {
+  const mode = options.mode ?? 'strict';
+  const missing = missingTrajectory(workup, reference, true);
+  const result = missing ? undefined : matchTrajectory(workup.trajectory!, reference!, options);
+  const value = result ? result.pass : null;
+  return {
+    measured: {
+      criterion: 'trajectory-match',
+      metric: `trajectory_match_${mode}`,
+      value,
+      verdict: verdictOf(value),
+      summary:
+        missing ??
+        `${mode} match ${result!.pass ? 'holds' : 'fails'}: ${result!.missing.length} missing, ${result!.extra.length} extra`,
+      evidence: result ? { mode, missing: result.missing, extra: result.extra } : {},
+    },
+    ...(result && { result }),
+  };
+}
+
+/** A seed 002 score of a trajectory, compared with a bound. */
+export interface StepScore {
+  criterion: string;
+  metric: string;
+  /** What the score measures, for summaries and messages ("step F1"). */
+  label: string;
+  /** `>=`: the score must reach the bound; `<=`: it must not exceed it. */
+  comparator: '>=' | '<=';
+  needsReference: boolean;
+  score: (actual: Trajectory, reference: Trajectory | undefined) => number;
+}
+
+export const STEP_PRECISION: StepScore = {
+  criterion: 'step-precision',
+  metric: 'step_precision',
+  label: 'step precision',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => stepPrecision(actual, gold!),
+};
+
+export const STEP_RECALL: StepScore = {
+  criterion: 'step-recall',
+  metric: 'step_recall',
+  label: 'step recall',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => stepRecall(actual, gold!),
+};
+
+export const SIMILARITY: StepScore = {
+  criterion: 'similarity',
+  metric: 'trajectory_similarity',
+  label: 'similarity (difflib ratio)',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => trajectorySimilarity(actual, gold!),
+};
+
+export const STEP_F1: StepScore = {
+  criterion: 'step-f1',
+  metric: 'step_f1',
+  label: 'step F1',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => stepF1(actual, gold!),
+};
+
+export const EFFICIENCY: StepScore = {
+  criterion: 'efficiency',
+  metric: 'efficiency',
+  label: 'tool efficiency',
+  comparator: '>=',
+  needsReference: true,
+  score: (actual, gold) => toolEfficiency(actual, gold!),
+};
+
+export const REDUNDANCY: StepScore = {
+  criterion: 'redundancy',
+  metric: 'redundancy',
+  label: 'redundancy',
+  comparator: '<=',
+  needsReference: false,
+  score: (actual) => redundancyRate(actual),
+};
+
+export const ERROR_RECOVERY: StepScore = {
+  criterion: 'error-recovery',
+  metric: 'error_recovery',
+  label: 'error recovery',
+  comparator: '>=',
+  needsReference: false,
+  score: (actual) => errorRecoveryRate(actual),
+};
+
+/** One seed 002 score of the workup's trajectory against its bound (the reference defaults to the gold). */
+export function stepScore(
+  workup: Workup,
+  score: StepScore,
+  bound: number,
+  reference: Trajectory | undefined = workup.gold,
+): Measured {
+  const missing = missingTrajectory(workup, reference, score.needsReference);
+  const value = missing ? null : score.score(workup.trajectory!, reference);
+  return {
+    criterion: score.criterion,
+    metric: score.metric,
+    value,
+    threshold: bound,
+    comparator: score.comparator,
+    verdict: verdictOf(value, bound, score.comparator),
+    summary:
+      missing ??
+      `${score.label} ${fmt(value)} (${score.comparator === '>=' ? 'at least' : 'at most'} ${fmt(bound)})`,
+  };
+}

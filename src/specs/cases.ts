@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Document, LineCounter } from 'yaml';
+import type { Diagnostic } from '../errors/index.js';
+import { UserError } from '../errors/index.js';
+import type {
+  AnswerAssertion,
+  CaseAssertions,
+  CasesSpec,
+  ExpectedToolCall,
+  RubricSpec,
+  TaskCase,
+} from '../model/spec.js';
+import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import { locate } from '../parse/locate.js';
+import { placeProblems, schemaProblems } from '../parse/schema.js';
+import { parseSpec } from './load.js';
+import { normalizeRubric, type RubricYaml } from './normalize.js';
+
+/** A case of the YAML, once the schema has accepted it. */
+interface CaseYaml {
+  id: string;
+  input?: string;
+  workups?: string[];
+  gold?: ExpectedToolCall[];
+  expect?: ExpectYaml;
+}
+
+interface ExpectYaml {
+  tool_calls?: {
+    calls: ExpectedToolCall[];
+    match?: string;
+    args?: string;
+    overrides?: Record<string, unknown>;
+  };
+  tools?: {
+    must_call?: Array<string | { name: string; min?: number }>;
+    must_not_call?: string[];
+    max_calls?: Record<string, number>;
+    order?: string[];
+  };
+  answer?: Omit<AnswerAssertion, 'contains' | 'not_contains' | 'regex' | 'f1'> & {
+    contains?: string | string[];
+    not_contains?: string | string[];
+    regex?: string;
+    f1?: { value: string; min?: number };
+  };
+  steps?: CaseAssertions['steps'];
+  grounded?: CaseAssertions['grounded'];
+  judge?: string | Omit<RubricYaml, 'id'>;
+}
+
+interface CasesYaml {
+  id: string;
+  title?: string;
+  description?: string;
+  defaults?: ExpectYaml;
+  cases: CaseYaml[];
+}
+
+/**
+ * Parses a task-cases file whose YAML already parsed. Problems of the file as a whole throw a `UserError`; a problem
+ * inside one case (an unknown assertion key, a wrong type, a regex that does not compile, a judge rubric that does
+ * not load) marks that case invalid, placed at file:line:column, and the other cases load.
+ */
+export function parseCases(value: unknown, file: string, doc: Document, lines: LineCounter): CasesSpec {
+  const where = (path: readonly string[], key?: string) => locate(doc, lines, path, key);
+  const problems = schemaProblems('cases', value);
+  const whole = problems.filter((p) => p.segments[0] !== 'cases' || p.segments.length < 2);
+  if (whole.length > 0) throw new UserError(placeProblems(whole, file, where));
+
+  const yaml = value as CasesYaml;
+  const byCase = new Map<number, Diagnostic[]>();
+  for (const p of problems) {
+    const index = Number(p.segments[1]);
+    byCase.set(index, [...(byCase.get(index) ?? []), ...placeProblems([p], file, where)]);
+  }
+  const cases: TaskCase[] = [];
+  const invalid: CasesSpec['invalid'] = [];
+  const seen = new Map<string, number>();
+  yaml.cases.forEach((c, index) => {
+    const path = ['cases', String(index)];
+    const line = where(path)?.line;
+    const diagnostics = byCase.get(index) ?? [];
+    const id = typeof c?.id === 'string' ? c.id : `case ${index + 1}`;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      diagnostics.push({
+        file,
+        ...where([...path, 'id']),
+        message: `duplicate case id "${id}" (also at line ${first})`,
+      });
+    }
+    seen.set(id, line ?? 0);
+    if (diagnostics.length === 0) {
+      const built = buildCase(c, yaml.defaults, file, (p, k) => where([...path, ...p], k), line);
+      if ('diagnostics' in built) diagnostics.push(...built.diagnostics);
+      else cases.push(built.case);
+    }
+    if (diagnostics.length > 0) invalid.push({ id, ...(line !== undefined && { line }), diagnostics });
+  });
+  return {
+    kind: 'cases',
+    id: yaml.id,
+    ...(yaml.title !== undefined && { title: yaml.title }),
+    ...(yaml.description !== undefined && { description: yaml.description }),
+    cases,
+    invalid,
+    file,
+  };
+}
+
+type Where = (path: readonly string[], key?: string) => { line: number; column: number } | undefined;
+
+function buildCase(
+  c: CaseYaml,
+  defaults: ExpectYaml | undefined,
+  file: string,
+  where: Where,
+  line: number | undefined,
+): { case: TaskCase } | { diagnostics: Diagnostic[] } {
+  const own = c.expect ?? {};
+  const merged: ExpectYaml = { ...defaults, ...own };
+  // A default's problems are placed where the default is written; the case's own at the case.
+  const placeOf = (kind: keyof ExpectYaml, path: string[]) =>
+    kind in own ? where(['expect', kind, ...path]) : undefined;
+  const diagnostics: Diagnostic[] = [];
+  const expect: CaseAssertions = {};
+  if (merged.tool_calls) {
+    const t = merged.tool_calls;
+    expect.tool_calls = {
+      calls: t.calls,
+      match: (t.match ?? 'strict') as NonNullable<CaseAssertions['tool_calls']>['match'],
+      args: (t.args ?? 'exact') as NonNullable<CaseAssertions['tool_calls']>['args'],
+      ...(t.overrides && {
+        overrides: t.overrides as NonNullable<CaseAssertions['tool_calls']>['overrides'],
+      }),
+    };
+  }
+  if (merged.tools) {
+    const t = merged.tools;
+    expect.tools = {
+      ...(t.must_call && {
+        must_call: t.must_call.map((m) =>
+          typeof m === 'string' ? { name: m, min: 1 } : { name: m.name, min: m.min ?? 1 },
+        ),
+      }),
+      ...(t.must_not_call && { must_not_call: t.must_not_call }),
+      ...(t.max_calls && { max_calls: t.max_calls }),
+      ...(t.order && { order: t.order }),
+    };
+  }
+  if (merged.answer) {
+    const { contains, not_contains, regex, f1, ...rest } = merged.answer;
+    const answer: AnswerAssertion = { ...rest };
+    if (contains !== undefined) answer.contains = typeof contains === 'string' ? [contains] : contains;
+    if (not_contains !== undefined)
+      answer.not_contains = typeof not_contains === 'string' ? [not_contains] : not_contains;
+    if (f1) answer.f1 = { value: f1.value, min: f1.min ?? 1 };
+    if (regex !== undefined) {
+      const compiled = compileRegex(regex);
+      if (typeof compiled === 'string') {
+        diagnostics.push({
+          file,
+          ...placeOf('answer', ['regex']),
+          message: `expect.answer.regex ${compiled}`,
+        });
+      } else answer.regex = compiled;
+    }
+    expect.answer = answer;
+  }
+  if (merged.steps) expect.steps = merged.steps;
+  if (merged.grounded) expect.grounded = merged.grounded;
+  if (merged.judge !== undefined) {
+    const judge = loadJudge(merged.judge, c.id, file);
+    if ('diagnostics' in judge) diagnostics.push(...judge.diagnostics);
+    else expect.judge = judge.rubric;
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  return {
+    case: {
+      id: c.id,
+      ...(c.input !== undefined && { input: c.input }),
+      workups: c.workups ?? [c.id],
+      ...(c.gold && { gold: goldTrajectory(c.id, c.gold) }),
+      expect,
+      ...(line !== undefined && { line }),
+    },
+  };
+}
+
+/** `/source/flags` or a bare source, compiled; the reason when it does not compile. */
+function compileRegex(text: string): { source: string; flags: string } | string {
+  const slashed = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  const source = slashed ? slashed[1]! : text;
+  const flags = slashed ? slashed[2]! : '';
+  try {
+    new RegExp(source, flags);
+    return { source, flags };
+  } catch (error) {
+    return `is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`;
+  }
+}
+
+/** An inline rubric, or a rubric file relative to the cases file, as the case's judge rubric. */
+function loadJudge(
+  judge: string | Omit<RubricYaml, 'id'>,
+  caseId: string,
+  file: string,
+): { rubric: RubricSpec } | { diagnostics: Diagnostic[] } {
+  if (typeof judge !== 'string') return { rubric: normalizeRubric({ ...judge, id: caseId }, file) };
+  const path = resolve(dirname(file), judge);
+  try {
+    // Loaded with the cases, synchronously: a rubric file is small, and a bad one is this case's problem.
+    const spec = parseSpec(readFileSync(path, 'utf8'), path, 'rubric');
+    return { rubric: spec as RubricSpec };
+  } catch (error) {
+    if (error instanceof UserError) return { diagnostics: [...error.diagnostics] };
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      diagnostics: [{ file: path, message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code}` }],
+    };
+  }
+}
+
+/** The case's gold tool calls as a seed 002 trajectory of tool-call steps. */
+function goldTrajectory(id: string, calls: readonly ExpectedToolCall[]) {
+  return makeTrajectory({
+    task_id: id,
+    steps: calls.map((call, i) =>
+      makeStep({ step_id: i + 1, step_type: 'tool_call', tool_name: call.name, tool_input: call.args ?? {} }),
+    ),
+  });
+}
