@@ -74,14 +74,17 @@ describe('needlework init', () => {
   it.each([
     ['"type": "commonjs"', 'commonjs' as const],
     ['no package.json', undefined],
-  ])('names the TypeScript files .mts in a CommonJS project (%s), so they stay ES modules', async (_, type) => {
-    const dir = await project(type);
-    const io = captureIo();
-    await runInit({ dir }, io);
-    expect(io.stdout()).toContain('created vitest.config.mts');
-    expect(io.stdout()).toContain('created test/agent.test.mts');
-    expect(io.stdout()).not.toContain('agent.test.ts');
-  });
+  ])(
+    'names the TypeScript files .mts in a CommonJS project (%s), so they stay ES modules',
+    async (_, type) => {
+      const dir = await project(type);
+      const io = captureIo();
+      await runInit({ dir }, io);
+      expect(io.stdout()).toContain('created vitest.config.mts');
+      expect(io.stdout()).toContain('created test/agent.test.mts');
+      expect(io.stdout()).not.toContain('agent.test.ts');
+    },
+  );
 
   it('overwrites nothing, and prints what to add to an existing Vitest config', async () => {
     const dir = await project('module');

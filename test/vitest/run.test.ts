@@ -144,7 +144,9 @@ describe('needlework run: bad input', () => {
     const dir = await tmp();
     const none = await run(dir);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('error needles: no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found');
+    expect(none.stderr).toContain(
+      'error needles: no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found',
+    );
     const shard = await run(dir, '--shard', 'half');
     expect(shard.code).toBe(2);
     expect(shard.stderr).toContain('--shard must be <index>/<count>, like 1/2; got half');
