@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { collectChecks } from '../src/report/collect.js';
-import { displayPath } from '../src/report/display-path.js';
-import { buildJUnitXml } from '../src/report/junit/build.js';
+import { collectChecks, recordTestLocations } from '../src/report/collect.js';
+import { displayPath, projectPath } from '../src/report/display-path.js';
+import { buildJUnitXml, type JUnitDialect } from '../src/report/junit/build.js';
+import { criterionPlaces } from '../src/report/places/spec.js';
 
 export interface NeedleworkJUnitOptions {
   /**
@@ -21,12 +22,18 @@ export interface NeedleworkJUnitOptions {
    * @default true
    */
   timestamp?: boolean;
+  /**
+   * `ci` for GitLab, the GitHub report actions and Jenkins' `junit` step (every test case carries `file` and `line`);
+   * `junit-10` for the Jenkins xUnit plugin, which rejects any attribute its junit-10.xsd does not list.
+   * @default 'ci'
+   */
+  dialect?: JUnitDialect;
 }
 
 /**
  * Writes a JUnit XML file for CI (Jenkins, GitLab, GitHub JUnit actions): a test suite per spec x workup, a test case
  * per criterion with the expected-against-actual failure message, the scores as `<properties>` and a scorecard in
- * `system-out`. Plain Vitest tests are reported as ordinary cases, grouped by file.
+ * `system-out`. Hand-written tests (matcher tests included) keep their own names, grouped by file.
  */
 export class NeedleworkJUnitReporter implements Reporter {
   private readonly options: Required<NeedleworkJUnitOptions>;
@@ -38,18 +45,29 @@ export class NeedleworkJUnitReporter implements Reporter {
       outputFile: options.outputFile ?? 'needlework-junit.xml',
       suiteName: options.suiteName ?? 'needlework',
       timestamp: options.timestamp ?? true,
+      dialect: options.dialect ?? 'ci',
     };
   }
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
     this.startedAt = new Date();
+    recordTestLocations(vitest);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
+    const metas = checks.flatMap((check) => (check.meta ? [check.meta] : []));
+    const placeOf = await criterionPlaces(metas, this.root);
     const xml = buildJUnitXml(checks, {
       name: this.options.suiteName,
+      dialect: this.options.dialect,
+      // A YAML-spec test points at its criterion in the spec file; a hand-written test at its own line.
+      sourceOf: (check) => {
+        const meta = check.meta;
+        if (!meta?.specFile || meta.specKind === 'matcher') return undefined;
+        return { file: projectPath(this.root, meta.specFile), line: placeOf(meta)?.line ?? 1 };
+      },
       ...(this.options.timestamp ? { timestamp: this.startedAt } : {}),
     });
     const path = resolve(this.root, this.options.outputFile);

@@ -2,9 +2,15 @@
 
 export type { AdapterSource } from './adapters/common.js';
 export { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from './adapters/detect.js';
+export type { ImportedWorkup, ImportResult } from './adapters/imported.js';
+export { type ImportJsonOptions, importJson } from './adapters/importers.js';
 export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
 export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
+export { fromOtelSdkSpans, type SdkTraces } from './adapters/otel-sdk.js';
 export { fromSeedTrajectory } from './adapters/seed.js';
+export { fromSweAgentTrajectory, type SweAgentOptions } from './adapters/swe-agent.js';
+export { fromTauBenchResults } from './adapters/tau-bench.js';
+export * from './cassette/index.js';
 export {
   type CheckOptions,
   type CheckWorkupOptions,
@@ -20,8 +26,10 @@ export * from './judge/index.js';
 export * from './metrics/index.js';
 export * from './model/index.js';
 export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './note/parse.js';
+export * from './recorder/index.js';
 export * from './report/index.js';
 export * from './rubric/index.js';
 export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';
+export { inSeedOrder, saveWorkup, trajectoryText } from './workup/save.js';

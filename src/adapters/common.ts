@@ -33,6 +33,11 @@ export class Problems {
     });
   }
 
+  /** The problems collected so far. */
+  diagnostics(): readonly Diagnostic[] {
+    return this.list;
+  }
+
   /** Throws every problem collected so far as one `UserError`. */
   throwIfAny(): void {
     if (this.list.length > 0) throw new UserError(this.list);

@@ -47,7 +47,8 @@ export function classify(span: Span): { kind: Kind; convention?: OtelConvention 
   const a = span.attrs;
   const op = str(a['gen_ai.operation.name']);
   if (op === 'execute_tool') return { kind: 'tool', convention: 'gen_ai' };
-  if (op === 'chat' || op === 'text_completion' || op === 'generate_content')
+  // `call_llm` is any-agent's (and tinyagent's) name for a model call.
+  if (op === 'chat' || op === 'text_completion' || op === 'generate_content' || op === 'call_llm')
     return { kind: 'llm', convention: 'gen_ai' };
   if (op === 'invoke_agent' || op === 'invoke_workflow') return { kind: 'agent', convention: 'gen_ai' };
   const oi = str(a['openinference.span.kind'])?.toUpperCase();
@@ -68,6 +69,8 @@ export function classify(span: Span): { kind: Kind; convention?: OtelConvention 
       return { kind: 'agent', convention: 'vercel_ai' };
     return { kind: 'other', convention: 'vercel_ai' };
   }
+  // Pydantic AI through Logfire (before it wrote `gen_ai.operation.name`): a "running tool" span names its tool.
+  if (str(a['gen_ai.tool.name']) !== undefined) return { kind: 'tool', convention: 'gen_ai' };
   if (op !== undefined) return { kind: 'other', convention: 'gen_ai' };
   return { kind: 'other' };
 }
@@ -79,31 +82,59 @@ export function toolName(span: Span): string {
   );
 }
 
-/** Tool arguments; a Traceloop `{ args, kwargs }` input is reduced to the arguments the tool was really given. */
+/**
+ * Where producers write a tool span's arguments, newest convention first: the GenAI semantic conventions
+ * (`gen_ai.tool.call.arguments`), any-agent (`gen_ai.tool.args`), Pydantic AI / Logfire (`tool_arguments`), the
+ * Vercel AI SDK, OpenInference (`tool_call.function.arguments`, then `input.value`), OpenLLMetry
+ * (`traceloop.entity.input`), and last `tool.parameters`, which OpenInference defines as the tool's parameter schema
+ * but several producers fill with the arguments (a JSON Schema found there is not taken as arguments).
+ */
+const TOOL_ARGUMENTS = [
+  'gen_ai.tool.call.arguments',
+  'gen_ai.tool.args',
+  'tool_arguments',
+  'ai.toolCall.args',
+  'ai.toolCall.input',
+  'tool_call.function.arguments',
+  'input.value',
+  'traceloop.entity.input',
+  'tool.parameters',
+];
+
+/**
+ * Tool arguments, or `undefined` when the span records none. A wrapped call record (`{ args, kwargs }`, as
+ * OpenLLMetry and OpenInference's smolagents instrumentation write the Python call) is reduced to the arguments the
+ * tool was really given.
+ */
 export function toolArguments(span: Span): unknown {
-  const a = span.attrs;
-  const direct = first(a, [
-    'gen_ai.tool.call.arguments',
-    'ai.toolCall.args',
-    'ai.toolCall.input',
-    'input.value',
-  ]);
-  if (direct !== undefined) return direct;
-  const entity = a['traceloop.entity.input'];
-  if (typeof entity !== 'string') return entity;
-  const parsed = tryParseJson(entity);
-  if (isRecord(parsed) && Object.keys(parsed).every((k) => k === 'args' || k === 'kwargs')) {
-    const args = Array.isArray(parsed['args']) ? parsed['args'] : [];
-    const kwargs = isRecord(parsed['kwargs']) ? parsed['kwargs'] : {};
-    if (args.length === 0) return kwargs;
-    if (args.length === 1 && isRecord(args[0]) && Object.keys(kwargs).length === 0) return args[0];
+  for (const key of TOOL_ARGUMENTS) {
+    const value = span.attrs[key];
+    if (value === undefined || value === null) continue;
+    const parsed = typeof value === 'string' ? tryParseJson(value) : value;
+    if (key === 'tool.parameters' && isRecord(parsed) && isRecord(parsed['properties'])) continue;
+    const call = callArguments(parsed);
+    return call ?? value;
   }
-  return entity;
+  return undefined;
+}
+
+/** The arguments inside a Python call record `{ args, kwargs }` (other keys are the wrapper's flags), if it is one. */
+function callArguments(value: unknown): unknown {
+  if (!isRecord(value) || !('args' in value || 'kwargs' in value)) return undefined;
+  if (!Object.keys(value).every((k) => k === 'args' || k === 'kwargs' || k === 'sanitize_inputs_outputs'))
+    return undefined;
+  const args = Array.isArray(value['args']) ? value['args'] : [];
+  const kwargs = isRecord(value['kwargs']) ? value['kwargs'] : {};
+  if (args.length === 0) return kwargs;
+  if (args.length === 1 && isRecord(args[0]) && Object.keys(kwargs).length === 0) return args[0];
+  return undefined;
 }
 
 export function toolResult(span: Span): unknown {
   return first(span.attrs, [
     'gen_ai.tool.call.result',
+    'gen_ai.output',
+    'tool_response',
     'ai.toolCall.result',
     'ai.toolCall.output',
     'output.value',
@@ -242,19 +273,71 @@ function openInferenceMessages(attrs: Record<string, unknown>, prefix: string): 
   }));
 }
 
-/** Traceloop's `gen_ai.prompt.N.*` / `gen_ai.completion.N.*`, flattened. */
+/**
+ * OpenLLMetry's flattened messages: `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` (and `llm.prompts.N.*` /
+ * `llm.completions.N.*` before it moved to the `gen_ai` namespace), with tool calls as `tool_calls.M.*` or the legacy
+ * `function_call.*`.
+ */
 function traceloopMessages(attrs: Record<string, unknown>, prefix: string): Message[] {
-  return flatList(attrs, prefix).map((item) => ({
-    role: str(item['role']) ?? 'assistant',
-    text: asText(item['content'] ?? ''),
-    calls: flatList(item, 'tool_calls').flatMap((call) => {
+  return flatList(attrs, prefix).map((item) => {
+    const calls = flatList(item, 'tool_calls').flatMap((call) => {
       const name = str(call['name']);
       const id = idOf(call['id']);
       return name === undefined
         ? []
         : [{ ...(id !== undefined ? { id } : {}), name, arguments: call['arguments'] }];
-    }),
-  }));
+    });
+    const legacy = str(item['function_call.name']);
+    if (legacy !== undefined) calls.push({ name: legacy, arguments: item['function_call.arguments'] });
+    return { role: str(item['role']) ?? 'assistant', text: asText(item['content'] ?? ''), calls };
+  });
+}
+
+/** The first of OpenLLMetry's flattened message lists that has any messages. */
+function traceloopAny(attrs: Record<string, unknown>, prefixes: readonly string[]): Message[] {
+  for (const prefix of prefixes) {
+    const messages = traceloopMessages(attrs, prefix);
+    if (messages.length > 0) return messages;
+  }
+  return [];
+}
+
+/**
+ * any-agent's model output `gen_ai.output`: text, or (with `gen_ai.output.type` `json`) the list of tool calls the
+ * model asked for, each `{ "tool.name", "tool.args" }`.
+ */
+function anyAgentOutput(attrs: Record<string, unknown>): Message[] | undefined {
+  const output = attrs['gen_ai.output'];
+  if (output === undefined || output === null) return undefined;
+  const parsed = typeof output === 'string' ? tryParseJson(output) : output;
+  if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((c) => isRecord(c) && 'tool.name' in c)) {
+    const calls = (parsed as Array<Record<string, unknown>>).flatMap((c) => {
+      const name = str(c['tool.name']);
+      return name === undefined ? [] : [{ name, arguments: c['tool.args'] }];
+    });
+    return [{ role: 'assistant', text: '', calls }];
+  }
+  return [{ role: 'assistant', text: asText(output), calls: [] }];
+}
+
+/**
+ * Pydantic AI's model spans as Logfire wrote them before the `gen_ai.*.messages` attributes: one `events` attribute
+ * holding the GenAI message events as a JSON list, each with its `event.name`.
+ */
+function logfireEvents(attrs: Record<string, unknown>, side: 'input' | 'output'): Message[] {
+  const raw = attrs['events'];
+  const list = typeof raw === 'string' ? tryParseJson(raw) : raw;
+  if (!Array.isArray(list)) return [];
+  const messages: Message[] = [];
+  for (const event of list) {
+    if (!isRecord(event)) continue;
+    const name = str(event['event.name']);
+    const isOutput = name === 'gen_ai.choice';
+    if (name === undefined || isOutput !== (side === 'output')) continue;
+    const message = toMessage(isOutput ? event : { role: name.slice(7, -8), ...event });
+    if (message) messages.push(message);
+  }
+  return messages;
 }
 
 const INPUT_EVENTS = [
@@ -271,8 +354,10 @@ export function inputMessages(span: Span): Message[] {
   if (direct !== undefined) return toMessages(direct) ?? [];
   const oi = openInferenceMessages(a, 'llm.input_messages');
   if (oi.length > 0) return oi;
-  const tl = traceloopMessages(a, 'gen_ai.prompt');
+  const tl = traceloopAny(a, ['gen_ai.prompt', 'llm.prompts']);
   if (tl.length > 0) return tl;
+  const logfire = logfireEvents(a, 'input');
+  if (logfire.length > 0) return logfire;
   const messages: Message[] = [];
   for (const event of span.events) {
     if (
@@ -297,8 +382,12 @@ export function outputMessages(span: Span): Message[] {
   if (direct !== undefined) return toMessages(direct) ?? [];
   const oi = openInferenceMessages(a, 'llm.output_messages');
   if (oi.length > 0) return oi;
-  const tl = traceloopMessages(a, 'gen_ai.completion');
+  const tl = traceloopAny(a, ['gen_ai.completion', 'llm.completions']);
   if (tl.length > 0) return tl;
+  const anyAgent = anyAgentOutput(a);
+  if (anyAgent !== undefined) return anyAgent;
+  const logfire = logfireEvents(a, 'output');
+  if (logfire.length > 0) return logfire;
   const vercelText = first(a, ['ai.response.text', 'ai.result.text']);
   const vercelCalls = first(a, ['ai.response.toolCalls', 'ai.result.toolCalls']);
   if (vercelText !== undefined || vercelCalls !== undefined) {

@@ -54,7 +54,7 @@ export function fromOtelSpans(otlpJson: unknown, options: OtelOptions = {}): Tra
         message: `no trace with id ${options.traceId}; the file holds ${ids.join(', ')}`,
       });
     }
-    return toTrajectory(options.traceId, spans);
+    return trajectoryOfTrace(options.traceId, spans);
   }
   if (ids.length > 1) {
     throw new UserError({
@@ -62,7 +62,7 @@ export function fromOtelSpans(otlpJson: unknown, options: OtelOptions = {}): Tra
       message: `the file holds ${ids.length} traces (${ids.join(', ')}); choose one (needlework import --trace <id>, or the traceId option)`,
     });
   }
-  return toTrajectory(ids[0]!, traces.get(ids[0]!)!);
+  return trajectoryOfTrace(ids[0]!, traces.get(ids[0]!)!);
 }
 
 /** Every trace in an OTLP/JSON export, one `Trajectory` each, in the order their first spans appear. */
@@ -70,7 +70,7 @@ export function fromOtelTraces(otlpJson: unknown, options: AdapterSource = {}): 
   const traces = groupByTrace(
     readSpans(otlpJson, new Problems(options.file ?? '<otlp trace>', options.locate)),
   );
-  return [...traces].map(([id, spans]) => toTrajectory(id, spans));
+  return [...traces].map(([id, spans]) => trajectoryOfTrace(id, spans));
 }
 
 /** A step waiting for its place: ordered by `at` (exact nanoseconds), then by the order it was made in. */
@@ -98,7 +98,11 @@ function durationMs(span: Span): number {
   return Number(span.end - span.start) / 1e6;
 }
 
-function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
+/**
+ * One trace's spans (from any reader: OTLP/JSON here, SDK span JSON in `otel-sdk.ts`) as a `Trajectory`, read as
+ * `fromOtelSpans` describes. `spans` must be non-empty and share `traceId`.
+ */
+export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Trajectory {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const depth = (span: Span): number => {
     let d = 0;
@@ -132,6 +136,9 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
   // Tool spans first, so a model span knows which of the calls it requested were executed (and traced).
   const executed = new Map<string, Pending>();
   const executedNames = new Set<string>();
+  // Tool spans that record no call id (OpenLLMetry, any-agent), by tool name in time order: a model's request with an
+  // id is matched to the first of these after the model call, so the call is not counted twice.
+  const unlinked = new Map<string, Pending[]>();
   let totalTokens = 0;
   for (const { span, kind } of classified) {
     if (kind !== 'tool') continue;
@@ -164,6 +171,7 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
       call_id: id ?? span.spanId,
     });
     if (id !== undefined) executed.set(id, call);
+    else unlinked.set(name, [...(unlinked.get(name) ?? []), call]);
     executedNames.add(name);
   }
 
@@ -193,8 +201,15 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
       );
     }
     for (const call of calls) {
-      const traced = call.id !== undefined ? executed.get(call.id) : undefined;
+      const traced =
+        call.id !== undefined ? (executed.get(call.id) ?? claim(unlinked, call.name, span.start)) : undefined;
       if (traced || (call.id === undefined && executedNames.has(call.name))) {
+        // A tool span that recorded no arguments takes those the model asked it with (same call id).
+        if (traced && isEmpty(traced.step.tool_input) && call.arguments !== undefined) {
+          const input = toolInput(call.arguments);
+          traced.step.tool_input = input;
+          traced.step.content = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
+        }
         carrier ??= traced;
         continue;
       }
@@ -218,8 +233,13 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
   const root = classified.find((c) => c.kind === 'other' && depth(c.span) === 0)?.span;
   const run = agents.sort((x, y) => depth(x) - depth(y))[0] ?? root;
   const finalFromRun = run ? runOutput(run) : undefined;
+  // Spans that gave no step (HTTP calls, retrievers, framework internals), counted by name so the import says so.
+  const skipped: Record<string, number> = {};
+  for (const c of classified) {
+    if (c.kind === 'other' && c.span !== run) skipped[c.span.name] = (skipped[c.span.name] ?? 0) + 1;
+  }
 
-  pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+  inTimeOrder(pending);
   const lastModel = pending.findLastIndex((p) => p.step.step_type === 'thought');
   const lastCall = pending.findLastIndex((p) => p.step.step_type === 'tool_call');
   const candidate =
@@ -241,12 +261,13 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
     candidate.step.step_type = 'answer';
     finalAnswer = candidate.step.content;
   }
-  pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+  inTimeOrder(pending);
 
-  const llmInputs = classified
-    .filter((c) => c.kind === 'llm')
-    .map((c) => firstUserText(inputMessages(c.span)));
-  const taskInput = (run ? runInput(run) : undefined) ?? llmInputs.find((t) => t !== undefined) ?? '';
+  let taskInput = run ? runInput(run) : undefined;
+  // The first model call that was given a user message, read only as far as needed (a trace may hold thousands).
+  for (let i = 0; taskInput === undefined && i < classified.length; i++) {
+    if (classified[i]!.kind === 'llm') taskInput = firstUserText(inputMessages(classified[i]!.span));
+  }
   if (totalTokens === 0 && run) totalTokens = tokens(run);
   const start = sorted[0]!.start;
   const end = spans.reduce<bigint>((max, s) => (s.end !== undefined && s.end > max ? s.end : max), start);
@@ -257,7 +278,7 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
 
   return makeTrajectory({
     task_id: traceId,
-    task_input: taskInput,
+    task_input: taskInput ?? '',
     steps: pending.map((p, i) => ({ step_id: i + 1, ...p.step })),
     final_answer: finalAnswer,
     succeeded: finalAnswer !== null && run?.error === undefined,
@@ -268,11 +289,46 @@ function toTrajectory(traceId: string, spans: readonly Span[]): Trajectory {
       trace_id: traceId,
       conventions,
       span_count: spans.length,
+      ...(run ? { run_span_id: run.spanId } : {}),
+      ...(Object.keys(skipped).length > 0 ? { spans_skipped: skipped } : {}),
       ...(service !== undefined ? { service_name: service } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(run?.error !== undefined ? { run_error: run.error } : {}),
     },
   });
+}
+
+/** Takes the first tool call of `name` that started at or after `from` out of `pool`, if any. */
+function claim(pool: Map<string, Pending[]>, name: string, from: bigint): Pending | undefined {
+  const list = pool.get(name);
+  if (!list) return undefined;
+  list.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+  const at = list.findIndex((p) => p.at >= from);
+  return at === -1 ? undefined : list.splice(at, 1)[0];
+}
+
+/**
+ * Sorts steps by time, then by the order they were made in. Times are compared exactly: as numbers of nanoseconds
+ * after the earliest one when every offset is a safe integer (any trace shorter than 104 days), which sorts 20,000
+ * steps several times faster than comparing bigints; as bigints otherwise.
+ */
+function inTimeOrder(pending: Pending[]): void {
+  if (pending.length === 0) return;
+  const origin = pending.reduce((min, p) => (p.at < min ? p.at : min), pending[0]!.at);
+  const span = pending.reduce((max, p) => (p.at > max ? p.at : max), origin) - origin;
+  if (span > BigInt(Number.MAX_SAFE_INTEGER)) {
+    pending.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
+    return;
+  }
+  const keyed = pending.map((p) => ({ p, key: Number(p.at - origin) }));
+  keyed.sort((x, y) => x.key - y.key || x.p.seq - y.p.seq);
+  keyed.forEach((k, i) => {
+    pending[i] = k.p;
+  });
+}
+
+function isEmpty(input: Record<string, unknown> | null): boolean {
+  return input === null || Object.keys(input).length === 0;
 }
 
 function compare(x: bigint, y: bigint): number {

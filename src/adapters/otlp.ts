@@ -170,7 +170,7 @@ export function idOf(value: unknown): string | undefined {
 }
 
 /** What an unusable id was; a number past 2^53 was rounded before it got here, which the user can fix. */
-function describeId(value: unknown): string {
+export function describeId(value: unknown): string {
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return `${describe(value)}, already rounded by JSON.parse (read the file with parseJson to keep large ids exact)`;
   }
@@ -245,7 +245,7 @@ function anyValue(value: unknown): unknown {
  * The error a span records: status `ERROR` (`2` or `STATUS_CODE_ERROR` in OTLP/JSON) or an `exception` event, with
  * the status message, else the exception's message and type, else `error.type`.
  */
-function spanError(
+export function spanError(
   status: unknown,
   attrs: Record<string, unknown>,
   events: readonly SpanEvent[],

@@ -32,7 +32,8 @@ export function fromSeedTrajectory(json: unknown, source: SeedSource = {}): Traj
   });
 }
 
-function wrapInput(input: unknown): Record<string, unknown> | null {
+/** As the seed's `TrajectoryLogger` stores a tool input: an object as it is, anything else as `{ input: value }`. */
+export function wrapInput(input: unknown): Record<string, unknown> | null {
   if (input === undefined || input === null) return null;
   if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
   return { input };

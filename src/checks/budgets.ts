@@ -102,7 +102,7 @@ export function budgetChecks(
           ...base,
           value: spent,
           verdict: spent <= max ? 'pass' : 'fail',
-          summary: `${spent} ${b.label === 'cost' ? 'USD' : b.label} spent, at most ${max} allowed`,
+          summary: `${b.label}: ${spent}${b.unit ? ` ${b.unit === 'usd' ? 'USD' : b.unit}` : ''}, at most ${max}`,
         };
       },
     };

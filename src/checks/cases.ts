@@ -9,7 +9,7 @@ import { citationPrecision, citationRecall, citationsResolve } from './citations
 import { fmt, type Measured, type SpecRef, toCheck } from './measure.js';
 import { rubricCriterion } from './rubric.js';
 import type { CheckOptions, Criterion } from './spec.js';
-import { toolChecks } from './tools.js';
+import { calledTools, toolChecks, toolsNamed } from './tools.js';
 import {
   EFFICIENCY,
   ERROR_RECOVERY,
@@ -23,9 +23,42 @@ import {
   trajectoryMatch,
 } from './trajectory.js';
 
-/** The cases a workup is a run of: those whose `workups` patterns take its id, or whose id is its `meta.json` task. */
+interface CaseIndex {
+  /** Cases by an exact workup id of their patterns, and by their own id (a run's `meta.json` task). */
+  byId: Map<string, TaskCase[]>;
+  byTask: Map<string, TaskCase>;
+  /** Cases with a `*` pattern, tested one by one. */
+  wild: TaskCase[];
+}
+
+const indexes = new WeakMap<CasesSpec, CaseIndex>();
+
+/** The spec's cases indexed by the ids they take, built once: 10,000 cases meet 10,000 workups without a scan each. */
+function indexOf(spec: CasesSpec): CaseIndex {
+  let index = indexes.get(spec);
+  if (!index) {
+    index = { byId: new Map(), byTask: new Map(), wild: [] };
+    for (const c of spec.cases) {
+      index.byTask.set(c.id, c);
+      if (c.workups.some((p) => p.includes('*'))) index.wild.push(c);
+      for (const p of c.workups) if (!p.includes('*')) index.byId.set(p, [...(index.byId.get(p) ?? []), c]);
+    }
+    indexes.set(spec, index);
+  }
+  return index;
+}
+
+/**
+ * The cases a workup is a run of, in file order: those whose `workups` patterns take its id, or whose id is its
+ * `meta.json` task.
+ */
 export function casesOf(spec: CasesSpec, workup: Workup): TaskCase[] {
-  return spec.cases.filter((c) => appliesTo(c.workups, workup.id) || workup.meta.task === c.id);
+  const index = indexOf(spec);
+  const found = new Set<TaskCase>(index.byId.get(workup.id));
+  const task = typeof workup.meta.task === 'string' ? index.byTask.get(workup.meta.task) : undefined;
+  if (task) found.add(task);
+  for (const c of index.wild) if (appliesTo(c.workups, workup.id)) found.add(c);
+  return found.size <= 1 ? [...found] : spec.cases.filter((c) => found.has(c));
 }
 
 const STEP_SCORES: Array<[keyof StepsAssertion, StepScore]> = [
@@ -52,10 +85,11 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
       id,
       name,
       check: (workup) => {
+        // The case's own id for the criterion: a kind may reuse a shared check (`trajectory-match` as `tool-calls`).
         const measured = decide(workup);
         return measured instanceof Promise
-          ? measured.then((m) => toCheck(ref, workup, m))
-          : toCheck(ref, workup, measured);
+          ? measured.then((m) => toCheck(ref, workup, { ...m, criterion: id }))
+          : toCheck(ref, workup, { ...measured, criterion: id });
       },
     });
   const e = c.expect;
@@ -132,6 +166,7 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
             specKind: 'cases',
             ...(spec.file && { specFile: spec.file }),
             case: c.id,
+            criterion: `judge-${criterion.id}`,
           };
         },
       });
@@ -156,4 +191,16 @@ function uncited(workup: Workup, max: number): Measured {
     summary: measured ? `${count} uncited claim sentences, at most ${max} allowed` : (recall.summary ?? ''),
     ...(recall.evidence && { evidence: recall.evidence }),
   };
+}
+
+/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
+export function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
+  const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
+  if (called.size === 0) return [];
+  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
+    .filter((name) => !called.has(name))
+    .map(
+      (name) =>
+        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
+    );
 }

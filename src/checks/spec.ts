@@ -1,6 +1,6 @@
 import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
-import type { NeedleSpec, RubricSpec, Spec } from '../model/spec.js';
+import type { NeedleSpec, RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { citationPrecision, citationRecall, citationsResolve } from './citations.js';
 import { type Measured, type SpecRef, toCheck } from './measure.js';

@@ -72,7 +72,7 @@ function rules(t: ToolsAssertion): ToolRule[] {
             return [
               i === 0
                 ? `${tool} is never called`
-                : `${tool} is never called after ${order[i - 1]} (call ${at} of ${names.length})`,
+                : `${tool} is never called after ${order[i - 1]} at call ${at} of ${names.length}`,
             ];
           }
           at = found + 1;

@@ -1,9 +1,10 @@
 import { cac } from 'cac';
 import { UsageError } from '../errors/index.js';
+import { version } from '../version.js';
+import { NEEDLEWORK_REPORTERS } from './commands/run-reporters.js';
 import type { Io } from './io.js';
-import { ownPackage } from './package-root.js';
 
-const NEEDLEWORK_REPORTER_NAMES = 'needlework-junit, needlework-html, needlework-trend';
+const NEEDLEWORK_REPORTER_NAMES = NEEDLEWORK_REPORTERS.join(', ');
 
 /** A `--flag <n>` that must be a whole number of at least 1; undefined when not given. */
 function wholeNumber(options: Record<string, unknown>, name: string): number | undefined {
@@ -12,6 +13,16 @@ function wholeNumber(options: Record<string, unknown>, name: string): number | u
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a whole number of at least 1`);
   return n;
+}
+
+/** A `--flag <value>` given at most once; undefined when not given. cac makes a repeated flag an array. */
+function single(options: Record<string, unknown>, name: string, what: string): string | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (Array.isArray(value))
+    throw new UsageError(`${flag} takes one ${what}; it was given ${value.length} times`);
+  return String(value);
 }
 
 /**
@@ -67,6 +78,14 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       const reporters = many(options['reporter']);
       const bail = wholeNumber(options, 'bail');
       const samples = wholeNumber(options, 'samples');
+      const outDir = single(options, 'outDir', 'folder');
+      const shard = single(options, 'shard', '<index>/<count>');
+      for (const [name, what] of [
+        ['model', 'model'],
+        ['judge', 'judge'],
+        ['baseline', 'trend history'],
+      ] as const)
+        single(options, name, what);
       result.code = await runRun(
         {
           needles: many(options['needles']).length > 0 ? many(options['needles']) : ['needles'],
@@ -78,10 +97,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
             reporters.length > 0
               ? reporters
               : ['default', 'needlework-junit', 'needlework-html', 'needlework-trend'],
-          outDir: typeof options['outDir'] === 'string' ? options['outDir'] : 'needlework-report',
+          outDir: outDir ?? 'needlework-report',
           watch: options['watch'] === true,
           ui: options['ui'] === true,
-          ...(options['shard'] !== undefined && { shard: String(options['shard']) }),
+          ...(shard !== undefined && { shard }),
           ...(bail !== undefined && { bail }),
           ...(options['mergeReports'] !== undefined && {
             mergeReports:
@@ -116,14 +135,18 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
   cli
     .command(
       'import <file>',
-      'Turn an OpenAI chat log, an OTel GenAI trace or a seed trajectory into a workup folder',
+      'Turn a recorded run (OpenAI chat, OTel trace or SDK spans, SWE-agent .traj, tau-bench results) into workup folders',
     )
-    .option('--from <format>', 'openai | otel | seed (detected from the file when left out)')
-    .option('--out <dir>', 'The workup folder to write (trajectory.json, note.md)')
-    .option('--trace <id>', 'The trace to import when an OTel file holds several')
-    .option('--force', 'Overwrite trajectory.json and note.md when they exist')
+    .option(
+      '--from <format>',
+      'openai | otel | otel-sdk | seed | swe-agent | tau-bench (detected from the file when left out)',
+    )
+    .option('--out <dir>', 'The workup folder to write; a file of several runs gets one subfolder each')
+    .option('--trace <id>', 'The trace to import when an OTLP file holds several (default: all)')
+    .option('--force', 'Overwrite the files of an existing workup')
     .example('needlework import fixtures/imports/openai-chat.json --out workups/openai-run')
     .example('needlework import fixtures/imports/otel-genai-trace.json --from otel --out workups/otel-run')
+    .example('needlework import results.json --from tau-bench --out workups/tau')
     .action(async (file: string, options: Record<string, unknown>) => {
       const { runImport, importOptions } = await import('./commands/import.js');
       result.code = await runImport(importOptions(file, options, cli.rawArgs), io);
@@ -268,6 +291,6 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     });
 
   cli.help();
-  cli.version(ownPackage().version);
+  cli.version(version);
   return cli;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hashOf } from '../cassette/canonical.js';
 import type { JudgeRequest } from './types.js';
 import { VERDICT_SCHEMA, VERDICT_SCHEMA_NAME } from './verdict.js';
 
@@ -31,23 +31,7 @@ export function canonicalRequest(request: JudgeRequest, model: string): Canonica
 
 /** SHA-256 (hex) of the request's canonical JSON: keys sorted at every level, no whitespace. */
 export function requestHash(request: JudgeRequest, model: string): string {
-  return createHash('sha256')
-    .update(stableJson(canonicalRequest(request, model)))
-    .digest('hex');
+  return hashOf(canonicalRequest(request, model));
 }
 
-/** JSON with object keys in byte order at every level, so equal values always serialise to equal text. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = sortKeys(v);
-  }
-  return out;
-}
+export { stableJson } from '../cassette/canonical.js';

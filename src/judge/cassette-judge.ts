@@ -35,9 +35,6 @@ export interface CassetteJudgeOptions {
  */
 export class CassetteJudge implements Judge {
   readonly model: string;
-  private saving: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | undefined;
-
   private constructor(
     private readonly cassette: Cassette | undefined,
     private readonly mode: CassetteMode,
@@ -87,36 +84,18 @@ export class CassetteJudge implements Judge {
           ...(response.usage.costUsd !== undefined && { costUsd: response.usage.costUsd }),
         },
       });
-      await this.persist();
+      await this.cassette.persist();
     }
     return response;
   }
 
   /** Waits for every pending cassette write; rejects with the write's `UserError` if one failed. */
   flush(): Promise<void> {
-    return this.saving;
+    return this.cassette?.flush() ?? Promise.resolve();
   }
 
   private ask(request: JudgeRequest): Promise<JudgeResponse> {
     return this.live!.judge(request);
-  }
-
-  /**
-   * Saves the cassette with this judgement in it. Writes run one at a time; judgements that arrive while one is
-   * running share the next write, so recording n verdicts costs far fewer than n full rewrites. A failed write rejects
-   * this call and every later one.
-   */
-  private persist(): Promise<void> {
-    if (!this.queued) {
-      const cassette = this.cassette!;
-      const next = this.saving.then(() => {
-        this.queued = undefined; // entries added from now on need the write after this one
-        return cassette.save();
-      });
-      this.queued = next;
-      this.saving = next;
-    }
-    return this.queued;
   }
 
   private miss(request: JudgeRequest): JudgeFailure {

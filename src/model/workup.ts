@@ -8,6 +8,8 @@ export interface WorkupMeta {
   path?: string;
   /** The task this run is one trial of (`meta.json` `task`); a workup without one is its own task of one trial. */
   task?: string;
+  /** What the agent was asked (`meta.json` `input`), for the reports and the judge. */
+  input?: string;
   /** Which trial of its task this run is (`meta.json` `trial`): a 1-based number or a label. */
   trial?: number | string;
   /**

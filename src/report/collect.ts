@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import type { TestCase, TestModule } from 'vitest/node';
+import type { TestCase, TestModule, Vitest } from 'vitest/node';
 import { type CheckError, type CheckRecord, isCheckMeta, sortChecks } from './checks.js';
 import { stripAnsi } from './text.js';
 
@@ -48,4 +48,13 @@ function toError(error: { name?: string; message?: string; stack?: string }): Ch
   const out: CheckError = { name: error.name ?? 'Error', message: stripAnsi(error.message ?? '') };
   if (error.stack) out.stack = stripAnsi(error.stack);
   return out;
+}
+
+/**
+ * Asks Vitest to record where each test stands (`CheckRecord.line`), unless the user's config says otherwise: the
+ * reporters that link a test to its line call it from `onInit`, before any test file is collected.
+ */
+export function recordTestLocations(vitest: Vitest): void {
+  vitest.config.includeTaskLocation ??= true;
+  for (const project of vitest.projects) project.config.includeTaskLocation ??= true;
 }

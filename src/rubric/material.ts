@@ -17,7 +17,7 @@ export interface MaterialOptions {
 
 /** What the judge reads: the task, the note and (optionally) the ledger summary. */
 export interface Material {
-  /** The question the agent was given, when the workup records it (`meta.task` or the trajectory's input). */
+  /** The question the agent was given, when the workup records it (`meta.input`, `meta.task` or the trajectory's input). */
   task?: string;
   note: string;
   ledger?: string;
@@ -63,11 +63,12 @@ export function summarizeLedger(ledger: readonly LedgerEntry[], options: Materia
   return lines.join('\n');
 }
 
+/** The question: `meta.json` `input`, else its `task` (older workups wrote the question there), else the trajectory's. */
 function taskOf(workup: Workup): string | undefined {
-  const fromMeta = workup.meta.task;
-  if (typeof fromMeta === 'string' && fromMeta.trim() !== '') return fromMeta.trim();
-  const input = workup.trajectory?.task_input;
-  return input !== undefined && input.trim() !== '' ? input.trim() : undefined;
+  for (const text of [workup.meta.input, workup.meta.task, workup.trajectory?.task_input]) {
+    if (typeof text === 'string' && text.trim() !== '') return text.trim();
+  }
+  return undefined;
 }
 
 function oneLine(text: string): string {

@@ -120,7 +120,11 @@ function buildCase(
   line: number | undefined,
 ): { case: TaskCase } | { diagnostics: Diagnostic[] } {
   const own = c.expect ?? {};
+  // Defaults merge key by key into the case's own rules of a kind; tool_calls and judge are replaced whole.
   const merged: ExpectYaml = { ...defaults, ...own };
+  for (const kind of ['tools', 'answer', 'steps', 'grounded'] as const) {
+    if (defaults?.[kind] && own[kind]) Object.assign(merged, { [kind]: { ...defaults[kind], ...own[kind] } });
+  }
   // A default's problems are placed where the default is written; the case's own at the case.
   const placeOf = (kind: keyof ExpectYaml, path: string[]) =>
     kind in own ? where(['expect', kind, ...path]) : undefined;

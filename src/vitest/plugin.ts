@@ -30,6 +30,12 @@ export interface NeedleworkOptions {
   includeTests?: boolean;
   /** Share loaded workups between spec files in a worker; set by `needlework run` with `isolate: false`. */
   reuseWorkups?: boolean;
+  /**
+   * Where `runAgent` (`agentTest`, `describeAgent`) saves live runs' workups, relative to the root, for the reporters
+   * and `needlework score`.
+   * @default '.needlework/workups'
+   */
+  saveWorkups?: string;
 }
 
 const here = fileURLToPath(import.meta.url);
@@ -90,6 +96,10 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
       test.setupFiles = [...setupFiles, sibling('setup')];
       // A workup is no module of the test's graph, so Vitest is told which tests its change affects: every spec.
       const base = config.root ? resolve(config.root) : process.cwd();
+      if (options.saveWorkups !== undefined) {
+        // Test workers read it from their environment (see agent.ts).
+        test.env = { ...test.env, NEEDLEWORK_SAVE_WORKUPS: resolve(base, options.saveWorkups) };
+      }
       test.watchTriggerPatterns = [
         ...(test.watchTriggerPatterns ?? []),
         ...workups.map((w) => ({

@@ -1,9 +1,8 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { caseCriteria, casesOf } from '../checks/cases.js';
+import { caseCriteria, casesOf, unusedTools } from '../checks/cases.js';
 import { expectationText } from '../checks/format.js';
 import { type CheckOptions, type Criterion, criteriaOf } from '../checks/spec.js';
-import { calledTools, toolsNamed } from '../checks/tools.js';
 import type { VerifierOptions } from '../entailment/create.js';
 import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
@@ -11,7 +10,7 @@ import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
 import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
-import type { CasesSpec, Spec, TaskCase } from '../model/spec.js';
+import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
 import { loadSpec } from '../specs/load.js';
@@ -223,16 +222,4 @@ function declareCases(
       });
     }
   });
-}
-
-/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
-function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
-  const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
-  if (called.size === 0) return [];
-  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
-    .filter((name) => !called.has(name))
-    .map(
-      (name) =>
-        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
-    );
 }

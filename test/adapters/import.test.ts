@@ -24,6 +24,8 @@ describe('needlework import', () => {
         'Detected format: openai',
         `✓ wrote ${out}/trajectory.json: 10 steps, 4 tool calls (graph_neighbors ×3, docs_search)`,
         `✓ wrote ${out}/note.md: the final answer (229 characters)`,
+        '  arguments: 4 of 4 tool calls',
+        '  citations: none in the answer',
       ].join('\n'),
     );
     expect(io.stderr()).toBe('');
@@ -74,9 +76,17 @@ describe('needlework import', () => {
       [
         `✓ wrote ${out}/trajectory.json: 15 steps, 5 tool calls (graph.neighbors ×3, docs.search ×2)`,
         `✓ wrote ${out}/note.md: the final answer (229 characters)`,
+        `✓ wrote ${out}/meta.json: outcome unknown (the source records none), trace 4bf92f3577b34da6a3ce929d0e0e4736 span 00f067aa0ba902b7`,
+        '  arguments: 5 of 5 tool calls',
+        '  citations: none in the answer',
       ].join('\n'),
     );
     const workup = await loadWorkup(out);
+    expect(workup.meta.trace).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+    });
+    expect(workup.meta.outcome).toBeUndefined();
     const trajectory = workup.trajectory!;
     expect(trajectory.task_id).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
     expect(toolCalls(trajectory).map((s) => s.tool_name)).toEqual([
@@ -131,7 +141,9 @@ describe('needlework import', () => {
     expect(io.stdout()).toBe(
       [
         `✓ wrote ${dir}/w/trajectory.json: 1 step, 1 tool call (t)`,
-        '! no final answer in this run, so no note.md was written',
+        '  arguments: 0 of 1 tool call',
+        '  ! 1 tool call without arguments (t)',
+        '  ! no final answer in this run, so no note.md was written',
       ].join('\n'),
     );
     const workup = await loadWorkup(join(dir, 'w'));
@@ -172,7 +184,7 @@ describe('needlework import', () => {
     const io = captureIo();
     expect(await runImport({ file, out: join(dir, 'w') }, io)).toBe(1);
     expect(io.stderr()).toBe(
-      `✗ ${file}: cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ("resourceSpans") or a seed trajectory ("task_id" and "steps"); name it with --from openai|otel|seed`,
+      `✗ ${file}: cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a seed trajectory ("task_id" and "steps"); name it with --from openai|otel|otel-sdk|seed|swe-agent|tau-bench`,
     );
     const missing = captureIo();
     expect(await runImport({ file: join(dir, 'nope.json'), out: join(dir, 'w') }, missing)).toBe(1);
@@ -184,7 +196,9 @@ describe('needlework import', () => {
       new UsageError('missing --out <dir>: the workup folder to write'),
     );
     await expect(runImport({ file: OPENAI, out: 'x', from: 'langchain' }, captureIo())).rejects.toThrow(
-      new UsageError('--from must be one of openai, otel, seed; got "langchain"'),
+      new UsageError(
+        '--from must be one of openai, otel, otel-sdk, seed, swe-agent, tau-bench; got "langchain"',
+      ),
     );
     await expect(runImport({ file: OPENAI, out: await tmp(), trace: 'abc' }, captureIo())).rejects.toThrow(
       new UsageError('--trace picks a trace in an OTel file; this file is read as openai'),
@@ -228,6 +242,44 @@ describe('needlework import', () => {
     const trajectory = (await loadWorkup(join(dir, 'w'))).trajectory!;
     expect(trajectory.task_id).toBe('123456789012345678901');
     expect(toolCalls(trajectory).map((s) => [s.tool_name, s.call_id])).toEqual([['wanted', '42']]);
+    // meta.trace is lowercase hex whatever form the export wrote the id in: 123456789012345678901 = 0x6b14e9f812f366c35.
+    // The trace's only span is a tool call, not a run span, so there is no span id to parent to.
+    expect((await loadWorkup(join(dir, 'w'))).meta.trace).toEqual({
+      traceId: '0000000000000006b14e9f812f366c35',
+    });
+  });
+
+  it('imports every trace of an OTLP file, one folder each, when no --trace is given', async () => {
+    const dir = await tmp();
+    const file = join(dir, 'two.json');
+    const one = (trace: string, tool: string) =>
+      otlp([
+        {
+          id: `${trace.slice(0, 15)}1`,
+          trace,
+          start: at(0),
+          end: at(3),
+          attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool },
+        },
+      ]).resourceSpans;
+    await writeFile(
+      file,
+      JSON.stringify({
+        resourceSpans: [
+          ...one('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'first'),
+          ...one('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'second'),
+        ],
+      }),
+    );
+    expect(await runImport({ file, out: join(dir, 'out') }, captureIo())).toBe(0);
+    for (const [trace, tool] of [
+      ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'first'],
+      ['bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'second'],
+    ]) {
+      const workup = await loadWorkup(join(dir, 'out', trace!));
+      expect(toolCalls(workup.trajectory!).map((s) => s.tool_name)).toEqual([tool]);
+      expect(workup.meta.trace?.traceId).toBe(trace);
+    }
   });
 
   it('places a JSONL problem at its line in the file', async () => {

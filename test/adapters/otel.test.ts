@@ -114,6 +114,7 @@ describe('fromOtelSpans: the OpenTelemetry GenAI semantic conventions', () => {
       trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
       conventions: ['gen_ai'],
       span_count: 11,
+      run_span_id: '00f067aa0ba902b7',
       service_name: 'research-agent',
       model: 'gpt-4o-2024-08-06',
     });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { citationRecall } from '../../src/metrics/citations/recall.js';
+import type { Workup } from '../../src/model/workup.js';
+import { parseNote } from '../../src/note/parse.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData } from '../../src/report/html/data.js';
+import { workupView } from '../../src/report/html/workup-view.js';
 import { checkMeta } from './harness.js';
 
 const record = (meta: CheckRecord['meta'], state: CheckRecord['state'] = 'passed'): CheckRecord => ({
@@ -86,5 +90,30 @@ describe('buildHtmlData', () => {
     ]);
     expect(data.generatedAt).toBe('1970-01-01T00:00:00.000Z');
     expect(data.trend).toBeUndefined();
+  });
+});
+
+describe('workupView: uncited sentences', () => {
+  it('marks exactly the sentences citation recall counts as uncited, sentence by sentence', () => {
+    // "A is B." is cited in the first bullet and uncited in the second; the third bullet's first two sentences are
+    // covered by its trailing citation and only the last is not.
+    const source =
+      '# N\n\n- A is B. [cite:g1]\n- A is B.\n- C is D. E is F. [cite:g1] G is H.\n\n## Gaps & caveats\n\n- Nothing cited here.\n';
+    const note = parseNote(source);
+    const workup: Workup = {
+      id: 'w',
+      ledger: [{ id: 'g1', store: 's', query: 'q', results: [] }],
+      meta: {},
+      note,
+    };
+    const view = workupView(workup, []);
+    const marked = view.note!.sections.flatMap((section) =>
+      section.segments.flatMap((segment) =>
+        segment.sentences.filter((s) => s.status === 'uncited').map((s) => s.text),
+      ),
+    );
+    const recall = citationRecall(note);
+    expect(marked).toEqual(['A is B.', 'G is H.']);
+    expect(view.note!.counts.uncited).toBe(recall.total - recall.covered);
   });
 });

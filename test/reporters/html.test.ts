@@ -281,6 +281,37 @@ describe('the HTML file', () => {
 });
 
 describe('the HTML report in Chromium', () => {
+  it('fits a 390x844 phone screen without scrolling sideways, with every workup open', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    const phone = await browser!.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await phone.goto(pathToFileURL(join(root, 'out/report.html')).href);
+      await phone.waitForSelector('body[data-ready="true"]');
+      // Run in the page; a string, because the test tsconfig has no DOM types. What sticks out past the right edge
+      // counts, unless a scroll container holds it (it then scrolls inside that box, not the page).
+      const overflow = () =>
+        phone.evaluate(`(() => {
+          const width = document.documentElement.clientWidth;
+          const scrolls = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+          const inScroller = (el) => {
+            for (let up = el.parentElement; up; up = up.parentElement) if (scrolls(up)) return true;
+            return false;
+          };
+          const wide = [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+            .filter((el) => !inScroller(el))
+            .map((el) => el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''));
+          return { scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
+        })()`);
+      expect(await overflow()).toEqual({ scrollWidth: 390, width: 390, wide: [] });
+      for (const summary of await phone.$$('details.workup > summary')) await summary.click();
+      await phone.waitForSelector('details.workup[open] > .body .timeline');
+      expect(await overflow()).toEqual({ scrollWidth: 390, width: 390, wide: [] });
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('renders the summary, the failing checks first and the trend charts', async (ctx) => {
     if (!hasChromium) ctx.skip(NO_CHROMIUM);
     expect(await page.textContent('#pass-rate .big')).toBe('42.9%');

@@ -15,17 +15,40 @@ import {
 } from './harness.js';
 import { hasXmllint, NO_XMLLINT, validateJUnit } from './xmllint.js';
 
+const SPEC = `# yaml-language-server: $schema=needle.schema.json
+id: compound-alpha
+answer: Compound-Alpha
+required_path:
+  relations: [MEMBER_OF, CO_LOCATED]
+thresholds:
+  pivot_burden: 6
+`;
+const SPEC_FILE = 'needles/compound-alpha.needle.yaml';
+
 const grounded = (criterion: string, overrides = {}) =>
   checkMeta({
     spec: 'compound-alpha',
+    specFile: SPEC_FILE,
     workup: 'grounded',
     workupPath: 'fixtures/workups/grounded',
     criterion,
     ...overrides,
   });
 
+const flight = (overrides = {}) =>
+  checkMeta({
+    spec: 'matcher',
+    specKind: 'matcher',
+    workup: 'trip',
+    workupPath: 'runs/trip',
+    criterion: 'traversed',
+    metric: 'trajectory',
+    ...overrides,
+  });
+
 let root: string;
 let xml: string;
+let xml10: string;
 let printed: string;
 
 beforeAll(async () => {
@@ -48,6 +71,7 @@ beforeAll(async () => {
         name: 'traversed',
         meta: checkMeta({
           spec: 'compound-alpha',
+          specFile: SPEC_FILE,
           workup: 'guessed',
           criterion: 'traversed',
           metric: 'trajectory',
@@ -63,6 +87,7 @@ beforeAll(async () => {
         name: 'pivot-burden',
         meta: checkMeta({
           spec: 'compound-alpha',
+          specFile: SPEC_FILE,
           workup: 'guessed',
           criterion: 'pivot-burden',
           metric: 'pivot_burden',
@@ -73,6 +98,23 @@ beforeAll(async () => {
           verdict: 'not-applicable',
         }),
         outcome: 'skip',
+      },
+    ]),
+    [SPEC_FILE]: SPEC,
+    // Two hand-written tests asserting the same criterion on the same workup, as a matcher records them.
+    'flights.check.mjs': testFileSource([
+      {
+        describe: ['trip'],
+        name: 'books the cheapest flight',
+        meta: flight(),
+        outcome: 'pass',
+      },
+      {
+        describe: ['trip'],
+        name: 'books a refundable flight',
+        meta: flight({ value: 0.5, verdict: 'fail' }),
+        outcome: 'fail',
+        error: 'expected the path to be traversed',
       },
     ]),
     'plain.check.mjs': testFileSource([
@@ -86,11 +128,22 @@ beforeAll(async () => {
     ]),
   });
   const write = vi.spyOn(process.stdout, 'write');
-  await runVitest(root, [new NeedleworkJUnitReporter()]);
+  await runVitest(root, [
+    new NeedleworkJUnitReporter(),
+    new NeedleworkJUnitReporter({ dialect: 'junit-10', outputFile: 'junit-10.xml' }),
+  ]);
   printed = write.mock.calls.map(([chunk]) => String(chunk)).join('');
   write.mockRestore();
   xml = await readFile(join(root, 'needlework-junit.xml'), 'utf8');
+  xml10 = await readFile(join(root, 'junit-10.xml'), 'utf8');
 }, 60_000);
+
+/** Each `<testcase ...>` start tag's attributes, by name. */
+function caseAttributes(text: string): Array<Record<string, string>> {
+  return [...text.matchAll(/<testcase ((?:[^>"]|"[^"]*")*)>/g)].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+  );
+}
 
 afterAll(() => removeProject(root));
 
@@ -103,11 +156,81 @@ describe('NeedleworkJUnitReporter on a real Vitest run', () => {
     expect(printed).toContain(`needlework: JUnit report written to ${join(root, 'needlework-junit.xml')}\n`);
   });
 
-  it('is accepted by the Jenkins-style JUnit XSD', async (ctx) => {
+  it('is accepted by the ci schema (junit-10.xsd plus file, line and case properties)', async (ctx) => {
     if (!hasXmllint) ctx.skip(NO_XMLLINT);
     const result = validateJUnit(join(root, 'needlework-junit.xml'));
     expect(result.output).toContain('validates');
     expect(result.ok).toBe(true);
+  });
+
+  it('writes no skipped count on <testsuites>, which junit-10.xsd forbids', () => {
+    expect(xml).toMatch(/<testsuites name="needlework" tests="8" failures="3" errors="0" time="[\d.]+">/);
+  });
+
+  it('in the junit-10 dialect, is accepted by the Jenkins xUnit schema', async (ctx) => {
+    if (!hasXmllint) ctx.skip(NO_XMLLINT);
+    const result = validateJUnit(join(root, 'junit-10.xml'), 'junit-10');
+    expect(result.output).toContain('validates');
+    expect(result.ok).toBe(true);
+  });
+
+  it('in the ci dialect, would be rejected by the xUnit schema for the file and line it adds', async (ctx) => {
+    if (!hasXmllint) ctx.skip(NO_XMLLINT);
+    const result = validateJUnit(join(root, 'needlework-junit.xml'), 'junit-10');
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain(
+      "Element 'testcase', attribute 'file': The attribute 'file' is not allowed.",
+    );
+  });
+
+  it('gives every test case file and line; a YAML-spec case points at its criterion in the spec', () => {
+    const cases = caseAttributes(xml);
+    expect(cases).toHaveLength(8);
+    for (const c of cases)
+      expect(c).toMatchObject({ file: expect.any(String), line: expect.stringMatching(/^[1-9]\d*$/) });
+    const at = (name: string, classname: string) =>
+      cases.find((c) => c['name'] === name && c['classname'] === classname);
+    // required_path is line 4 of the spec, thresholds.pivot_burden line 7; answer (surfaced) line 3.
+    expect(at('traversed', 'compound-alpha.guessed')).toMatchObject({ file: SPEC_FILE, line: '4' });
+    expect(at('pivot-burden', 'compound-alpha.guessed')).toMatchObject({ line: '7' });
+    expect(at('surfaced', 'compound-alpha.grounded')).toMatchObject({ line: '3' });
+    // A hand-written test points at its own line (line 9 of the generated file).
+    expect(at('trip > books a refundable flight', 'flights.check.mjs')).toMatchObject({
+      file: 'flights.check.mjs',
+      line: '9',
+    });
+  });
+
+  it('keeps hand-written matcher tests under their own names, with the check as case properties', () => {
+    const flights = caseAttributes(xml).filter((c) => c['classname'] === 'flights.check.mjs');
+    expect(flights.map((c) => c['name'])).toEqual([
+      'trip > books a refundable flight',
+      'trip > books the cheapest flight',
+    ]);
+    const refundable = xml.slice(xml.indexOf('name="trip > books a refundable flight"'));
+    const props = refundable.slice(0, refundable.indexOf('</properties>'));
+    expect(
+      [...props.matchAll(/<property name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => `${m[1]}=${m[2]}`),
+    ).toEqual([
+      'needlework.criterion=traversed',
+      'needlework.spec=matcher',
+      'needlework.spec_kind=matcher',
+      'needlework.workup=trip',
+      'needlework.workup_path=runs/trip',
+      'needlework.metric=trajectory',
+      'needlework.value=0.5',
+      'needlework.threshold=0.8',
+      'needlework.comparator=>=',
+      'needlework.verdict=fail',
+    ]);
+  });
+
+  it('in the junit-10 dialect, writes no file, line or case properties, and names the place in system-out', () => {
+    for (const c of caseAttributes(xml10))
+      expect(Object.keys(c).sort()).toEqual(['classname', 'name', 'time']);
+    expect(xml10).not.toContain('needlework.criterion');
+    expect(xml10).toContain('<system-out><![CDATA[at flights.check.mjs:9\n\nspec:');
+    expect(xml10).toContain(`<system-out><![CDATA[at ${SPEC_FILE}:4`);
   });
 
   it('parses with an independent JUnit parser into a suite per spec x workup and per plain file', async () => {
@@ -117,6 +240,7 @@ describe('NeedleworkJUnitReporter on a real Vitest run', () => {
     expect(suites.map((s) => [s.name, s.tests, s.failures, s.skipped])).toEqual([
       ['compound-alpha.grounded', 2, 0, 0],
       ['compound-alpha.guessed', 2, 1, 1],
+      ['flights.check.mjs', 2, 1, 0],
       ['plain.check.mjs', 2, 1, 0],
     ]);
     const guessed = suites[1]?.testcase ?? [];
@@ -130,7 +254,7 @@ describe('NeedleworkJUnitReporter on a real Vitest run', () => {
         'expected trajectory >= 0.8, got 0.25: ledger reached MEMBER_OF only; CO_LOCATED never queried',
       type: 'trajectory',
     });
-    const plain = suites[2]?.testcase ?? [];
+    const plain = suites[3]?.testcase ?? [];
     expect(plain.map((c) => [c.classname, c.name])).toEqual([
       ['plain.check.mjs', 'loader > reads a ledger'],
       ['plain.check.mjs', 'loader > rejects a bad line'],
@@ -148,6 +272,7 @@ describe('NeedleworkJUnitReporter on a real Vitest run', () => {
     expect(props).toEqual({
       'needlework.spec': 'compound-alpha',
       'needlework.spec_kind': 'needle',
+      'needlework.spec_file': SPEC_FILE,
       'needlework.workup': 'grounded',
       'needlework.workup_path': 'fixtures/workups/grounded',
       'surfaced.metric': 'recall',

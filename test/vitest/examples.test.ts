@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
@@ -24,7 +24,11 @@ it('the example project passes its tests with the plugin, the matchers and the r
       env: { ...process.env, NO_COLOR: '1' },
     },
   );
-  expect(stdout).toMatch(/Tests {2}12 passed \| 1 skipped \(13\)/);
+  expect(stdout).toMatch(/Tests {2}14 passed \| 1 skipped \(15\)/);
   for (const report of ['junit.xml', 'report.html', 'trend.json'])
     expect(existsSync(join(EXAMPLES, 'reports', report))).toBe(true);
+  // A live agent's run reaches the reports as a loaded workup does: by the folder runAgent saved it to.
+  expect(await readFile(join(EXAMPLES, 'reports', 'junit.xml'), 'utf8')).toContain(
+    `value="${join(EXAMPLES, '.needlework/workups/test/live-agent/finds-the-link')}"`,
+  );
 });

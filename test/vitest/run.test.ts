@@ -149,7 +149,21 @@ describe('needlework run: bad input', () => {
     );
     const shard = await run(dir, '--shard', 'half');
     expect(shard.code).toBe(2);
-    expect(shard.stderr).toContain('--shard must be <index>/<count>, like 1/2; got half');
+    expect(shard.stderr).toContain(
+      '--shard must be <index>/<count> with 1 <= index <= count, like 1/2; got half',
+    );
+    const reversed = await run(dir, '--shard', '3/2');
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr).toContain(
+      '--shard must be <index>/<count> with 1 <= index <= count, like 1/2; got 3/2',
+    );
+    expect(reversed.stderr).not.toMatch(/\n\s+at /);
+    const reporter = await run(dir, '--reporter', 'nosuch');
+    expect(reporter.code).toBe(2);
+    expect(reporter.stderr).toContain(
+      'error --reporter nosuch is not a reporter: use one of needlework-junit,',
+    );
+    expect(reporter.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -1,34 +1,41 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../adapters/detect.js';
-import { fromOpenAIMessages } from '../../adapters/openai.js';
-import { fromOtelSpans } from '../../adapters/otel.js';
-import { fromSeedTrajectory } from '../../adapters/seed.js';
+import type { ImportedWorkup } from '../../adapters/imported.js';
+import { importJson } from '../../adapters/importers.js';
 import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
-import { type Trajectory, toolCalls } from '../../model/trajectory.js';
 import { parseJson } from '../../parse/json.js';
+import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
 import { locateInJson, type Place } from '../../parse/locate.js';
+import { inSeedOrder } from '../../workup/save.js';
 import { colors, type Io } from '../io.js';
+import { plural, printSummary } from './import-summary.js';
 
 export interface ImportOptions {
-  /** The file to read: an OpenAI chat log, an OTLP/JSON trace (`.json`, or `.jsonl` with one export a line), or a
-   * seed 002 trajectory. */
+  /**
+   * The file to read: an OpenAI chat log, an OTLP/JSON trace (`.json`, or `.jsonl` with one export a line), SDK span
+   * JSON, a SWE-agent `.traj`, tau-bench results, or a seed 002 trajectory.
+   */
   file: string;
-  /** `openai`, `otel` or `seed`; detected from the file's fields when left out. */
+  /** One of `TRAJECTORY_FORMATS`; detected from the file's fields when left out. */
   from?: string;
-  /** The workup folder to write (created when missing). Required. */
+  /** The workup folder to write (created when missing); a file of several runs gets one subfolder per run. */
   out?: string;
-  /** Overwrite `trajectory.json` and `note.md` when they exist. @default false */
+  /** Overwrite files of an existing workup. @default false */
   force?: boolean;
-  /** Which trace to import when an OTel file holds several. */
+  /** Which trace to import when an OTLP file holds several (all, one folder each, when left out). */
   trace?: string;
 }
 
 /**
- * `needlework import`: converts a run recorded in another format into a workup folder, `trajectory.json` (seed 002's
- * JSON, 2-space indented) and, when the run has a final answer, `note.md` holding it. Refuses to overwrite either
- * file without `force`. Prints what it wrote and returns 0; bad input is printed as `file:line:column: message` and
- * returns 1. A command line that cannot run (no `--out`, an unknown `--from`) throws `UsageError` (exit 2).
+ * `needlework import`: converts runs recorded in another format into workup folders: `trajectory.json` (seed 002's
+ * JSON, 2-space indented), `note.md` holding the final answer when there is one, `gold.trajectory.json` when the
+ * source records a reference (tau-bench), and `meta.json` with the task outcome, task, trial and trace ids. Refuses to
+ * overwrite without `force`. Prints, for each workup, what it took and what it could not.
+ *
+ * Returns 0 when everything was imported; 1 when the input is bad (printed as `file:line:column: message`), when some
+ * element of a list could not be read (the others are still written), or when a workup took no tool call from a
+ * source that shows some. A command line that cannot run (no `--out`, an unknown `--from`) throws `UsageError`.
  */
 export async function runImport(options: ImportOptions, io: Io): Promise<number> {
   const c = colors(io);
@@ -39,7 +46,8 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     throw new UsageError(`--from must be one of ${TRAJECTORY_FORMATS.join(', ')}; got "${options.from}"`);
   }
   try {
-    const input = await readInput(options.file);
+    // SDK span ids may be integers past 2^53 or hex text; only a bigint tells the two apart.
+    let input = await readInput(options.file, options.from === 'otel-sdk');
     let format = options.from as TrajectoryFormat | undefined;
     if (format === undefined) {
       format = detectFormat(input.json);
@@ -48,7 +56,9 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
           file: options.file,
           message:
             'cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ' +
-            '("resourceSpans") or a seed trajectory ("task_id" and "steps"); name it with --from openai|otel|seed',
+            '("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ' +
+            '("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a seed trajectory ' +
+            `("task_id" and "steps"); name it with --from ${TRAJECTORY_FORMATS.join('|')}`,
         });
       }
       io.out(`${c.dim('Detected format:')} ${format}`);
@@ -56,9 +66,32 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     if (options.trace !== undefined && format !== 'otel') {
       throw new UsageError(`--trace picks a trace in an OTel file; this file is read as ${format}`);
     }
-    const trajectory = convert(format, input, options);
-    await write(trajectory, options.out, options.force === true, io);
-    return 0;
+    if (format === 'otel-sdk' && options.from === undefined) input = await readInput(options.file, true);
+    const result = importJson(format, input.json, {
+      file: input.file,
+      ...(input.locate ? { locate: input.locate } : {}),
+      name: basename(input.file).replace(/(\.traj)?(\.[^.]+)?$/, ''),
+      ...(options.trace !== undefined ? { traceId: options.trace } : {}),
+    });
+    const force = options.force === true;
+    const folders = result.workups.map((w) =>
+      result.many ? join(options.out!, safeName(w.name)) : options.out!,
+    );
+    await refuseOverwrite(result.workups, folders, force);
+    let code = 0;
+    for (const [i, workup] of result.workups.entries()) {
+      const written = await write(workup, folders[i]!);
+      if (!printSummary(workup, written, options.file, io)) code = 1;
+    }
+    for (const d of result.failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
+    if (result.failed.length > 0) {
+      io.err(
+        `${c.red('✗')} ${options.file}: ${plural(result.failed.length, 'problem')} in elements that were not imported; ` +
+          `${plural(result.workups.length, 'workup')} imported from the rest`,
+      );
+      code = 1;
+    }
+    return code;
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     for (const d of error.diagnostics) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
@@ -113,128 +146,120 @@ interface Input {
 }
 
 /** Reads and parses the file: JSON, or JSONL (`.jsonl`, `.ndjson`) as an array of its lines' values. */
-async function readInput(file: string): Promise<Input> {
+async function readInput(file: string, bigints = false): Promise<Input> {
   const info = await stat(file).catch(() => undefined);
   if (!info) throw new UserError({ file, message: 'no such file' });
   if (!info.isFile()) throw new UserError({ file, message: 'expected a file, found a folder' });
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
   });
-  if (!/\.(jsonl|ndjson)$/i.test(file)) {
-    return { file, json: parseJson(text, file), locate: (path, key) => locateInJson(text, path, key) };
+  if (/\.(jsonl|ndjson)$/i.test(file)) {
+    const lines = text.split('\n').map((line, index) => ({ text: line, line: index + 1 }));
+    return readChunks(
+      file,
+      lines.filter((l) => l.text.trim() !== ''),
+      bigints,
+    );
   }
+  try {
+    return {
+      file,
+      json: parseJson(text, file, 0, { bigints }),
+      locate: (path, key) => locateInJson(text, path, key),
+    };
+  } catch (error) {
+    // Concatenated values (Python's ConsoleSpanExporter prints one indented span after another) are read as a list.
+    const chunks = error instanceof UserError ? splitJsonSequence(text) : undefined;
+    if (!chunks) throw error;
+    return readChunks(file, chunks, bigints);
+  }
+}
+
+/** Reads JSON values that each start on a line of the file (JSONL lines, concatenated values) as one list. */
+function readChunks(file: string, chunks: readonly JsonChunk[], bigints: boolean): Input {
   const values: unknown[] = [];
-  const lines: Array<{ text: string; line: number }> = [];
   const problems: UserError[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return;
+  for (const chunk of chunks) {
     try {
-      values.push(parseJson(line, file, index));
-      lines.push({ text: line, line: index + 1 });
+      values.push(parseJson(chunk.text, file, chunk.line - 1, { bigints }));
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       problems.push(error);
     }
-  });
+  }
   if (problems.length > 0) throw new UserError(problems.flatMap((p) => p.diagnostics));
   if (values.length === 0) throw new UserError({ file, message: 'expected JSON lines, found nothing' });
   return {
     file,
     json: values,
     locate: (path, key) => {
-      const at = lines[Number(path[0])];
+      const at = chunks[Number(path[0])];
       const place = at ? locateInJson(at.text, path.slice(1), key) : undefined;
       return place && { line: at!.line + place.line - 1, column: place.column };
     },
   };
 }
 
-function convert(format: TrajectoryFormat, input: Input, options: ImportOptions): Trajectory {
-  const source = { file: input.file, ...(input.locate ? { locate: input.locate } : {}) };
-  switch (format) {
-    case 'openai':
-      return fromOpenAIMessages(input.json, {
-        ...source,
-        taskId: basename(input.file).replace(/\.[^.]+$/, ''),
-      });
-    case 'otel':
-      return fromOtelSpans(input.json, {
-        ...source,
-        ...(options.trace !== undefined ? { traceId: options.trace } : {}),
-      });
-    case 'seed':
-      return fromSeedTrajectory(input.json, source);
+/** The files a workup writes, by name; the summary prints them. */
+export interface Written {
+  folder: string;
+  files: string[];
+}
+
+async function refuseOverwrite(
+  workups: readonly ImportedWorkup[],
+  folders: readonly string[],
+  force: boolean,
+) {
+  if (force) return;
+  const targets = workups.flatMap((w, i) => filesOf(w).map((name) => join(folders[i]!, name)));
+  const existing = (await Promise.all(targets.map(async (p) => ((await exists(p)) ? p : undefined)))).filter(
+    (p): p is string => p !== undefined,
+  );
+  if (existing.length > 0) {
+    throw new UserError(
+      existing.map((file) => ({ file, message: 'already exists; pass --force to overwrite it' })),
+    );
   }
 }
 
-async function write(trajectory: Trajectory, out: string, force: boolean, io: Io): Promise<void> {
-  const c = colors(io);
-  const trajectoryPath = join(out, 'trajectory.json');
-  const notePath = join(out, 'note.md');
-  const answer = trajectory.final_answer;
-  const targets = answer === null ? [trajectoryPath] : [trajectoryPath, notePath];
-  if (!force) {
-    const existing = (
-      await Promise.all(targets.map(async (p) => ((await exists(p)) ? p : undefined)))
-    ).filter((p): p is string => p !== undefined);
-    if (existing.length > 0) {
-      throw new UserError(
-        existing.map((file) => ({ file, message: 'already exists; pass --force to overwrite it' })),
-      );
-    }
-  }
+function filesOf(workup: ImportedWorkup): string[] {
+  return [
+    'trajectory.json',
+    ...(workup.trajectory.final_answer !== null ? ['note.md'] : []),
+    ...(workup.gold ? ['gold.trajectory.json'] : []),
+    ...(Object.keys(workup.meta).length > 0 ? ['meta.json'] : []),
+  ];
+}
+
+async function write(workup: ImportedWorkup, out: string): Promise<Written> {
   await mkdir(out, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file: out, message: `cannot create the folder: ${error.code ?? error.message}` });
   });
-  await writeFile(trajectoryPath, `${JSON.stringify(inSeedOrder(trajectory), null, 2)}\n`);
-  const calls = toolCalls(trajectory);
-  const counts = new Map<string, number>();
-  for (const call of calls) counts.set(call.tool_name ?? '?', (counts.get(call.tool_name ?? '?') ?? 0) + 1);
-  const tools = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
-  io.out(
-    `${c.green('✓')} wrote ${trajectoryPath}: ${plural(trajectory.steps.length, 'step')}, ` +
-      `${plural(calls.length, 'tool call')}${tools === '' ? '' : ` (${tools})`}`,
-  );
-  if (answer === null) {
-    io.out(`${c.yellow('!')} no final answer in this run, so no note.md was written`);
-    if (await exists(notePath)) io.out(`${c.yellow('!')} ${notePath} is from before and was left as it was`);
-    return;
+  const files = filesOf(workup);
+  const answer = workup.trajectory.final_answer;
+  await writeFile(join(out, 'trajectory.json'), `${json(inSeedOrder(workup.trajectory))}\n`);
+  if (answer !== null) await writeFile(join(out, 'note.md'), answer.endsWith('\n') ? answer : `${answer}\n`);
+  if (workup.gold) await writeFile(join(out, 'gold.trajectory.json'), `${json(inSeedOrder(workup.gold))}\n`);
+  if (files.includes('meta.json')) await writeFile(join(out, 'meta.json'), `${json(workup.meta)}\n`);
+  return { folder: out, files };
+}
+
+/** JSON, 2-space indented; a `bigint` (an exact integer from the source) is written as its decimal string. */
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch (error) {
+    // Only a bigint makes JSON.stringify throw here; the replacer is several times slower, so it is the fallback.
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
   }
-  await writeFile(notePath, answer.endsWith('\n') ? answer : `${answer}\n`);
-  io.out(`${c.green('✓')} wrote ${notePath}: the final answer (${plural(answer.length, 'character')})`);
 }
 
-/**
- * The trajectory with its fields in the order seed 002's `dataclasses.asdict(AgentTrajectory)` writes them (the
- * dataclass field order), so an imported `trajectory.json` reads like one the seed's logger saved.
- */
-function inSeedOrder(t: Trajectory): Trajectory {
-  return {
-    task_id: t.task_id,
-    task_input: t.task_input,
-    steps: t.steps.map((s) => ({
-      step_id: s.step_id,
-      step_type: s.step_type,
-      content: s.content,
-      tool_name: s.tool_name,
-      tool_input: s.tool_input,
-      tool_output: s.tool_output,
-      timestamp: s.timestamp,
-      latency_ms: s.latency_ms,
-      tokens_used: s.tokens_used,
-      error: s.error,
-      ...(s.call_id !== undefined ? { call_id: s.call_id } : {}),
-    })),
-    final_answer: t.final_answer,
-    succeeded: t.succeeded,
-    total_tokens: t.total_tokens,
-    total_latency_ms: t.total_latency_ms,
-    metadata: t.metadata,
-  };
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** A folder name from a run's name: path separators and other characters a file system refuses become `_`. */
+function safeName(name: string): string {
+  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+  return safe === '' ? 'run' : safe;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EXAMPLE_WORKUP, initFiles, type ProjectModules } from '../init/templates.js';
 import { colors, type Io } from '../io.js';
-import { ownPackage } from '../package-root.js';
+import { packageRoot } from '../package-root.js';
 
 export interface InitOptions {
   /** The project folder. @default process.cwd() */
@@ -69,7 +69,7 @@ export async function runInit(options: InitOptions, io: Io): Promise<number> {
   if (await exists(example)) {
     io.out(`${c.yellow('kept')}    ${EXAMPLE_WORKUP.to}/ ${c.dim('(exists)')}`);
   } else {
-    await cp(join(ownPackage().root, EXAMPLE_WORKUP.from), example, {
+    await cp(join(packageRoot(), EXAMPLE_WORKUP.from), example, {
       recursive: true,
       errorOnExist: true,
       force: false,

@@ -1,13 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Reporter } from 'vitest/node';
 import type { VerifierOptions } from '../../entailment/create.js';
 import { UsageError, UserError } from '../../errors/index.js';
 import { needlework } from '../../vitest/plugin.js';
 import type { Io } from '../io.js';
+import { checkReporterNames, reporterFor, reporterNotes } from './run-reporters.js';
 
-/** The reporters `--reporter` knows besides Vitest's own (`default`, `verbose`, `dot`, `json`, `junit`, `blob`, ...). */
-export const NEEDLEWORK_REPORTERS = ['needlework-junit', 'needlework-html', 'needlework-trend'] as const;
+export { NEEDLEWORK_REPORTERS } from './run-reporters.js';
 
 export interface RunOptions {
   /** Spec files, folders of specs, or globs. @default ['needles'] */
@@ -48,25 +47,13 @@ function specGlobs(root: string, pattern: string): string[] {
   return [pattern];
 }
 
-async function reporterFor(name: string, outDir: string): Promise<Reporter | string> {
-  switch (name) {
-    case 'needlework-junit': {
-      const { NeedleworkJUnitReporter } = await import('../../../reporters/junit.js');
-      return new NeedleworkJUnitReporter({ outputFile: join(outDir, 'junit.xml') });
-    }
-    case 'needlework-html': {
-      const { NeedleworkHtmlReporter } = await import('../../../reporters/html.js');
-      return new NeedleworkHtmlReporter({
-        outputFile: join(outDir, 'report.html'),
-        trendFile: join(outDir, 'trend.json'),
-      });
-    }
-    case 'needlework-trend': {
-      const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
-      return new NeedleworkTrendReporter({ outputFile: join(outDir, 'trend.json') });
-    }
-    default:
-      return name;
+/** Vitest's `--shard <index>/<count>`: both whole numbers, 1 <= index <= count (Vitest throws a stack trace else). */
+function checkShard(shard: string): void {
+  const match = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || index < 1 || count < 1 || index > count) {
+    throw new UsageError(`--shard must be <index>/<count> with 1 <= index <= count, like 1/2; got ${shard}`);
   }
 }
 
@@ -79,9 +66,9 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   const root = resolve(options.root ?? process.cwd());
   const needles = options.needles.flatMap((n) => specGlobs(root, n));
   const workupPaths = options.workups.map((w) => resolve(root, w));
-  if (options.shard !== undefined && !/^\d+\/\d+$/.test(options.shard)) {
-    throw new UsageError(`--shard must be <index>/<count>, like 1/2; got ${options.shard}`);
-  }
+  if (options.shard !== undefined) checkShard(options.shard);
+  await checkReporterNames(options.reporters, root);
+  for (const note of reporterNotes(options.reporters)) io.err(note);
   const gate = options.baseline !== undefined || options.failOnRegression;
   if (gate && !options.reporters.includes('needlework-trend')) {
     throw new UsageError('--baseline and --fail-on-regression need the needlework-trend reporter');

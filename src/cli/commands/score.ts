@@ -20,7 +20,7 @@ import {
   trajectorySimilarity,
 } from '../../metrics/trajectory/index.js';
 import type { EntailmentVerifier } from '../../model/entailment.js';
-import type { NeedleSpec, RubricSpec, Spec } from '../../model/spec.js';
+import type { CasesSpec, NeedleSpec, RubricSpec, Spec } from '../../model/spec.js';
 import type { Trajectory } from '../../model/trajectory.js';
 import type { Workup } from '../../model/workup.js';
 import { parseJson } from '../../parse/json.js';
@@ -124,7 +124,7 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
     return 1;
   }
 
-  const needles: NeedleSpec[] = [];
+  const needles: Array<NeedleSpec | CasesSpec> = [];
   let patterns = options.needles ?? [];
   const explicit = patterns.length > 0;
   if (!explicit) {
@@ -134,20 +134,19 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
   if (patterns.length > 0) {
     const specs = await loadSpecs(patterns);
     // A needle named on the command line is scored; one found in ./needles only when its `workups` take this one.
+    // Task cases always apply to the runs of their cases.
     needles.push(
       ...(explicit ? specs.needles : specs.needles.filter((n) => appliesTo(n.workups, workup.id))),
+      ...specs.cases,
     );
     problems.push(...specs.errors);
-    if (
-      options.needles &&
-      options.needles.length > 0 &&
-      specs.needles.length === 0 &&
-      specs.errors.length === 0
-    ) {
-      problems.push({ file: options.needles.join(', '), message: 'no needle specs (*.needle.yaml) found' });
+    if (explicit && needles.length === 0 && specs.errors.length === 0) {
+      problems.push({
+        file: patterns.join(', '),
+        message: 'no needle or task-case specs (*.needle.yaml, *.cases.yaml) found',
+      });
     }
   }
-
   let gold: Trajectory | undefined;
   if (options.gold !== undefined) {
     try {

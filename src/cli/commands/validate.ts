@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { caseCriteria, casesOf, unusedTools } from '../../checks/cases.js';
 import { findSpecs, findWorkups, isSpecFile } from '../../discover/find.js';
 import { type Diagnostic, formatDiagnostic } from '../../errors/index.js';
 import { colors, type Io } from '../io.js';
@@ -20,7 +21,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   for (const path of options.paths) {
     const kinds = await classify(path);
     if (kinds.length === 0)
-      problems.push({ file: path, message: 'no specs (*.needle.yaml, *.rubric.yaml) or workups found' });
+      problems.push({
+        file: path,
+        message: 'no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) or workups found',
+      });
     if (kinds.includes('spec')) specPatterns.push(path);
     if (kinds.includes('workup')) workupPatterns.push(path);
   }
@@ -34,15 +38,43 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
       : undefined;
   problems.push(...(specs?.errors ?? []), ...(workups?.failures.flatMap((f) => f.diagnostics) ?? []));
 
+  const everyWorkup = (spec: { workups?: string[] }) =>
+    spec.workups === undefined || spec.workups.length === 0
+      ? '; applies to every workup (no workups patterns)'
+      : '';
   for (const needle of specs?.needles ?? []) {
     io.out(
-      `${c.green('✓')} needle ${c.bold(needle.id)} ${c.dim(`(${needle.file}): ${needle.required_path.relations.join(' → ')}`)}`,
+      `${c.green('✓')} needle ${c.bold(needle.id)} ${c.dim(`(${needle.file}): ${needle.required_path.relations.join(' → ')}${everyWorkup(needle)}`)}`,
     );
   }
   for (const rubric of specs?.rubrics ?? []) {
     io.out(
-      `${c.green('✓')} rubric ${c.bold(rubric.id)} ${c.dim(`(${rubric.file}): ${rubric.criteria.length} criteria`)}`,
+      `${c.green('✓')} rubric ${c.bold(rubric.id)} ${c.dim(`(${rubric.file}): ${rubric.criteria.length} criteria${everyWorkup(rubric)}`)}`,
     );
+  }
+  const warnings: string[] = [];
+  for (const spec of specs?.cases ?? []) {
+    const checks = spec.cases.reduce((n, c) => n + caseCriteria(spec, c).length, 0);
+    io.out(
+      `${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${plural(spec.cases.length, 'valid case')}, ${plural(checks, 'assertion')}`)}`,
+    );
+    // With workups named too, each case must have a run, and the tools it names should be ones its runs call.
+    if (!workups) continue;
+    for (const taskCase of spec.cases) {
+      const runs = workups.workups.filter((w) => casesOf(spec, w).includes(taskCase));
+      if (runs.length === 0) {
+        problems.push({
+          file: spec.file ?? spec.id,
+          ...(taskCase.line !== undefined && { line: taskCase.line }),
+          message: `case ${taskCase.id} matches no workup (looked for ${taskCase.workups.join(', ')} and meta.json task "${taskCase.id}")`,
+        });
+      }
+      warnings.push(
+        ...unusedTools(taskCase, runs).map(
+          (w) => `${spec.file}${taskCase.line ? `:${taskCase.line}` : ''}: ${w}`,
+        ),
+      );
+    }
   }
   for (const workup of workups?.workups ?? []) {
     const parts = [
@@ -58,9 +90,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     );
   }
   for (const problem of problems) io.err(`${c.red('✗')} ${formatDiagnostic(problem)}`);
+  for (const warning of warnings) io.err(`${c.yellow('!')} ${warning}`);
 
   const counted = [
-    plural((specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0), 'spec'),
+    plural((specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0) + (specs?.cases.length ?? 0), 'spec'),
     plural(workups?.workups.length ?? 0, 'workup'),
   ].join(', ');
   if (problems.length > 0) {

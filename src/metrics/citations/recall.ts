@@ -1,4 +1,4 @@
-import type { Note } from '../../model/note.js';
+import type { Note, Segment, Sentence } from '../../model/note.js';
 import { findUncitedClaims, type UncitedClaim } from './uncited.js';
 
 export interface CitationRecall {
@@ -27,12 +27,11 @@ export function citationRecall(note: Note): CitationRecall {
   let covered = 0;
   let total = 0;
   for (const segment of note.segments) {
-    if (!segment.claims) continue;
     for (const sentence of segment.sentences) {
-      if (!PROSE.test(sentence.text)) continue;
+      const status = sentenceCitation(segment, sentence);
+      if (status === 'no-claim') continue;
       total++;
-      const after = segment.text.slice(Math.max(sentence.start, segment.lastCitationAt), sentence.end);
-      if (segment.lastCitationAt >= 0 && !PROSE.test(after)) covered++;
+      if (status === 'cited') covered++;
     }
   }
   const uncited = findUncitedClaims(note);
@@ -40,4 +39,15 @@ export function citationRecall(note: Note): CitationRecall {
     return { value: null, reason: 'the note makes no claims', covered, total, uncited };
   }
   return { value: covered / total, covered, total, uncited };
+}
+
+/**
+ * Whether one sentence of a note is a cited claim, an uncited one, or no claim at all (a sentence of a section that
+ * makes no claims, or one with no letter or digit). The rule of `citationRecall`, sentence by sentence, so every
+ * report that marks sentences counts what `citationRecall` counts.
+ */
+export function sentenceCitation(segment: Segment, sentence: Sentence): 'cited' | 'uncited' | 'no-claim' {
+  if (!segment.claims || !PROSE.test(sentence.text)) return 'no-claim';
+  const after = segment.text.slice(Math.max(sentence.start, segment.lastCitationAt), sentence.end);
+  return segment.lastCitationAt >= 0 && !PROSE.test(after) ? 'cited' : 'uncited';
 }

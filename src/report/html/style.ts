@@ -57,4 +57,18 @@ tr.err td { background: #fff5f5; } tr.redundant td { background: #fffaf0; }
 .chart circle { fill: var(--accent); }
 .chart line { stroke: var(--line); }
 .hidden { display: none; }
+/* A phone (390 px): nothing may push the page sideways. Wide tables scroll inside their own box, long ids and
+   paths wrap, fixed widths give way to the screen's. */
+@media (max-width: 720px) {
+  header { padding: 10px 12px; flex-wrap: wrap; gap: 4px 12px; }
+  main { padding: 12px 12px 32px; overflow-wrap: anywhere; }
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  .filters input[type=search] { width: 100%; }
+  .card { min-width: 0; flex: 1 1 140px; }
+  .chart, .chart svg { max-width: 100%; }
+  .chart svg { height: auto; }
+  .timeline td.content { max-width: 70vw; }
+  details.workup > summary { flex-wrap: wrap; }
+  details.workup > .body { padding: 4px 8px 12px; }
+}
 `;

@@ -1,4 +1,4 @@
-import { findUncitedClaims, resolveCitations } from '../../metrics/citations/index.js';
+import { resolveCitations, sentenceCitation } from '../../metrics/citations/index.js';
 import { callKey } from '../../metrics/trajectory/call-key.js';
 import type { CheckMeta } from '../../model/check.js';
 import type { Workup } from '../../model/workup.js';
@@ -68,7 +68,6 @@ function noteView(workup: Workup, unsupported: Unsupported): HtmlNote {
   const resolution = resolveCitations(workup);
   const failed = new Set(resolution.resolved.filter((c) => c.error).map((c) => c.id));
   const known = new Set(workup.ledger.map((entry) => entry.id));
-  const uncited = new Set(findUncitedClaims(note).flatMap((claim) => claim.sentences.map(normalize)));
   const counts: Record<MarkStatus, number> = {
     resolved: 0,
     'failed-query': 0,
@@ -98,8 +97,9 @@ function noteView(workup: Workup, unsupported: Unsupported): HtmlNote {
             return { id: citation.id, status };
           }),
         };
+        // Judged sentence by sentence with citation recall's own rule, so the report marks what `score` counts.
         if (segment.claims && unsupported.texts.has(text)) out.status = 'unsupported';
-        else if (segment.claims && uncited.has(text)) out.status = 'uncited';
+        else if (sentenceCitation(segment, sentence) === 'uncited') out.status = 'uncited';
         if (out.status) counts[out.status]++;
         return out;
       }),

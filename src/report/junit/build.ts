@@ -1,75 +1,175 @@
-import junitModule, { type Builder } from 'junit-report-builder';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
 import { checkScorecard } from '../scorecard.js';
-import { xmlSafe } from '../text.js';
-import { suiteProperties } from './properties.js';
+import { caseProperties, suiteProperties } from './properties.js';
+import { renderXml, type XmlElement } from './xml.js';
+
+/**
+ * Which readers the file is shaped for.
+ * - `ci`: what GitLab, the GitHub report actions (dorny/test-reporter, mikepenz/action-junit-report) and Jenkins'
+ *   `junit` step read. Every `<testcase>` carries `file` and `line` (they link a case to its source), and a
+ *   hand-written test's check is written as `<properties>` inside its `<testcase>`.
+ * - `junit-10`: exactly what the Jenkins xUnit plugin's junit-10.xsd allows (xUnit rejects a file with any other
+ *   attribute): no `file`, `line` or properties on a `<testcase>`; the source place opens its `system-out` instead,
+ *   and the check's spec, workup and criterion are in the scorecard there.
+ */
+export type JUnitDialect = 'ci' | 'junit-10';
 
 export interface JUnitBuildOptions {
   /** The `name` of the root `<testsuites>`. */
   name: string;
   /** Written as each `<testsuite>`'s `timestamp`; omitted when absent, which keeps the file reproducible. */
   timestamp?: Date;
+  /** @default 'ci' */
+  dialect?: JUnitDialect;
+  /**
+   * The source place a check's test case points at, when the reporter knows a better one than the test's own (a
+   * YAML-spec test points at its criterion in the spec file: project-relative path, 1-based line). Falls back to
+   * `check.file` and `check.line`.
+   */
+  sourceOf?: (check: CheckRecord) => { file: string; line: number } | undefined;
 }
-
-// The package is CommonJS (`module.exports = builder`) but its types declare an ES default export, so under NodeNext
-// TypeScript sees the builder one level down; at run time Node hands us the builder itself.
-const junit = ((junitModule as unknown as { default?: Builder }).default ??
-  junitModule) as unknown as Builder;
 
 interface SuiteGroup {
   name: string;
+  /** The file the suite's cases come from (a spec x workup's cases all come from its spec file). */
+  file: string;
+  /** A spec x workup suite, whose checks are written as suite properties. */
+  generated: boolean;
   checks: CheckRecord[];
 }
 
 /**
- * Builds the JUnit XML for a run. A needlework check goes into the suite of its spec x workup
- * (`classname` = `<spec>.<workup>`, name = the criterion); a plain Vitest test goes into the suite of its file
- * (`classname` = the file, name = its full name), as Vitest's own JUnit reporter does. Suites and cases are in plain
- * byte order, so a sharded-and-merged run gives the same file as one run.
+ * Builds the JUnit XML for a run. A YAML-spec check (a test the plugin generated) goes into the suite of its
+ * spec x workup (`classname` = `<spec>.<workup>`, name = the criterion), its measurements written as suite
+ * properties. Every other test, hand-written matcher tests included, keeps its own name and file: it goes into the
+ * suite of its file (`classname` = the file, name = its full name, as Vitest's own JUnit reporter writes it), so two
+ * hand-written tests asserting the same criterion never collapse into one case. Suites and cases are in plain byte
+ * order, so a sharded-and-merged run gives the same file as one run.
  */
 export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuildOptions): string {
-  const builder = junit.newBuilder().name(xmlSafe(options.name));
-  for (const group of groupChecks(checks)) {
-    const suite = builder.testSuite().name(xmlSafe(group.name));
-    if (options.timestamp) suite.timestamp(options.timestamp);
-    suite.time(seconds(group.checks.reduce((sum, check) => sum + check.durationMs, 0)));
-    const metas = group.checks.flatMap((check) => (check.meta ? [check.meta] : []));
-    for (const [name, value] of suiteProperties(metas)) suite.property(xmlSafe(name), xmlSafe(value));
-    for (const check of group.checks) {
-      const meta = check.meta;
-      const testCase = suite
-        .testCase()
-        .className(xmlSafe(meta ? `${meta.spec}.${meta.workup}` : check.file))
-        .name(xmlSafe(meta ? meta.criterion : check.fullName))
-        .time(seconds(check.durationMs))
-        .file(xmlSafe(check.file));
-      if (check.state === 'skipped' || check.state === 'pending') testCase.skipped();
-      if (check.state === 'failed') {
-        const error = check.errors[0];
-        const stack = check.errors.map((e) => e.stack ?? `${e.name}: ${e.message}`).join('\n\n');
-        if (meta?.verdict === 'fail') testCase.failure(xmlSafe(expectationText(meta)), xmlSafe(meta.metric));
-        else testCase.failure(xmlSafe(error?.message ?? 'failed'), xmlSafe(error?.name ?? 'Error'));
-        if (stack) testCase.stacktrace(xmlSafe(stack));
-      }
-      const out: string[] = [];
-      if (meta) out.push(checkScorecard(meta));
-      if (check.skipNote) out.push(`skipped: ${check.skipNote}`);
-      if (out.length > 0) testCase.standardOutput(xmlSafe(out.join('\n\n')));
-    }
+  const dialect = options.dialect ?? 'ci';
+  const suites = groupChecks(checks).map((group) => suiteElement(group, dialect, options));
+  const count = (state: CheckRecord['state']) => checks.filter((check) => check.state === state).length;
+  return renderXml({
+    name: 'testsuites',
+    // junit-10.xsd allows no `skipped` here; each `<testsuite>` carries its own count.
+    attributes: [
+      ['name', options.name],
+      ['tests', checks.length],
+      ['failures', count('failed')],
+      ['errors', 0],
+      ['time', seconds(checks.reduce((sum, check) => sum + check.durationMs, 0))],
+    ],
+    children: suites,
+  });
+}
+
+function suiteElement(group: SuiteGroup, dialect: JUnitDialect, options: JUnitBuildOptions): XmlElement {
+  const metas = group.checks.flatMap((check) => (check.meta ? [check.meta] : []));
+  const children: XmlElement[] = [];
+  if (group.generated && metas.length > 0) children.push(propertiesElement(suiteProperties(metas)));
+  for (const check of group.checks) children.push(caseElement(check, group, dialect, options));
+  return {
+    name: 'testsuite',
+    attributes: [
+      ['name', group.name],
+      ['tests', group.checks.length],
+      ['failures', group.checks.filter((check) => check.state === 'failed').length],
+      ['errors', 0],
+      [
+        'skipped',
+        group.checks.filter((check) => check.state === 'skipped' || check.state === 'pending').length,
+      ],
+      ['time', seconds(group.checks.reduce((sum, check) => sum + check.durationMs, 0))],
+      ['timestamp', options.timestamp?.toISOString().replace(/\.\d{3}Z$/, '')],
+      ['file', group.file],
+    ],
+    children,
+  };
+}
+
+function caseElement(
+  check: CheckRecord,
+  group: SuiteGroup,
+  dialect: JUnitDialect,
+  options: JUnitBuildOptions,
+): XmlElement {
+  const meta = check.meta;
+  const { file, line } = options.sourceOf?.(check) ?? { file: check.file, line: check.line };
+  const children: XmlElement[] = [];
+  if (meta && !group.generated && dialect === 'ci') children.push(propertiesElement(caseProperties(meta)));
+  if (check.state === 'skipped' || check.state === 'pending') {
+    children.push({ name: 'skipped', attributes: [['message', check.skipNote]] });
   }
-  return builder.build();
+  if (check.state === 'failed') {
+    const error = check.errors[0];
+    const stack = check.errors.map((e) => e.stack ?? `${e.name}: ${e.message}`).join('\n\n');
+    const [message, type] =
+      meta?.verdict === 'fail'
+        ? [expectationText(meta), meta.metric]
+        : [error?.message ?? 'failed', error?.name ?? 'Error'];
+    children.push({
+      name: 'failure',
+      attributes: [
+        ['message', message],
+        ['type', type],
+      ],
+      ...(stack ? { text: stack } : {}),
+    });
+  }
+  const out: string[] = [];
+  if (dialect === 'junit-10') out.push(line === undefined ? `at ${file}` : `at ${file}:${line}`);
+  if (meta) out.push(checkScorecard(meta));
+  if (check.skipNote) out.push(`skipped: ${check.skipNote}`);
+  if (out.length > 0) children.push({ name: 'system-out', text: out.join('\n\n') });
+  return {
+    name: 'testcase',
+    attributes: [
+      ['classname', group.generated ? group.name : check.file],
+      ['name', caseName(check, group)],
+      ['time', seconds(check.durationMs)],
+      ...(dialect === 'ci'
+        ? ([
+            ['file', file],
+            ['line', line],
+          ] as Array<[string, string | number | undefined]>)
+        : []),
+    ],
+    children,
+  };
+}
+
+function propertiesElement(properties: ReadonlyArray<readonly [string, string]>): XmlElement {
+  return {
+    name: 'properties',
+    children: properties.map(([name, value]) => ({
+      name: 'property',
+      attributes: [
+        ['name', name],
+        ['value', value],
+      ],
+    })),
+  };
+}
+
+/** A test the needlework plugin generated from a YAML spec (a hand-written matcher test records `matcher`). */
+function isGenerated(check: CheckRecord): boolean {
+  return check.meta !== undefined && check.meta.specKind !== 'matcher';
 }
 
 /** Groups checks into suites and orders suites and their cases in byte order. */
 function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
   const groups = new Map<string, SuiteGroup>();
   for (const check of checks) {
+    const generated = isGenerated(check);
+    const meta = check.meta;
     // The NUL byte keeps a spec x workup key from ever equalling a file path.
-    const key = check.meta ? `\0${check.meta.spec}\0${check.meta.workup}` : check.file;
+    const key = generated && meta ? `\0${meta.spec}\0${meta.workup}` : check.file;
     let group = groups.get(key);
     if (!group) {
-      group = { name: check.meta ? `${check.meta.spec}.${check.meta.workup}` : check.file, checks: [] };
+      const name = generated && meta ? `${meta.spec}.${meta.workup}` : check.file;
+      group = { name, file: check.file, generated, checks: [] };
       groups.set(key, group);
     }
     group.checks.push(check);
@@ -80,7 +180,7 @@ function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
       .map((check, index) => ({ check, index }))
       .sort(
         (a, b) =>
-          byteCompare(caseName(a.check), caseName(b.check)) ||
+          byteCompare(caseName(a.check, group), caseName(b.check, group)) ||
           byteCompare(a.check.file, b.check.file) ||
           a.index - b.index,
       )
@@ -89,11 +189,11 @@ function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
   return ordered;
 }
 
-function caseName(check: CheckRecord): string {
-  return check.meta ? check.meta.criterion : check.fullName;
+function caseName(check: CheckRecord, group: SuiteGroup): string {
+  return group.generated && check.meta ? check.meta.criterion : check.fullName;
 }
 
-/** Milliseconds to the seconds JUnit wants, to the millisecond. */
-function seconds(ms: number): number {
-  return Math.round(ms) / 1000;
+/** Milliseconds to the seconds JUnit wants, to the millisecond, in the plain decimal form junit-10.xsd accepts. */
+function seconds(ms: number): string {
+  return (Math.max(0, Math.round(ms)) / 1000).toFixed(3);
 }

@@ -18,6 +18,9 @@ import { byteCompare } from '../checks.js';
  * - `<criterion>.unit`: the unit of value and threshold, when not a [0, 1] score.
  * - `<criterion>.verdict`: `pass`, `fail` or `not-applicable`.
  * - `<criterion>.score.<name>`: each side score measured with the check (numbers, in their own units).
+ *
+ * A hand-written test (a matcher called in an `it` of the user's own) keeps its own name and file, so its check is
+ * written on its `<testcase>` instead (`JUnitCasePropertyName`).
  */
 export type JUnitPropertyName =
   | 'needlework.spec'
@@ -40,18 +43,60 @@ export function suiteProperties(metas: readonly CheckMeta[]): Array<[JUnitProper
   props.push(['needlework.workup', first.workup]);
   if (first.workupPath) props.push(['needlework.workup_path', first.workupPath]);
   const sorted = [...metas].sort((a, b) => byteCompare(a.criterion, b.criterion));
-  for (const meta of sorted) {
-    const c = meta.criterion;
-    props.push([`${c}.metric`, meta.metric]);
-    props.push([`${c}.value`, meta.value === null ? 'n/a' : String(meta.value)]);
-    if (meta.threshold !== undefined) {
-      props.push([`${c}.threshold`, String(meta.threshold)]);
-      props.push([`${c}.comparator`, meta.comparator ?? '>=']);
-    }
-    if (meta.unit) props.push([`${c}.unit`, meta.unit]);
-    props.push([`${c}.verdict`, meta.verdict]);
-    for (const name of Object.keys(meta.scores ?? {}).sort(byteCompare))
-      props.push([`${c}.score.${name}`, String(meta.scores?.[name])]);
-  }
+  for (const meta of sorted)
+    for (const [field, value] of measurement(meta)) props.push([`${meta.criterion}.${field}`, value]);
   return props;
+}
+
+/**
+ * The `<property>` names needlework writes inside the `<testcase>` of a hand-written test that called a matcher (the
+ * `ci` dialect only: junit-10.xsd allows no properties on a test case). Public API, like `JUnitPropertyName`:
+ * - `needlework.criterion`, `needlework.spec`, `needlework.spec_kind`, `needlework.workup`, and
+ *   `needlework.spec_file` / `needlework.workup_path` when known: which check the test asserted.
+ * - `needlework.metric`, `needlework.value`, `needlework.threshold`, `needlework.comparator`, `needlework.unit`,
+ *   `needlework.verdict` and `needlework.score.<name>`: as the suite-level `<criterion>.*` properties.
+ */
+export type JUnitCasePropertyName =
+  | `needlework.${'criterion' | 'spec' | 'spec_kind' | 'spec_file' | 'workup' | 'workup_path'}`
+  | `needlework.${'metric' | 'value' | 'threshold' | 'comparator' | 'unit' | 'verdict'}`
+  | `needlework.score.${string}`;
+
+/** The properties of one hand-written test's check, in a fixed order. */
+export function caseProperties(meta: CheckMeta): Array<[JUnitCasePropertyName, string]> {
+  const props: Array<[JUnitCasePropertyName, string]> = [
+    ['needlework.criterion', meta.criterion],
+    ['needlework.spec', meta.spec],
+    ['needlework.spec_kind', meta.specKind],
+  ];
+  if (meta.specFile) props.push(['needlework.spec_file', meta.specFile]);
+  props.push(['needlework.workup', meta.workup]);
+  if (meta.workupPath) props.push(['needlework.workup_path', meta.workupPath]);
+  for (const [field, value] of measurement(meta)) props.push([`needlework.${field}`, value]);
+  return props;
+}
+
+type MeasurementField =
+  | 'metric'
+  | 'value'
+  | 'threshold'
+  | 'comparator'
+  | 'unit'
+  | 'verdict'
+  | `score.${string}`;
+
+/** What a check measured and decided, field by field, as the property values (suite- and case-level) write it. */
+function measurement(meta: CheckMeta): Array<[MeasurementField, string]> {
+  const fields: Array<[MeasurementField, string]> = [
+    ['metric', meta.metric],
+    ['value', meta.value === null ? 'n/a' : String(meta.value)],
+  ];
+  if (meta.threshold !== undefined) {
+    fields.push(['threshold', String(meta.threshold)]);
+    fields.push(['comparator', meta.comparator ?? '>=']);
+  }
+  if (meta.unit) fields.push(['unit', meta.unit]);
+  fields.push(['verdict', meta.verdict]);
+  for (const name of Object.keys(meta.scores ?? {}).sort(byteCompare))
+    fields.push([`score.${name}`, String(meta.scores?.[name])]);
+  return fields;
 }

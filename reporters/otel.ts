@@ -1,0 +1,67 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { collectChecks } from '../src/report/collect.js';
+import { displayPath } from '../src/report/display-path.js';
+import { loadCheckedWorkups } from '../src/report/html/load.js';
+import { buildEvaluationLogs, type EvaluatedSpan, evaluatedSpan } from '../src/report/otel/events.js';
+import { version } from '../src/version.js';
+
+export interface NeedleworkOtelOptions {
+  /**
+   * Where to write the OTLP/JSON `ExportLogsServiceRequest`, relative to the project root.
+   * @default 'needlework-otel.json'
+   */
+  outputFile?: string;
+  /**
+   * The resource's `service.name`.
+   * @default 'needlework'
+   */
+  serviceName?: string;
+}
+
+/**
+ * Writes every needlework check of a run as an OpenTelemetry `gen_ai.evaluation.result` event, in an OTLP/JSON file
+ * any OTel collector or backend can load (`otelcol`'s `otlpjsonfile` receiver, or a POST to `/v1/logs`). A check of a
+ * workup imported from an OTel trace (its meta.json `trace: { traceId, spanId }`) is parented to that trace and span,
+ * so the verdict shows next to the agent run it judges.
+ */
+export class NeedleworkOtelReporter implements Reporter {
+  private readonly options: Required<NeedleworkOtelOptions>;
+  private root = process.cwd();
+
+  constructor(options: NeedleworkOtelOptions = {}) {
+    this.options = {
+      outputFile: options.outputFile ?? 'needlework-otel.json',
+      serviceName: options.serviceName ?? 'needlework',
+    };
+  }
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    const checks = collectChecks(testModules, this.root);
+    const spans = new Map<string, EvaluatedSpan | undefined>();
+    for (const [path, loaded] of await loadCheckedWorkups(checks, this.root)) {
+      spans.set(path, 'workup' in loaded ? evaluatedSpan(loaded.workup.meta.trace) : undefined);
+    }
+    const request = buildEvaluationLogs(checks, {
+      time: new Date(),
+      serviceName: this.options.serviceName,
+      version,
+      spanOf: (meta) => (meta.workupPath ? spans.get(meta.workupPath) : undefined),
+    });
+    const records = request.resourceLogs[0]?.scopeLogs[0]?.logRecords ?? [];
+    const path = resolve(this.root, this.options.outputFile);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, `${JSON.stringify(request, null, 2)}\n`);
+    const parented = records.filter((record) => record.traceId).length;
+    process.stdout.write(
+      `needlework: ${records.length} evaluation events (${parented} parented to their trace) written to ${displayPath(path)}\n`,
+    );
+  }
+}
+
+export default NeedleworkOtelReporter;

@@ -1,0 +1,158 @@
+import { appendFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { collectChecks, recordTestLocations } from '../src/report/collect.js';
+import { projectPath } from '../src/report/display-path.js';
+import { criterionPlaces } from '../src/report/places/spec.js';
+import {
+  type AnnotationSources,
+  buildAnnotations,
+  formatAnnotation,
+} from '../src/report/summary/annotations.js';
+import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
+import { findRegressions } from '../src/report/trend/compare.js';
+import { buildTrendRun } from '../src/report/trend/entry.js';
+import { readHistory } from '../src/report/trend/history.js';
+import { trendWriteSettled } from '../src/report/trend/pending.js';
+import type { TrendRun } from '../src/report/trend/types.js';
+
+export interface NeedleworkSummaryOptions {
+  /**
+   * The Markdown file to append the job summary to; nothing is written when it is empty or unset.
+   * @default process.env.GITHUB_STEP_SUMMARY
+   */
+  summaryFile?: string | undefined;
+  /**
+   * Whether to print `::error` workflow commands, which GitHub Actions turns into annotations on the files.
+   * @default process.env.GITHUB_ACTIONS === 'true'
+   */
+  annotations?: boolean;
+  /**
+   * The trend history whose latest run before this one is the baseline for regressions, relative to the project
+   * root; `false` for no regressions section.
+   * @default 'needlework-trend.json'
+   */
+  trendFile?: string | false;
+  /**
+   * The base of workup links, to which a workup's project-relative path is appended.
+   * @default `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/blob/${GITHUB_SHA}/` when GitHub Actions sets those
+   */
+  linkBase?: string | undefined;
+}
+
+/** GitHub's address of a file at the commit under test, when the Actions environment says where that is. */
+function githubLinkBase(env: NodeJS.ProcessEnv): string | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  return server && repo && sha ? `${server}/${repo}/blob/${sha}/` : undefined;
+}
+
+/**
+ * Reports a run where GitHub Actions shows it: a Markdown job summary appended to `$GITHUB_STEP_SUMMARY` (pass rate,
+ * regressions against the trend history, failing tests with their messages, a line per workup) and an `::error`
+ * annotation per failure, on the spec line of a failed criterion and on the note line of each uncited or
+ * unsupported claim. Outside Actions (neither variable set) it does nothing.
+ */
+export class NeedleworkSummaryReporter implements Reporter {
+  private readonly options: {
+    summaryFile: string | undefined;
+    annotations: boolean;
+    trendFile: string | false;
+    linkBase: string | undefined;
+  };
+  private root = process.cwd();
+  private startedAt = new Date();
+
+  constructor(options: NeedleworkSummaryOptions = {}) {
+    this.options = {
+      summaryFile: 'summaryFile' in options ? options.summaryFile : process.env['GITHUB_STEP_SUMMARY'],
+      annotations: options.annotations ?? process.env['GITHUB_ACTIONS'] === 'true',
+      trendFile: options.trendFile ?? 'needlework-trend.json',
+      linkBase: 'linkBase' in options ? options.linkBase : githubLinkBase(process.env),
+    };
+  }
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+    this.startedAt = new Date();
+    recordTestLocations(vitest);
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    const { summaryFile, annotations } = this.options;
+    if (!summaryFile && !annotations) return;
+    const checks = collectChecks(testModules, this.root);
+    if (annotations) {
+      const sources = await this.sources(checks);
+      const lines = buildAnnotations(checks, sources).map(formatAnnotation);
+      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    if (summaryFile) {
+      const input: SummaryInput = { checks };
+      const regressions = await this.regressions(checks);
+      if (regressions) input.regressions = regressions;
+      const base = this.options.linkBase;
+      input.workupPlace = (workupPath) => {
+        const path = projectPath(this.root, workupPath);
+        // Only a path inside the project has a page on the forge.
+        if (!base || path.startsWith('/') || /^[A-Za-z]:/.test(path)) return { path };
+        return { path, href: `${base}${path.split('/').map(encodeURIComponent).join('/')}` };
+      };
+      await appendFile(resolve(this.root, summaryFile), buildSummaryMarkdown(input));
+    }
+  }
+
+  /** This run against the latest run of the trend history that ended before this one started. */
+  private async regressions(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['regressions']> {
+    if (this.options.trendFile === false) return undefined;
+    const path = resolve(this.root, this.options.trendFile);
+    // Let a trend reporter of this run begin, then finish, its write (Vitest starts every onTestRunEnd at once).
+    await null;
+    await trendWriteSettled(path);
+    const history = await readHistory(path).catch(() => undefined);
+    const started = this.startedAt.toISOString();
+    const baseline = history?.runs.filter((run) => run.time < started).at(-1);
+    if (!baseline) return undefined;
+    const current = buildTrendRun(checks, {});
+    return { baseline: baselineLabel(baseline), list: findRegressions(baseline, current) };
+  }
+
+  /** Spec lines by criterion, and each workup's note file, as project-relative paths. */
+  private async sources(checks: ReturnType<typeof collectChecks>): Promise<AnnotationSources> {
+    const metas = checks.flatMap((check) => (check.meta ? [check.meta] : []));
+    const placeOf = await criterionPlaces(metas, this.root);
+    const notes = new Map<string, { file: string; lines: boolean } | undefined>();
+    for (const path of new Set(metas.flatMap((meta) => (meta.workupPath ? [meta.workupPath] : [])))) {
+      notes.set(path, await noteFile(this.root, path));
+    }
+    return {
+      criterion: (check) => {
+        const meta = check.meta;
+        if (!meta?.specFile) return undefined;
+        return { file: projectPath(this.root, meta.specFile), ...placeOf(meta) };
+      },
+      note: (check) => (check.meta?.workupPath ? notes.get(check.meta.workupPath) : undefined),
+    };
+  }
+}
+
+/** A workup folder's `note.md`, or a single-file workup itself (its note's lines are not the file's). */
+async function noteFile(
+  root: string,
+  workupPath: string,
+): Promise<{ file: string; lines: boolean } | undefined> {
+  const info = await stat(resolve(root, workupPath)).catch(() => undefined);
+  if (!info) return undefined;
+  if (info.isFile()) return { file: projectPath(root, workupPath), lines: false };
+  const note = join(workupPath, 'note.md');
+  return (await stat(resolve(root, note)).catch(() => undefined))?.isFile()
+    ? { file: projectPath(root, note), lines: true }
+    : undefined;
+}
+
+/** `run of 2026-11-22T21:00:00.000Z (main @ a1b2c3d)`. */
+function baselineLabel(run: TrendRun): string {
+  const at = [run.branch, run.commit?.slice(0, 7)].filter(Boolean).join(' @ ');
+  return `the run of ${run.time}${at ? ` (${at})` : ''}`;
+}
+
+export default NeedleworkSummaryReporter;

@@ -1,0 +1,152 @@
+import type { Diagnostic } from '../errors/index.js';
+import { UserError } from '../errors/index.js';
+import { makeStep, makeTrajectory, type Trajectory } from '../model/trajectory.js';
+import type { WorkupMeta } from '../model/workup.js';
+import { type AdapterSource, describe, isRecord, Problems, renderPath } from './common.js';
+import type { ImportedWorkup, ImportResult } from './imported.js';
+import { fromOpenAIMessages } from './openai.js';
+
+/**
+ * Reads tau-bench results (`EnvRunResult`: `{ task_id, reward, info, traj, trial }`), one result or the whole results
+ * list a run writes, into one workup per result:
+ * - `traj`, the OpenAI chat messages of the run, is the trajectory (read by `fromOpenAIMessages`);
+ * - `info.task.actions`, the task's expected actions, is the gold trajectory, each `{ name, kwargs }` one tool call;
+ * - `reward` is the task outcome (`succeeded` when it is 1), `task_id` the task and `trial` the trial, in the meta.
+ * A result that cannot be read is listed in `failed` at its file, line and column; the others are still imported.
+ */
+export function fromTauBenchResults(json: unknown, options: AdapterSource = {}): ImportResult {
+  const file = options.file ?? '<tau-bench results>';
+  const many = Array.isArray(json);
+  const list = many ? json : [json];
+  const workups: ImportedWorkup[] = [];
+  const failed: Diagnostic[] = [];
+  list.forEach((element, index) => {
+    const path = many ? [index] : [];
+    try {
+      workups.push(readResult(element, path, file, options));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      failed.push(...error.diagnostics);
+    }
+  });
+  if (workups.length === 0 && failed.length === 0) {
+    failed.push({
+      file,
+      message: 'no results: expected a tau-bench result or a list of them, found an empty list',
+    });
+  }
+  return { workups, failed, many };
+}
+
+function readResult(element: unknown, path: number[], file: string, options: AdapterSource): ImportedWorkup {
+  const problems = new Problems(file, options.locate);
+  if (!isRecord(element)) {
+    problems.add(
+      path,
+      `expected a tau-bench result { task_id, reward, traj, info }, found ${describe(element)}`,
+    );
+    problems.throwIfAny();
+  }
+  const result = element as Record<string, unknown>;
+  const taskId = result['task_id'];
+  if (typeof taskId !== 'number' && typeof taskId !== 'string') {
+    problems.add([...path, 'task_id'], `expected the task id (a number), found ${describe(taskId)}`);
+  }
+  if (!Array.isArray(result['traj'])) {
+    problems.add(
+      [...path, 'traj'],
+      `expected the run's chat messages (a list), found ${describe(result['traj'])}`,
+    );
+  }
+  const reward = result['reward'];
+  if (reward !== undefined && (typeof reward !== 'number' || !Number.isFinite(reward))) {
+    problems.add([...path, 'reward'], `expected a number, found ${describe(reward)}`);
+  }
+  problems.throwIfAny();
+  const trial = typeof result['trial'] === 'number' ? result['trial'] : undefined;
+  const name = `task-${String(taskId)}${trial !== undefined ? `-trial-${trial}` : ''}`;
+  const trajectory = withinResult([...path, 'traj'], () =>
+    fromOpenAIMessages(result['traj'], {
+      file,
+      ...(options.locate
+        ? { locate: (p, key) => options.locate!([...path.map(String), 'traj', ...p], key) }
+        : {}),
+      taskId: name,
+    }),
+  );
+  trajectory.metadata = { ...trajectory.metadata, source_format: 'tau-bench' };
+
+  const info = isRecord(result['info']) ? result['info'] : {};
+  const task = isRecord(info['task']) ? info['task'] : undefined;
+  const dropped: string[] = [];
+  const meta: WorkupMeta = { task: String(taskId) };
+  if (trial !== undefined) meta.trial = trial;
+  if (typeof reward === 'number') meta.outcome = { succeeded: reward >= 1, reward };
+  if (typeof info['error'] === 'string') {
+    meta.outcome = { ...(meta.outcome ?? { succeeded: false }), succeeded: false, status: 'error' };
+    meta['error'] = info['error'];
+    dropped.push(`the run failed with an error: ${firstLine(info['error'])}`);
+  }
+  if (task && Array.isArray(task['outputs']) && task['outputs'].length > 0)
+    meta['expected_outputs'] = task['outputs'];
+  const gold = task ? goldOf(task, name, [...path, 'info', 'task'], problems) : undefined;
+  problems.throwIfAny();
+  if (!gold) dropped.push('no info.task.actions: no gold trajectory');
+  return { name, trajectory, ...(gold ? { gold } : {}), meta, dropped };
+}
+
+/** The task's expected actions as a gold trajectory: one `tool_call` step per `{ name, kwargs }`. */
+function goldOf(
+  task: Record<string, unknown>,
+  name: string,
+  path: Array<string | number>,
+  problems: Problems,
+): Trajectory | undefined {
+  const actions = task['actions'];
+  if (!Array.isArray(actions)) return undefined;
+  const steps = actions.flatMap((action, i) => {
+    if (!isRecord(action) || typeof action['name'] !== 'string' || action['name'] === '') {
+      problems.add([...path, 'actions', i], `expected an action { name, kwargs }, found ${describe(action)}`);
+      return [];
+    }
+    const kwargs = isRecord(action['kwargs']) ? action['kwargs'] : {};
+    return [
+      makeStep({
+        step_id: i + 1,
+        step_type: 'tool_call',
+        content: JSON.stringify(kwargs),
+        tool_name: action['name'],
+        tool_input: kwargs,
+      }),
+    ];
+  });
+  return makeTrajectory({
+    task_id: name,
+    task_input: typeof task['instruction'] === 'string' ? task['instruction'] : '',
+    steps,
+    metadata: { source_format: 'tau-bench', gold: true },
+  });
+}
+
+/** Runs a reader of one part of a result, its problems' paths made whole (`traj[0].role` -> `[1].traj[0].role`). */
+function withinResult<T>(prefix: Array<string | number>, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const head = renderPath(prefix);
+    throw new UserError(
+      error.diagnostics.map((d) => {
+        const message = d.message.startsWith('(top level)')
+          ? `${head}${d.message.slice('(top level)'.length)}`
+          : `${head}${d.message.startsWith('[') ? '' : '.'}${d.message}`;
+        return { ...d, message };
+      }),
+    );
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}

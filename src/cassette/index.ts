@@ -1,0 +1,12 @@
+export {
+  CALL_CASSETTE_MODES,
+  CallCassette,
+  type CallCassetteMode,
+  type CallCodec,
+  type CallEntry,
+  type CallRequest,
+  CassetteMissError,
+} from './calls.js';
+export { hashOf, stableJson } from './canonical.js';
+export { REDACTED, redactSecrets } from './secrets.js';
+export { type CassetteBody, CassetteStore, type EntryFormat } from './store.js';

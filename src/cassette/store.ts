@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { UserError } from '../errors/index.js';
+import { redactSecrets } from './secrets.js';
+
+/** A cassette file: `version` and the entries keyed by request hash (written with keys sorted, for clean diffs). */
+export interface CassetteBody<E> {
+  version: 1;
+  entries: Record<string, E>;
+}
+
+/** What a kind of cassette holds: a check for one entry, and what to call the entries in an error. */
+export interface EntryFormat<E> {
+  isEntry(value: unknown): value is E;
+  /** Says what an entry needs, for the error on a bad one (for example "recorded verdicts (each needs ...)"). */
+  expected: string;
+}
+
+/**
+ * Recorded answers keyed by request hash: the one cassette format and store that the judge's verdicts and live
+ * runs' tool calls and model responses share. Writes are atomic (a temporary file in the same folder, then a rename:
+ * a reader never sees half a cassette), pass every entry through `redactSecrets`, and merge with what is on disk at
+ * that moment, so test workers recording into one cassette keep each other's entries. Two writes that race between
+ * one's read and the other's rename can still drop the other's newest entries; those are simply recorded again on the
+ * next recording run.
+ */
+export class CassetteStore<E> {
+  private saving: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+
+  protected constructor(
+    readonly file: string,
+    protected readonly entries: Map<string, E>,
+    private readonly format: EntryFormat<E>,
+  ) {}
+
+  /** Reads a cassette; a missing file is an empty cassette unless `mustExist`. A corrupt one is a `UserError`. */
+  static async open<E>(
+    file: string,
+    format: EntryFormat<E>,
+    options: { mustExist?: boolean } = {},
+  ): Promise<CassetteStore<E>> {
+    return new CassetteStore(file, await readEntries(file, format, options.mustExist ?? false), format);
+  }
+
+  get(hash: string): E | undefined {
+    return this.entries.get(hash);
+  }
+
+  set(hash: string, entry: E): void {
+    this.entries.set(hash, entry);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  values(): IterableIterator<E> {
+    return this.entries.values();
+  }
+
+  /**
+   * Saves the cassette soon. Writes run one at a time; entries set while one is running share the next write, so
+   * recording n entries costs far fewer than n full rewrites. A failed write rejects this call and every later one.
+   */
+  persist(): Promise<void> {
+    if (!this.queued) {
+      const next = this.saving.then(() => {
+        this.queued = undefined; // entries set from now on need the write after this one
+        return this.save();
+      });
+      this.queued = next;
+      this.saving = next;
+    }
+    return this.queued;
+  }
+
+  /** Waits for every pending write; rejects with the write's `UserError` if one failed. */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  /** Writes the cassette atomically, merged with the entries another process wrote since it was read. */
+  async save(): Promise<void> {
+    const onDisk = await readEntries(this.file, this.format, false).catch(() => new Map<string, E>());
+    for (const [hash, entry] of onDisk) if (!this.entries.has(hash)) this.entries.set(hash, entry);
+    const sorted: Record<string, unknown> = {};
+    for (const hash of [...this.entries.keys()].sort()) sorted[hash] = redactSecrets(this.entries.get(hash));
+    const body = { version: 1, entries: sorted };
+    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`, 'utf8');
+      await rename(temp, this.file);
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw new UserError({
+        file: this.file,
+        message: `cannot write the cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      });
+    }
+  }
+}
+
+/** A cassette's entries, checked against `format`; a missing file is empty unless `mustExist`. */
+export async function readEntries<E>(
+  file: string,
+  format: EntryFormat<E>,
+  mustExist: boolean,
+): Promise<Map<string, E>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !mustExist) return new Map();
+    throw new UserError({ file, message: code === 'ENOENT' ? 'no such cassette' : `cannot read: ${code}` });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UserError({ file, message: 'the cassette is not JSON' });
+  }
+  const body = value as Partial<CassetteBody<unknown>> | null;
+  if (body === null || typeof body !== 'object' || body.version !== 1 || !isObject(body.entries)) {
+    throw new UserError({ file, message: 'expected a cassette: {"version": 1, "entries": {...}}' });
+  }
+  const entries = new Map<string, E>();
+  const bad: string[] = [];
+  for (const [hash, entry] of Object.entries(body.entries)) {
+    if (format.isEntry(entry)) entries.set(hash, entry);
+    else bad.push(hash);
+  }
+  if (bad.length > 0) {
+    throw new UserError({
+      file,
+      message: `entries ${bad.map((h) => `"${h.slice(0, 12)}"`).join(', ')} are not ${format.expected}`,
+    });
+  }
+  return entries;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,94 @@
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import type { Reporter } from 'vitest/node';
+import { UsageError } from '../../errors/index.js';
+
+/** The reporters `--reporter` knows besides Vitest's own (`default`, `verbose`, `dot`, `json`, `junit`, `blob`, ...). */
+export const NEEDLEWORK_REPORTERS = [
+  'needlework-junit',
+  'needlework-html',
+  'needlework-trend',
+  'needlework-summary',
+  'needlework-otel',
+] as const;
+
+/** Vitest's built-in reporter names (its `ReportersMap`, plus `html`, which @vitest/ui provides). */
+async function vitestReporterNames(): Promise<string[]> {
+  const { ReportersMap } = await import('vitest/node');
+  return [...Object.keys(ReportersMap), 'html'];
+}
+
+/** A reporter named by path (`./my-reporter.ts`), which Vitest loads as a module. */
+function isPath(name: string): boolean {
+  return /^\.{0,2}[\\/]|^[A-Za-z]:[\\/]|\.[cm]?[jt]s$/.test(name);
+}
+
+/**
+ * Checks every `--reporter` before Vitest starts: a needlework reporter, a Vitest built-in, a reporter file, or a
+ * package the project can resolve (as Vitest would load it). Anything else is a usage error naming the valid names,
+ * instead of Vite's stack trace and a run that exits 0.
+ *
+ * @param root the project folder packages are resolved from.
+ */
+export async function checkReporterNames(names: readonly string[], root: string): Promise<void> {
+  const vitest = await vitestReporterNames();
+  const known = new Set<string>([...NEEDLEWORK_REPORTERS, ...vitest]);
+  const require = createRequire(join(resolve(root), 'package.json'));
+  for (const name of names) {
+    if (known.has(name) || isPath(name)) continue;
+    try {
+      require.resolve(name);
+      continue;
+    } catch {
+      // Not a package either: fall through to the error.
+    }
+    throw new UsageError(
+      `--reporter ${name} is not a reporter: use one of ${NEEDLEWORK_REPORTERS.join(', ')}; Vitest's ${vitest.join(', ')}; a reporter file or package`,
+    );
+  }
+}
+
+/** What `--reporter junit` and `--reporter html` mean, said once: they are Vitest's, not needlework's. */
+export function reporterNotes(names: readonly string[]): string[] {
+  const notes: string[] = [];
+  if (names.includes('junit'))
+    notes.push(
+      "--reporter junit is Vitest's JUnit reporter (vitest-junit.xml); needlework's is needlework-junit",
+    );
+  if (names.includes('html'))
+    notes.push(
+      "--reporter html is Vitest's HTML report (vitest/index.html); needlework's is needlework-html",
+    );
+  return notes;
+}
+
+/** The reporter Vitest is given for a name: needlework's own, configured to write into `outDir`, or the name. */
+export async function reporterFor(name: string, outDir: string): Promise<Reporter | string> {
+  switch (name) {
+    case 'needlework-junit': {
+      const { NeedleworkJUnitReporter } = await import('../../../reporters/junit.js');
+      return new NeedleworkJUnitReporter({ outputFile: join(outDir, 'junit.xml') });
+    }
+    case 'needlework-html': {
+      const { NeedleworkHtmlReporter } = await import('../../../reporters/html.js');
+      return new NeedleworkHtmlReporter({
+        outputFile: join(outDir, 'report.html'),
+        trendFile: join(outDir, 'trend.json'),
+      });
+    }
+    case 'needlework-trend': {
+      const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
+      return new NeedleworkTrendReporter({ outputFile: join(outDir, 'trend.json') });
+    }
+    case 'needlework-summary': {
+      const { NeedleworkSummaryReporter } = await import('../../../reporters/summary.js');
+      return new NeedleworkSummaryReporter({ trendFile: join(outDir, 'trend.json') });
+    }
+    case 'needlework-otel': {
+      const { NeedleworkOtelReporter } = await import('../../../reporters/otel.js');
+      return new NeedleworkOtelReporter({ outputFile: join(outDir, 'evaluations.otlp.json') });
+    }
+    default:
+      return name;
+  }
+}

@@ -1,0 +1,5 @@
+// needlework/harness/langchain: records LangChain.js / LangGraph.js runs (`@langchain/core`, an optional peer) as
+// workups.
+
+export type { HarnessOptions } from '../runs.js';
+export { type LangChainRun, WorkupCallbackHandler, type WorkupCallbackHandlerOptions } from './handler.js';

@@ -1,0 +1,5 @@
+// needlework/harness/openai-agents: records OpenAI Agents SDK runs (`@openai/agents`, an optional peer) as workups.
+
+export type { HarnessOptions } from '../runs.js';
+export { type AgentsRun, WorkupProcessor, type WorkupProcessorOptions } from './processor.js';
+export { traceModel } from './traced-model.js';

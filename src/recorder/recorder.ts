@@ -1,0 +1,291 @@
+import { join } from 'node:path';
+import { wrapInput } from '../adapters/seed.js';
+import type { Fact } from '../model/fact.js';
+import type { LedgerEntry } from '../model/ledger.js';
+import { makeStep, makeTrajectory, type StepType, type TrajectoryStep } from '../model/trajectory.js';
+import type { Workup, WorkupMeta } from '../model/workup.js';
+import { parseNote } from '../note/parse.js';
+import { saveWorkup } from '../workup/save.js';
+import { plain } from './plain.js';
+import type { Recorder, RecorderOptions, Usage } from './types.js';
+
+/** What a ledger id (and so a citation) may hold; see the ledger-entry schema. */
+const NOT_CITABLE = /[^A-Za-z0-9_.-]/g;
+/** What a folder name may not hold on any common file system. */
+const NOT_A_FILE_NAME = /[/\\:*?"<>|\u0000-\u001f]/g;
+
+interface CallRecord {
+  id: string;
+  name: string;
+  /** The input as JSON data (unwrapped, as the tool got it). */
+  input: unknown;
+  /** When the call was recorded, in epoch milliseconds. */
+  time: number;
+  /** Clock reading when the call was recorded, for the result's latency. */
+  at: number;
+  /** The result as JSON data, once there is one (and it is no error). */
+  output?: unknown;
+  error?: string;
+  /** The ledger facts of the result, mapped once, when a workup first needs them. */
+  results?: Fact[];
+}
+
+/** One recorded step, kept raw: its text and timestamp are made only when a workup is assembled. */
+interface Event {
+  type: StepType;
+  /** The text of a thought or answer; for a tool call or observation, made from `value` later. */
+  text: string | undefined;
+  call: CallRecord | undefined;
+  /** A call's input or a result's output, as JSON data. */
+  value: unknown;
+  callId: string | undefined;
+  latency: number;
+  tokens: number;
+  error: string | undefined;
+  /** Epoch milliseconds. */
+  time: number;
+}
+
+/**
+ * Starts recording one agent run. Feed it from an SDK's callbacks (or by hand), then take `workup()` or `save(dir)`.
+ * Per tool call it reads the clock, checks the input and output are JSON data and keeps them as they are; the step
+ * texts, the timestamps, the ledger facts and the trajectory are made only in `workup()`, off the agent's path.
+ */
+export function createRecorder(options: RecorderOptions): Recorder {
+  const clock = options.clock ?? (() => performance.now());
+  const started = clock();
+  let last = started;
+  const events: Event[] = [];
+  const calls: CallRecord[] = [];
+  /** Call records by the id used and by the id the SDK gave, so a result finds its call either way. */
+  const byId = new Map<string, CallRecord>();
+  let noteSource: string | undefined;
+  let finalAnswer: string | null = null;
+  let failure: string | undefined;
+  let extraMeta: Record<string, unknown> = {};
+  const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0, reported: false, costReported: false };
+
+  /** Milliseconds since the previous step, and the clock moved on to now. */
+  const elapsed = (): number => {
+    const now = clock();
+    const spent = now - last;
+    last = now;
+    return spent;
+  };
+  const freeId = (wanted: string): string => {
+    let id = wanted;
+    for (let n = 2; byId.has(id); n++) id = `${wanted}-${n}`;
+    return id;
+  };
+  const said = (type: 'thought' | 'answer', text: string, opts?: { tokens?: number; latencyMs?: number }) => {
+    const latency = opts?.latencyMs ?? elapsed();
+    events.push({
+      type,
+      text,
+      call: undefined,
+      value: undefined,
+      callId: undefined,
+      latency,
+      tokens: opts?.tokens ?? 0,
+      error: undefined,
+      time: Date.now(),
+    });
+  };
+  /** The ledger facts of a call's result, mapped by the `ledger` option once and copied to the fact shape. */
+  const resultsOf = (call: CallRecord): Fact[] => {
+    if (call.results) return call.results;
+    const mapped =
+      call.error === undefined && 'output' in call
+        ? options.ledger?.({ name: call.name, input: call.input, output: call.output })
+        : undefined;
+    call.results = (mapped ?? []).map((fact) => {
+      const made: Fact = { subject: fact.subject, relation: fact.relation, object: fact.object };
+      if (fact.store !== undefined) made.store = fact.store;
+      return made;
+    });
+    return call.results;
+  };
+
+  const recorder: Recorder = {
+    toolCall(name, input, callId, timing) {
+      const at = clock();
+      const latency = timing?.latencyMs ?? at - last;
+      last = at;
+      const data = plain(input);
+      const id = freeId(
+        callId === undefined || callId === '' ? `g${calls.length + 1}` : callId.replace(NOT_CITABLE, '_'),
+      );
+      const time = Date.now();
+      const call: CallRecord = { id, name, input: data, time, at };
+      calls.push(call);
+      byId.set(id, call);
+      if (callId !== undefined && callId !== id && !byId.has(callId)) byId.set(callId, call);
+      events.push({
+        type: 'tool_call',
+        text: undefined,
+        call,
+        value: data,
+        callId: id,
+        latency,
+        tokens: timing?.tokens ?? 0,
+        error: undefined,
+        time,
+      });
+      return id;
+    },
+
+    toolResult(callId, output, timing) {
+      const call = byId.get(callId);
+      const now = clock();
+      const latency = timing?.latencyMs ?? now - (call?.at ?? last);
+      last = now;
+      const error = errorOf(output);
+      const data = error === undefined ? plain(output) : undefined;
+      if (call) {
+        call.results = undefined;
+        if (error !== undefined) call.error = error;
+        else call.output = data;
+      }
+      events.push({
+        type: 'observation',
+        text: undefined,
+        call,
+        value: data,
+        callId: call?.id ?? callId,
+        latency,
+        tokens: timing?.tokens ?? 0,
+        error,
+        time: Date.now(),
+      });
+    },
+
+    thought(text, opts) {
+      said('thought', text, opts);
+    },
+
+    answer(text, opts) {
+      finalAnswer = text;
+      said('answer', text, opts);
+    },
+
+    note(markdown) {
+      noteSource = markdown;
+    },
+
+    usage(u: Usage) {
+      usage.reported = true;
+      usage.inputTokens += u.inputTokens ?? 0;
+      usage.outputTokens += u.outputTokens ?? 0;
+      if (u.costUsd !== undefined) {
+        usage.costReported = true;
+        usage.costUsd += u.costUsd;
+      }
+    },
+
+    setMeta(fields) {
+      extraMeta = { ...extraMeta, ...fields };
+    },
+
+    fail(error) {
+      failure = error instanceof Error ? error.message : String(error);
+    },
+
+    workup() {
+      let stepTokens = 0;
+      let stepLatency = 0;
+      const steps = events.map((event, i) => {
+        stepTokens += event.tokens;
+        stepLatency += event.latency;
+        return step(event, i + 1);
+      });
+      const trajectory = makeTrajectory({
+        task_id: options.task ?? options.id,
+        task_input: options.input ?? '',
+        steps,
+        final_answer: finalAnswer,
+        succeeded: finalAnswer !== null && failure === undefined,
+        total_tokens: usage.reported ? usage.inputTokens + usage.outputTokens : stepTokens,
+        // SDK-reported latencies can exceed the recorder's own span (a result converted after the run).
+        total_latency_ms: Math.max(last - started, stepLatency),
+        metadata: {},
+      });
+      const meta = plain({ ...options.meta, ...extraMeta }) as WorkupMeta;
+      if (options.task !== undefined) meta.task = options.task;
+      if (options.trial !== undefined) meta.trial = options.trial;
+      if (usage.reported) {
+        meta.usage = {
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          ...(usage.costReported ? { costUsd: usage.costUsd } : {}),
+        };
+      }
+      if (failure !== undefined) meta.error = failure;
+      const ledger = calls.map((call) => ledgerEntry(call, resultsOf(call)));
+      const workup: Workup = { id: options.id, ledger, trajectory, meta };
+      if (noteSource !== undefined) workup.note = parseNote(noteSource);
+      return workup;
+    },
+
+    save(dir) {
+      return saveWorkup(recorder.workup(), join(dir, options.id.replace(NOT_A_FILE_NAME, '_')));
+    },
+  };
+  return recorder;
+}
+
+/** A recorded event as a trajectory step, in seed 002's shape. */
+function step(event: Event, stepId: number): TrajectoryStep {
+  const fields: Partial<TrajectoryStep> = {
+    latency_ms: event.latency,
+    tokens_used: event.tokens,
+    timestamp: new Date(event.time).toISOString(),
+  };
+  switch (event.type) {
+    case 'tool_call':
+      fields.content = text(event.value);
+      fields.tool_name = event.call!.name;
+      fields.tool_input = wrapInput(event.value);
+      fields.call_id = event.callId!;
+      break;
+    case 'observation':
+      fields.content = event.error !== undefined ? `ERROR: ${event.error}` : text(event.value);
+      fields.tool_name = event.call?.name ?? null;
+      fields.tool_output = event.value ?? null;
+      fields.error = event.error ?? null;
+      fields.call_id = event.callId!;
+      break;
+    default:
+      fields.content = event.text ?? '';
+  }
+  return makeStep({ step_id: stepId, step_type: event.type, ...fields });
+}
+
+/** A tool input or output as step text: a string as it is, anything else as JSON. */
+function text(value: unknown): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}
+
+/** The message of an `{ error }` result: an object with that one key holding a string (or an `Error`). */
+function errorOf(output: unknown): string | undefined {
+  if (output instanceof Error) return output.message;
+  if (output === null || typeof output !== 'object' || Array.isArray(output)) return undefined;
+  const keys = Object.keys(output);
+  if (keys.length !== 1 || keys[0] !== 'error') return undefined;
+  const error = (output as { error: unknown }).error;
+  if (typeof error === 'string') return error;
+  return error instanceof Error ? error.message : undefined;
+}
+
+function ledgerEntry(call: CallRecord, results: Fact[]): LedgerEntry {
+  const entry: LedgerEntry = {
+    id: call.id,
+    store: results[0]?.store ?? (call.name || 'tool'),
+    query: `${call.name}(${text(call.input)})`,
+    results,
+    ts: new Date(call.time).toISOString(),
+  };
+  if (typeof call.output === 'string') entry.text = call.output;
+  if (call.error !== undefined) entry.error = call.error;
+  return entry;
+}

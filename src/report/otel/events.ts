@@ -1,0 +1,114 @@
+import type { Check } from '../../model/check.js';
+import type { CheckRecord } from '../checks.js';
+import { expectationText, numericValue } from '../format.js';
+import type { OtlpAnyValue, OtlpExportLogsServiceRequest, OtlpKeyValue, OtlpLogRecord } from './types.js';
+
+/** The OpenTelemetry GenAI semantic conventions' event for one evaluation result. */
+export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
+
+/** The trace and span a workup was recorded as (`meta.trace` of its meta.json). */
+export interface EvaluatedSpan {
+  traceId: string;
+  spanId?: string;
+}
+
+export interface EvaluationLogsOptions {
+  /** When the evaluations happened (the run's end). */
+  time: Date;
+  /** The `service.name` of the resource. @default 'needlework' */
+  serviceName?: string;
+  /** needlework's version, for the instrumentation scope. */
+  version?: string;
+  /** The span a check's workup was recorded as, when it came from an OTel trace. */
+  spanOf?: (check: Check) => EvaluatedSpan | undefined;
+}
+
+const TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
+const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
+
+/**
+ * A trace reference fit for OTLP: ids lowercased, a trace id of 32 hex digits and a span id of 16, neither all zero
+ * (OTLP calls those invalid). A malformed span id is dropped (the event stays on the trace); a malformed trace id
+ * drops both.
+ */
+export function evaluatedSpan(value: unknown): EvaluatedSpan | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { traceId, spanId } = value as Record<string, unknown>;
+  if (typeof traceId !== 'string' || !TRACE_ID.test(traceId.toLowerCase())) return undefined;
+  const span: EvaluatedSpan = { traceId: traceId.toLowerCase() };
+  if (typeof spanId === 'string' && SPAN_ID.test(spanId.toLowerCase())) span.spanId = spanId.toLowerCase();
+  return span;
+}
+
+/**
+ * The run's needlework checks as OTLP log records of `gen_ai.evaluation.result` events, one per check, in report
+ * order. Per the GenAI semantic conventions: `gen_ai.evaluation.name` is the criterion, `gen_ai.evaluation.score.value`
+ * the measured value (booleans as 1/0; absent when the metric does not apply), `gen_ai.evaluation.score.label` the
+ * verdict (`pass`, `fail`, `not-applicable`) and `gen_ai.evaluation.explanation` the expected-against-found line. A
+ * test that threw instead of deciding a verdict also carries `error.type`. The `needlework.*` attributes say which spec,
+ * workup and threshold. Each record is parented to the evaluated trace and span when the workup came from one.
+ * Plain Vitest tests are not evaluations and are left out.
+ */
+export function buildEvaluationLogs(
+  checks: readonly CheckRecord[],
+  options: EvaluationLogsOptions,
+): OtlpExportLogsServiceRequest {
+  const nanos = `${BigInt(options.time.getTime()) * 1_000_000n}`;
+  const logRecords: OtlpLogRecord[] = [];
+  for (const check of checks) {
+    const meta = check.meta;
+    if (!meta) continue;
+    const record: OtlpLogRecord = {
+      timeUnixNano: nanos,
+      observedTimeUnixNano: nanos,
+      severityNumber: meta.verdict === 'fail' || check.state === 'failed' ? 13 : 9,
+      severityText: meta.verdict === 'fail' || check.state === 'failed' ? 'WARN' : 'INFO',
+      eventName: EVALUATION_EVENT,
+      attributes: attributes(check, meta),
+    };
+    const span = options.spanOf?.(meta);
+    if (span) {
+      record.traceId = span.traceId;
+      if (span.spanId) record.spanId = span.spanId;
+    }
+    logRecords.push(record);
+  }
+  return {
+    resourceLogs: [
+      {
+        resource: { attributes: [keyValue('service.name', options.serviceName ?? 'needlework')] },
+        scopeLogs: [
+          {
+            scope: { name: 'needlework', ...(options.version ? { version: options.version } : {}) },
+            logRecords,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function attributes(check: CheckRecord, meta: Check): OtlpKeyValue[] {
+  const out: OtlpKeyValue[] = [keyValue('gen_ai.evaluation.name', meta.criterion)];
+  const score = numericValue(meta.value);
+  if (score !== undefined) out.push({ key: 'gen_ai.evaluation.score.value', value: { doubleValue: score } });
+  out.push(keyValue('gen_ai.evaluation.score.label', meta.verdict));
+  out.push(keyValue('gen_ai.evaluation.explanation', expectationText(meta)));
+  // A test that failed without a failing verdict threw: the evaluation errored rather than judged.
+  if (check.state === 'failed' && meta.verdict !== 'fail')
+    out.push(keyValue('error.type', check.errors[0]?.name ?? 'Error'));
+  out.push(keyValue('needlework.spec', meta.spec), keyValue('needlework.workup', meta.workup));
+  out.push(keyValue('needlework.metric', meta.metric));
+  if (meta.threshold !== undefined) {
+    out.push({ key: 'needlework.threshold', value: { doubleValue: meta.threshold } });
+    out.push(keyValue('needlework.comparator', meta.comparator ?? '>='));
+  }
+  if (meta.unit) out.push(keyValue('needlework.unit', meta.unit));
+  out.push(keyValue('needlework.test', `${check.file} > ${check.fullName}`));
+  return out;
+}
+
+function keyValue(key: string, value: string): OtlpKeyValue {
+  const any: OtlpAnyValue = { stringValue: value };
+  return { key, value: any };
+}

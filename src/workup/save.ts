@@ -1,0 +1,68 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LedgerEntry } from '../model/ledger.js';
+import type { Trajectory } from '../model/trajectory.js';
+import type { Workup } from '../model/workup.js';
+
+/**
+ * Writes a workup as the folder `loadWorkup` reads: `trajectory.json` (when it has a trajectory), `provenance.jsonl`
+ * (always, empty for an empty ledger), `note.md` (when it has a note) and `meta.json` (its meta without `path`, which
+ * says where a workup was loaded from and is set again on load). The folder is created if absent; files of the same
+ * name are overwritten, and a part the workup lacks is removed. Values must already be JSON data (see the recorder's `plain`): nothing is converted here.
+ */
+export async function saveWorkup(workup: Workup, dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const { path: _where, ...meta } = workup.meta;
+  const writes = [
+    writeFile(join(dir, 'provenance.jsonl'), ledgerText(workup.ledger)),
+    writeFile(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`),
+  ];
+  // A part the workup lacks is removed, so a folder saved again never keeps a stale part of an earlier run.
+  const part = (name: string, text: string | undefined) =>
+    writes.push(text === undefined ? rm(join(dir, name), { force: true }) : writeFile(join(dir, name), text));
+  part('trajectory.json', workup.trajectory && trajectoryText(workup.trajectory));
+  part('gold.trajectory.json', workup.gold && trajectoryText(workup.gold));
+  part('note.md', workup.note?.source);
+  await Promise.all(writes);
+  return dir;
+}
+
+function ledgerText(ledger: readonly LedgerEntry[]): string {
+  let text = '';
+  for (const entry of ledger) text += `${JSON.stringify(entry)}\n`;
+  return text;
+}
+
+/** A trajectory as `trajectory.json` text, its fields in seed order. */
+export function trajectoryText(trajectory: Trajectory): string {
+  return `${JSON.stringify(inSeedOrder(trajectory), null, 2)}\n`;
+}
+
+/**
+ * The trajectory with its fields in the order seed 002's `dataclasses.asdict(AgentTrajectory)` writes them (the
+ * dataclass field order), so a saved `trajectory.json` reads like one the seed's logger saved.
+ */
+export function inSeedOrder(t: Trajectory): Trajectory {
+  return {
+    task_id: t.task_id,
+    task_input: t.task_input,
+    steps: t.steps.map((s) => ({
+      step_id: s.step_id,
+      step_type: s.step_type,
+      content: s.content,
+      tool_name: s.tool_name,
+      tool_input: s.tool_input,
+      tool_output: s.tool_output,
+      timestamp: s.timestamp,
+      latency_ms: s.latency_ms,
+      tokens_used: s.tokens_used,
+      error: s.error,
+      ...(s.call_id !== undefined ? { call_id: s.call_id } : {}),
+    })),
+    final_answer: t.final_answer,
+    succeeded: t.succeeded,
+    total_tokens: t.total_tokens,
+    total_latency_ms: t.total_latency_ms,
+    metadata: t.metadata,
+  };
+}

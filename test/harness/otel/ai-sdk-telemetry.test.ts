@@ -1,0 +1,84 @@
+// The AI SDK needs no harness of its own to be recorded through OpenTelemetry: its experimental_telemetry spans
+// (ai.generateText, ai.generateText.doGenerate, ai.toolCall) go through the OTel harness like any instrumented agent.
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { generateText, stepCountIs, tool } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { WorkupSpanProcessor } from '../../../src/harness/otel/index.js';
+import { scriptedModel } from '../ai-sdk/mock-model.js';
+import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
+import {
+  compoundAlpha,
+  GUESS_NOTE,
+  graphLedger,
+  graphQuery,
+  groundedNote,
+  QUESTION,
+} from '../helpers/world.js';
+
+const graphTool = tool({
+  description: 'Facts of the entity graph that touch an entity, of one relation when given.',
+  inputSchema: z.object({ entity: z.string(), relation: z.string().optional() }),
+  execute: async (input) => graphQuery(input),
+});
+
+// The AI SDK nests its spans through the active context, which needs a context manager across awaits.
+const contextManager = new AsyncLocalStorageContextManager();
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager.enable());
+});
+afterAll(() => {
+  context.disable();
+});
+
+async function traced(turns: readonly Turn[], id?: string): Promise<WorkupSpanProcessor> {
+  const processor = new WorkupSpanProcessor({ ledger: graphLedger, ...(id !== undefined ? { id } : {}) });
+  const tracer = new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('ai');
+  await generateText({
+    model: scriptedModel(turns),
+    tools: { graph_query: graphTool },
+    stopWhen: stepCountIs(10),
+    prompt: QUESTION,
+    experimental_telemetry: { isEnabled: true, tracer },
+  });
+  return processor;
+}
+
+describe('WorkupSpanProcessor: the AI SDK telemetry', () => {
+  it('reads a generateText trace: tool calls with their ids, the final text as answer and note', async () => {
+    const note = groundedNote(['call-1', 'call-2', 'call-3']);
+    const processor = await traced(bridgeTurns(note));
+    expect(processor.workups).toHaveLength(1);
+    const workup = processor.workup();
+    expect(workup.trajectory?.metadata['conventions']).toEqual(['vercel_ai']);
+    // The AI SDK can end a tool span a few microseconds after the next model call starts, so the answer's place
+    // among the last observation is the trace's own; the calls and their results keep their order.
+    const steps = workup.trajectory?.steps ?? [];
+    expect(steps.filter((s) => s.step_type !== 'answer').map((s) => [s.step_type, s.call_id])).toEqual([
+      ['tool_call', 'call-1'],
+      ['observation', 'call-1'],
+      ['tool_call', 'call-2'],
+      ['observation', 'call-2'],
+      ['tool_call', 'call-3'],
+      ['observation', 'call-3'],
+    ]);
+    expect(steps.filter((s) => s.step_type === 'answer').map((s) => s.content)).toEqual([note]);
+    expect(workup.trajectory?.final_answer).toBe(note);
+    expect(workup.ledger.map((e) => [e.id, e.results.length])).toEqual([
+      ['call-1', 1],
+      ['call-2', 1],
+      ['call-3', 2],
+    ]);
+    expect(workup).toBeGrounded(await compoundAlpha());
+  });
+
+  it('fails the guessing run as a guess', async () => {
+    const processor = await traced(guessTurns(GUESS_NOTE), 'guess');
+    const needle = await compoundAlpha();
+    expect(failure(() => expect(processor.workup()).toBeGrounded(needle))).toMatch(
+      /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha/,
+    );
+  });
+});
