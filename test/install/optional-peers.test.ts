@@ -91,7 +91,7 @@ describe('without the optional entailment packages', () => {
     const ran = await withoutPeers(BIN, 'run', 'fixtures/workups/grounded', '--entail', '--nli-model', 'x');
     expect(ran.stderr).toBe(`${MISSING}\n`);
     expect(ran.code).toBe(1);
-    expect(ran.loaded.some((url) => url.includes('/node_modules/vitest/dist/node'))).toBe(false);
+    expect(ran.stdout).toBe(''); // no Vitest banner: no run started
   });
 
   it('`needlework score --entail` names the packages among its problems', async () => {
