@@ -102,7 +102,7 @@ describe('without the optional entailment packages', () => {
     expect(ran.code).toBe(1);
   });
 
-  it('`needlework validate <spec>` imports nothing heavy: no Vitest, no Ajv compiler, no note parser, no HTML report', async () => {
+  it('`needlework validate <spec>` imports nothing heavy: no Vitest, no Ajv compiler, no note parser, no metrics, no HTML report', async () => {
     const ran = await withoutPeers(BIN, 'validate', 'needles/compound-alpha.needle.yaml');
     expect(ran.code).toBe(0);
     const heavy = ran.loaded.filter((url) =>
@@ -111,6 +111,8 @@ describe('without the optional entailment packages', () => {
         '/node_modules/ajv/',
         '/node_modules/micromark',
         '/dist/src/report/',
+        '/dist/src/checks/',
+        '/dist/src/metrics/',
         '/dist/src/entailment/',
       ].some((part) => url.includes(part)),
     );

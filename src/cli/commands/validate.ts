@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { caseCriteria, casesOf, unusedTools } from '../../checks/cases.js';
 import { findSpecs, findWorkups, isSpecFile } from '../../discover/find.js';
 import { type Diagnostic, formatDiagnostic } from '../../errors/index.js';
 import { colors, type Io } from '../io.js';
@@ -53,7 +52,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     );
   }
   const warnings: string[] = [];
+  // The checks behind cases specs pull in every metric: load them only for a cases spec.
+  const cases = (specs?.cases.length ?? 0) > 0 ? await import('../../checks/cases.js') : undefined;
   for (const spec of specs?.cases ?? []) {
+    const { caseCriteria, casesOf, unusedTools } = cases!;
     const checks = spec.cases.reduce((n, c) => n + caseCriteria(spec, c).length, 0);
     io.out(
       `${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${plural(spec.cases.length, 'valid case')}, ${plural(checks, 'assertion')}`)}`,
