@@ -9,6 +9,7 @@ import { OnnxNliVerifier } from '../dist/src/entailment/index.js';
 import { makeBatches } from '../dist/src/entailment/onnx/batch.js';
 import { PairEncoder } from '../dist/src/entailment/onnx/encode.js';
 import { readExportFolder } from '../dist/src/entailment/onnx/export-folder.js';
+import { loadNliPeers } from '../dist/src/entailment/onnx/peers.js';
 import { loadSession } from '../dist/src/entailment/onnx/session.js';
 import { WORDS, writeTinyModel } from '../test/entailment/helpers/tiny-model.mjs';
 
@@ -75,15 +76,16 @@ async function measure(name, dir, n) {
   const session = await loadSession(folder.modelPath);
   let rows = [];
   let padId = 0;
-  const tokenizing = await best(3, () => {
-    const encoder = new PairEncoder(folder);
+  const tokenizing = await best(3, async () => {
+    const encoder = await PairEncoder.create(folder);
     padId = encoder.padId;
     encoder.encodePair(0, warmup[0].premise, warmup[0].hypothesis);
     return time(() => {
       rows = pairs.flatMap((p, i) => encoder.encodePair(i, p.premise, p.hypothesis));
     });
   });
-  const batches = makeBatches(rows, 32, session.inputNames, padId);
+  const { ort } = await loadNliPeers();
+  const batches = makeBatches(rows, 32, session.inputNames, padId, ort.Tensor);
   // Alternate the two, five rounds each, and keep each one's best: neither pays for the other's cold caches, and
   // a busy machine's slow rounds drop out.
   let bare = Number.POSITIVE_INFINITY;

@@ -56,7 +56,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--bail <n>', 'Stop after n failed tests')
     .option('--merge-reports [dir]', 'Report the blobs of sharded runs (default folder: .vitest-reports)')
     .option('--entail', 'Check citation precision with a local NLI model')
-    .option('--model <dir|hf:owner/name>', 'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL)')
+    .option(
+      '--nli-model, --model <dir|hf:owner/name>',
+      'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL; --model is its old name)',
+    )
     .option('--no-cache', 'Score entailment without the cache')
     .option(
       '--judge <url|replay:file>',
@@ -67,7 +70,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--fail-on-regression', 'Fail when a metric regressed against the previous run')
     .example('needlework run fixtures/workups')
     .example('needlework run runs/ --needles specs/ --reporter default --reporter needlework-junit')
-    .example('needlework run runs/ --entail --model ./nli-model --judge replay:judge.cassette.json')
+    .example('needlework run runs/ --entail --nli-model ./nli-model --judge replay:judge.cassette.json')
     .action(async (workups: string[], options: Record<string, unknown>) => {
       const { runRun } = await import('./commands/run.js');
       const many = (value: unknown): string[] =>
@@ -105,7 +108,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           }),
           ...(options['entail'] === true && {
             entail: {
-              ...(typeof options['model'] === 'string' && { model: options['model'] }),
+              ...(typeof options['nliModel'] === 'string' && { model: options['nliModel'] }),
               cache: options['cache'] !== false,
             },
           }),
@@ -193,7 +196,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--gold <trajectory>', "A gold trajectory (default: the workup's gold.trajectory.json)")
     .option('--json', 'Print the scores as JSON')
     .option('--entail', 'Also check citation precision with a local NLI model')
-    .option('--model <dir|hf:owner/name>', 'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL)')
+    .option(
+      '--nli-model, --model <dir|hf:owner/name>',
+      'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL; --model is its old name)',
+    )
     .option('--no-cache', 'Score entailment without the cache')
     .option('--rubric <spec>', 'Also score a rubric with an LLM judge (repeatable)')
     .option('--judge <url|replay:file>', 'The judge for --rubric (default: OPENAI_BASE_URL)')
@@ -211,7 +217,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           json: options['json'] === true,
           ...(options['entail'] === true && {
             entail: {
-              ...(typeof options['model'] === 'string' && { model: options['model'] }),
+              ...(typeof options['nliModel'] === 'string' && { model: options['nliModel'] }),
               cache: options['cache'] !== false,
             },
           }),
@@ -235,7 +241,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       '--judge <url|replay:file>',
       'An OpenAI-compatible base URL, or replay:<cassette> (default: OPENAI_BASE_URL)',
     )
-    .option('--model <name>', 'The judge model (default: NEEDLEWORK_JUDGE_MODEL, else gpt-4o-mini)')
+    .option(
+      '--judge-model, --model <name>',
+      'The judge model (default: NEEDLEWORK_JUDGE_MODEL, else gpt-4o-mini; --model is its old name)',
+    )
     .option('--samples <n>', 'Judgements per criterion; the median is the score (default 3)')
     .option('--temperature <t>', 'Sampling temperature (default 0)')
     .option('--cassette <file>', 'Replay verdicts from this cassette; a request it lacks goes to the judge')
@@ -246,7 +255,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--price <in,out>', 'The model price in USD per 1M input and output tokens, for the cost line')
     .option('--json', 'Print the results as JSON')
     .example(
-      'needlework judge fixtures/workups/grounded --rubric needles/icd-203.rubric.yaml --judge http://localhost:11434/v1 --model llama3.1',
+      'needlework judge fixtures/workups/grounded --rubric needles/icd-203.rubric.yaml --judge http://localhost:11434/v1 --judge-model llama3.1',
     )
     .example(
       'needlework judge fixtures/workups/grounded --rubric needles/icd-203.rubric.yaml --cassette judge.cassette.json --record',
@@ -265,17 +274,17 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       'Score how far a premise entails a hypothesis with a local NLI model',
     )
     .option(
-      '--model <dir|hf:owner/name>',
-      'An ONNX export folder or a Hub model (default: NEEDLEWORK_NLI_MODEL)',
+      '--nli-model, --model <dir|hf:owner/name>',
+      'An ONNX export folder or a Hub model (default: NEEDLEWORK_NLI_MODEL; --model is its old name)',
     )
     .option('--no-cache', 'Score without reading or writing the cache (.needlework/cache/entailment)')
     .option('--threads <n>', 'Threads one inference may use (default: the core count)')
     .option('--quantized', 'Use onnx/model_quantized.onnx')
     .option('--prompt <text>', 'The prompt a consistency model expects, with {premise} and {hypothesis}')
     .example(
-      'needlework entail "Halberd is a member of Ash Cell." "Halberd belongs to Ash Cell." --model ./nli',
+      'needlework entail "Halberd is a member of Ash Cell." "Halberd belongs to Ash Cell." --nli-model ./nli',
     )
-    .example('needlework entail "..." "..." --model hf:Xenova/nli-deberta-v3-xsmall')
+    .example('needlework entail "..." "..." --nli-model hf:Xenova/nli-deberta-v3-xsmall')
     .action(async (premise: string, hypothesis: string, options: Record<string, unknown>) => {
       const { runEntail, entailOptions } = await import('./commands/entail.js');
       result.code = await runEntail(entailOptions(premise, hypothesis, options), io);

@@ -1,6 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import type { Diagnostic } from '../errors/index.js';
 
 /** The files that make a folder a workup. */
@@ -59,11 +58,14 @@ async function find(
   for (const pattern of typeof patterns === 'string' ? [patterns] : patterns) {
     const info = await stat(pattern).catch(() => undefined);
     let matched: string[];
+    // The glob library is loaded only for a path that is not there: most commands name files and folders, and
+    // loading it costs more than a CLI command's whole work on one spec.
+    const globber = info ? undefined : await import('tinyglobby');
     if (info) {
       matched = await expand(pattern, info.isDirectory());
-    } else if (isDynamicPattern(pattern)) {
+    } else if (globber?.isDynamicPattern(pattern)) {
       // Paths come back as the user wrote the pattern: absolute for an absolute pattern, else relative to the cwd.
-      const hits = await glob(pattern, {
+      const hits = await globber.glob(pattern, {
         onlyFiles: false,
         expandDirectories: false,
         absolute: isAbsolute(pattern),

@@ -1,8 +1,9 @@
 import type { ProgressStream } from './hub/progress.js';
+import { loadNliPeers } from './onnx/peers.js';
 import { type OnnxNliOptions, OnnxNliVerifier } from './onnx/verifier.js';
 import { resolveModel } from './resolve.js';
 
-/** The entailment settings a command line or a config file gives (`--model`, `--no-cache`, `--threads`). */
+/** The entailment settings a command line or a config file gives (`--nli-model`, `--no-cache`, `--threads`). */
 export interface VerifierOptions {
   /** A model folder or `hf:<owner>/<name>[@revision]`; `NEEDLEWORK_NLI_MODEL` when left out. */
   model?: string;
@@ -32,6 +33,8 @@ export interface VerifierOptions {
 export async function createVerifierFromOptions(
   options: VerifierOptions = {},
 ): Promise<OnnxNliVerifier | undefined> {
+  // Before the model: a missing runtime should not cost the user a model download first.
+  await loadNliPeers();
   const dir = await resolveModel(options.model, {
     ...(options.env ? { env: options.env } : {}),
     ...(options.progress ? { progress: options.progress } : {}),

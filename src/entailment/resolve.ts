@@ -3,8 +3,11 @@ import { join } from 'node:path';
 import { DEFAULT_HF_ENDPOINT, downloadHubModel, parseHubRef } from './hub/hub.js';
 import type { ProgressStream } from './hub/progress.js';
 
-/** The environment variable that names the NLI model when no `--model` is given. */
+/** The environment variable that names the NLI model when no `--nli-model` is given. */
 export const MODEL_ENV = 'NEEDLEWORK_NLI_MODEL';
+
+/** How to name a model, for the message of every command and test that needs one and has none. */
+export const NLI_MODEL_HINT = `give --nli-model <dir|hf:owner/name> or set ${MODEL_ENV}`;
 
 export interface ResolveModelOptions {
   /** Where `NEEDLEWORK_NLI_MODEL`, `HF_ENDPOINT` and `XDG_CACHE_HOME` are read. @default process.env */

@@ -132,7 +132,7 @@ function onlyModel(cassette: Cassette | undefined, file: string): string {
   if (models.length > 1) {
     throw new UserError({
       file,
-      message: `the cassette holds verdicts from ${models.length} models (${models.join(', ')}); name one with --model`,
+      message: `the cassette holds verdicts from ${models.length} models (${models.join(', ')}); name one with --judge-model`,
     });
   }
   return models[0] ?? 'unknown';

@@ -1,43 +1,17 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../errors/index.js';
-import casesSchema from '../schemas/cases.schema.json' with { type: 'json' };
-import factSchema from '../schemas/fact.schema.json' with { type: 'json' };
-import ledgerEntrySchema from '../schemas/ledger-entry.schema.json' with { type: 'json' };
-import needleSchema from '../schemas/needle.schema.json' with { type: 'json' };
-import rubricSchema from '../schemas/rubric.schema.json' with { type: 'json' };
-import trajectorySchema from '../schemas/trajectory.schema.json' with { type: 'json' };
-import workupSchema from '../schemas/workup.schema.json' with { type: 'json' };
 import type { Place } from './locate.js';
+import { exportName, type SchemaName } from './schema-names.js';
+import * as generated from './validators.generated.js';
 
-export type SchemaName = 'fact' | 'ledger-entry' | 'trajectory' | 'workup' | 'needle' | 'rubric' | 'cases';
+export type { SchemaName };
 
-const SCHEMAS = {
-  fact: factSchema,
-  'ledger-entry': ledgerEntrySchema,
-  trajectory: trajectorySchema,
-  workup: workupSchema,
-  needle: needleSchema,
-  rubric: rubricSchema,
-  cases: casesSchema,
-} as const;
-
-let ajv: Ajv | undefined;
-const compiled = new Map<SchemaName, ValidateFunction>();
-
-/** The validator for a shipped schema, compiled once per process (`allErrors`, so every problem is reported). */
+/**
+ * The validator for a shipped schema (`allErrors`, so every problem is reported). The validators are compiled ahead
+ * of time into `validators.generated.ts`, so checking one spec loads neither Ajv nor its code generator.
+ */
 export function validator(name: SchemaName): ValidateFunction {
-  let validate = compiled.get(name);
-  if (!validate) {
-    if (!ajv) {
-      ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-      // `x-expected` is our annotation: the wording of a type error, where "must be an object" would mislead.
-      ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' });
-      for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);
-    }
-    validate = ajv.getSchema(SCHEMAS[name].$id)!;
-    compiled.set(name, validate);
-  }
-  return validate;
+  return (generated as unknown as Record<string, ValidateFunction>)[exportName(name)]!;
 }
 
 /**

@@ -4,6 +4,7 @@ import { caseCriteria, casesOf, unusedTools } from '../checks/cases.js';
 import { expectationText } from '../checks/format.js';
 import { type CheckOptions, type Criterion, criteriaOf } from '../checks/spec.js';
 import type { VerifierOptions } from '../entailment/create.js';
+import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import type { Judge } from '../judge/types.js';
@@ -114,7 +115,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       else
         problems.push({
           test: 'the entailment model loads',
-          message: 'no NLI model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
+          message: `no NLI model: ${NLI_MODEL_HINT}`,
         });
     } catch (error) {
       if (!(error instanceof UserError)) throw error;

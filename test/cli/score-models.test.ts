@@ -59,7 +59,7 @@ describe('needlework score --entail', () => {
     );
     expect(code).toBe(1);
     expect(io.stderr()).toContain(
-      '✗ --entail: no NLI model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
+      '✗ --entail: no NLI model: give --nli-model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
     );
   });
 });

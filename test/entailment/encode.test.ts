@@ -21,8 +21,8 @@ function folder(
 }
 
 describe('PairEncoder', () => {
-  it('lays out a pair as the tokenizer post-processor does: [CLS] A [SEP] B [SEP], B with type 1', () => {
-    const [row] = new PairEncoder(folder()).encodePair(0, 'the cat', 'a dog');
+  it('lays out a pair as the tokenizer post-processor does: [CLS] A [SEP] B [SEP], B with type 1', async () => {
+    const [row] = (await PairEncoder.create(folder())).encodePair(0, 'the cat', 'a dog');
     expect(row!.ids).toEqual([
       id('[CLS]'),
       id('the'),
@@ -35,9 +35,9 @@ describe('PairEncoder', () => {
     expect(row!.typeIds).toEqual([0, 0, 0, 0, 1, 1, 1]);
   });
 
-  it('follows a RoBERTa post-processor: <s> A </s></s> B </s>', () => {
+  it('follows a RoBERTa post-processor: <s> A </s></s> B </s>', async () => {
     const roberta = { type: 'RobertaProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] };
-    const [row] = new PairEncoder(folder({ tokenizer: { post_processor: roberta } })).encodePair(
+    const [row] = (await PairEncoder.create(folder({ tokenizer: { post_processor: roberta } }))).encodePair(
       0,
       'cat',
       'dog',
@@ -45,8 +45,8 @@ describe('PairEncoder', () => {
     expect(row!.ids).toEqual([id('[CLS]'), id('cat'), id('[SEP]'), id('[SEP]'), id('dog'), id('[SEP]')]);
   });
 
-  it('joins the two texts bare when the tokenizer has no post-processor', () => {
-    const [row] = new PairEncoder(folder({ tokenizer: { post_processor: null } })).encodePair(
+  it('joins the two texts bare when the tokenizer has no post-processor', async () => {
+    const [row] = (await PairEncoder.create(folder({ tokenizer: { post_processor: null } }))).encodePair(
       0,
       'cat',
       'dog',
@@ -54,9 +54,9 @@ describe('PairEncoder', () => {
     expect(row!.ids).toEqual([id('cat'), id('dog')]);
   });
 
-  it('cuts a long premise into overlapping windows that cover it to the end, each with the whole hypothesis', () => {
+  it('cuts a long premise into overlapping windows that cover it to the end, each with the whole hypothesis', async () => {
     // Limit 10: 3 special tokens and a 1-token hypothesis leave windows of 6, overlapping by 2.
-    const encoder = new PairEncoder(folder({ tokenizerConfig: { model_max_length: 10 } }), {
+    const encoder = await PairEncoder.create(folder({ tokenizerConfig: { model_max_length: 10 } }), {
       windowOverlap: 2,
     });
     const premise = 'the cat sat on the mat and the dog ran in the park';
@@ -71,8 +71,8 @@ describe('PairEncoder', () => {
     }
   });
 
-  it('truncates a hypothesis that would take more than half the room', () => {
-    const encoder = new PairEncoder(folder({ tokenizerConfig: { model_max_length: 13 } }));
+  it('truncates a hypothesis that would take more than half the room', async () => {
+    const encoder = await PairEncoder.create(folder({ tokenizerConfig: { model_max_length: 13 } }));
     const [row] = encoder.encodePair(0, 'cat', 'the cat sat on the mat and the dog ran');
     // Room 10: the hypothesis keeps 5 tokens.
     expect(row!.ids).toEqual([

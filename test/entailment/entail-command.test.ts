@@ -53,7 +53,7 @@ describe('needlework entail', () => {
 
   it('is a usage error without a model anywhere', async () => {
     await expect(runEntail({ premise: 'a', hypothesis: 'b', env: {} }, captureIo())).rejects.toThrow(
-      new UsageError('no model: pass --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL'),
+      new UsageError('no model: give --nli-model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL'),
     );
   });
 
@@ -64,10 +64,10 @@ describe('needlework entail', () => {
     ).rejects.toThrow(UserError);
   });
 
-  it('parses its flags: --model, --no-cache, --threads, --quantized', () => {
+  it('parses its flags: --nli-model, --no-cache, --threads, --quantized', () => {
     const cli = createCli(captureIo());
     cli.parse(
-      ['node', 'needlework', 'entail', 'p', 'h', '--model', 'hf:a/b', '--no-cache', '--threads', '2'],
+      ['node', 'needlework', 'entail', 'p', 'h', '--nli-model', 'hf:a/b', '--no-cache', '--threads', '2'],
       {
         run: false,
       },
@@ -81,6 +81,9 @@ describe('needlework entail', () => {
       threads: 2,
       quantized: false,
     });
+    // The flag's old name still works: `entail` has no other model.
+    cli.parse(['node', 'needlework', 'entail', 'p', 'h', '--model', 'old/dir'], { run: false });
+    expect(entailOptions('p', 'h', cli.options).model).toBe('old/dir');
     expect(entailOptions('p', 'h', { prompt: 'P: {premise} H: {hypothesis}' }).prompt).toBe(
       'P: {premise} H: {hypothesis}',
     );

@@ -325,7 +325,7 @@ describe('Cassette file', () => {
       await judge.judge(REQUEST);
     }
     await expect(createJudgeFromSpec(`replay:${file}`)).rejects.toThrow(
-      `${file}: the cassette holds verdicts from 2 models (a, b); name one with --model`,
+      `${file}: the cassette holds verdicts from 2 models (a, b); name one with --judge-model`,
     );
     const judge = await createJudgeFromSpec(`replay:${file}`, { model: 'b' });
     expect(await judge.judge(REQUEST)).toMatchObject({ ok: true, model: 'b', usage: { cached: true } });

@@ -82,7 +82,7 @@ describe('needlework judge', () => {
     const options = judgeOptions([GROUNDED], {
       rubric: RUBRIC,
       judge: server.url,
-      model: 'm',
+      judgeModel: 'm',
       cassette,
       record: true,
       samples: '2',
@@ -199,6 +199,8 @@ describe('needlework judge', () => {
         '--strict',
         '--cassette',
         'c.json',
+        '--judge-model',
+        'llama3.1',
       ],
       { run: false },
     );
@@ -207,6 +209,7 @@ describe('needlework judge', () => {
       workups: [GROUNDED],
       rubric: RUBRIC,
       judge: 'replay:c.json',
+      model: 'llama3.1',
       cassette: 'c.json',
       mode: 'strict',
     });

@@ -219,7 +219,7 @@ describe('needlework run: models', () => {
         '--reporter',
         'json',
         '--entail',
-        '--model',
+        '--nli-model',
         model,
         '--no-cache',
         '--judge',
@@ -256,7 +256,7 @@ describe('needlework run --entail without a model', () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      '--entail needs a model: give --model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
+      '--entail needs a model: give --nli-model <dir|hf:owner/name> or set NEEDLEWORK_NLI_MODEL',
     );
   });
 });

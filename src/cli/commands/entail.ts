@@ -1,5 +1,5 @@
 import { createVerifierFromOptions } from '../../entailment/create.js';
-import { MODEL_ENV } from '../../entailment/resolve.js';
+import { NLI_MODEL_HINT } from '../../entailment/resolve.js';
 import { UsageError } from '../../errors/index.js';
 import { colors, type Io } from '../io.js';
 
@@ -36,7 +36,7 @@ export function entailOptions(
   return {
     premise,
     hypothesis,
-    ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+    ...(typeof flags.nliModel === 'string' ? { model: flags.nliModel } : {}),
     ...(prompt !== undefined ? { prompt } : {}),
     cache: flags.cache !== false,
     ...(threads !== undefined ? { threads } : {}),
@@ -60,7 +60,7 @@ export async function runEntail(options: EntailOptions, io: Io): Promise<number>
     ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
   });
   if (!verifier) {
-    throw new UsageError(`no model: pass --model <dir|hf:owner/name> or set ${MODEL_ENV}`);
+    throw new UsageError(`no model: ${NLI_MODEL_HINT}`);
   }
   const pair = { premise: options.premise, hypothesis: options.hypothesis };
   const [score] = await verifier.score([pair]);

@@ -1,7 +1,8 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { INIT_FILES } from '../init/templates.js';
+import { EXAMPLE_WORKUP, initFiles, type ProjectModules } from '../init/templates.js';
 import { colors, type Io } from '../io.js';
+import { packageRoot } from '../package-root.js';
 
 export interface InitOptions {
   /** The project folder. @default process.cwd() */
@@ -14,28 +15,39 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** Every name Vitest (or Vite, whose config Vitest reads) looks for, in its order. */
+const CONFIG_NAMES = ['vitest', 'vite'].flatMap((base) =>
+  ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${base}.config.${ext}`),
+);
+
+/**
+ * ES modules when the project's package.json says `"type": "module"`; CommonJS otherwise, as Node and tsc read a
+ * `.ts` file there (`npm init -y` writes `"type": "commonjs"`).
+ */
+export async function projectModules(root: string): Promise<ProjectModules> {
+  try {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { type?: unknown };
+    return pkg.type === 'module' ? 'esm' : 'cjs';
+  } catch {
+    return 'cjs';
+  }
+}
+
 /**
  * Scaffolds needlework into an existing project: a needle, a Vitest config with the plugin and reporters, an example
- * test, a workups folder and a CI workflow. Never overwrites: a file that exists is left as it is and named, and for
- * an existing Vitest config the lines to add are printed instead.
+ * test, an example workup both pass on (so the first `npx vitest run` is green), and a CI workflow. Never
+ * overwrites: a file that exists is left as it is and named, and for an existing Vitest config the lines to add are
+ * printed instead.
  */
 export async function runInit(options: InitOptions, io: Io): Promise<number> {
   const c = colors(io);
   const root = resolve(options.dir);
-  const configs = [
-    'vitest.config.ts',
-    'vitest.config.mts',
-    'vitest.config.js',
-    'vitest.config.mjs',
-    'vite.config.ts',
-    'vite.config.js',
-  ];
   const existingConfig = (
-    await Promise.all(configs.map(async (f) => ((await exists(join(root, f))) ? f : undefined)))
+    await Promise.all(CONFIG_NAMES.map(async (f) => ((await exists(join(root, f))) ? f : undefined)))
   ).find(Boolean);
-  for (const [path, text] of Object.entries(INIT_FILES)) {
+  for (const [path, text] of Object.entries(initFiles(await projectModules(root)))) {
     const target = join(root, path);
-    if (path === 'vitest.config.ts' && existingConfig) {
+    if (path.startsWith('vitest.config.') && existingConfig) {
       io.out(`${c.yellow('kept')}    ${existingConfig} ${c.dim('(add the plugin to it:)')}`);
       io.out(c.dim("          import { needlework } from 'needlework/vitest';"));
       io.out(
@@ -53,8 +65,20 @@ export async function runInit(options: InitOptions, io: Io): Promise<number> {
     await writeFile(target, text, { flag: 'wx' });
     io.out(`${c.green('created')} ${path}`);
   }
+  const example = join(root, EXAMPLE_WORKUP.to);
+  if (await exists(example)) {
+    io.out(`${c.yellow('kept')}    ${EXAMPLE_WORKUP.to}/ ${c.dim('(exists)')}`);
+  } else {
+    await cp(join(packageRoot(), EXAMPLE_WORKUP.from), example, {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+    });
+    io.out(`${c.green('created')} ${EXAMPLE_WORKUP.to}/ ${c.dim('(an example run to read)')}`);
+  }
   io.out(
-    `\nNext: put agent runs in workups/, then ${c.bold('npx vitest run')} (or ${c.bold('npx needlework run')}).`,
+    `\nNext: ${c.bold('npx vitest run')} checks the example run with the example needle and test (all should pass).` +
+      `\nThen put your agent's runs in workups/ and write a needle for its task (${c.bold('npx needlework validate needles')}).`,
   );
   return 0;
 }

@@ -111,7 +111,7 @@ export function judgeOptions(workups: string[], flags: Record<string, unknown>):
     workups,
     rubric: flags.rubric,
     ...(typeof flags.judge === 'string' && { judge: flags.judge }),
-    ...(flags.model !== undefined && { model: String(flags.model) }),
+    ...(flags.judgeModel !== undefined && { model: String(flags.judgeModel) }),
     ...(flags.samples !== undefined && { samples: whole(flags.samples, '--samples', 1) }),
     ...(flags.temperature !== undefined && {
       temperature: flags.temperature === 'none' ? null : number(flags.temperature, '--temperature'),

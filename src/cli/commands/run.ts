@@ -25,7 +25,7 @@ export interface RunOptions {
   bail?: number;
   /** Report the blobs that sharded runs wrote (`--reporter blob`) in this folder instead of running tests. */
   mergeReports?: string;
-  /** Check citation precision with an NLI model (`--entail`, `--model`, `--no-cache`). */
+  /** Check citation precision with an NLI model (`--entail`, `--nli-model`, `--no-cache`). */
   entail?: VerifierOptions;
   /** A judge for rubric specs: a base URL or `replay:<cassette>`. */
   judge?: string;
@@ -86,11 +86,10 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   let entail = options.entail;
   if (entail) {
     // Resolved once here, so a Hub model downloads once (with its progress bar) before any worker needs it.
-    const { resolveModel, MODEL_ENV } = await import('../../entailment/resolve.js');
+    const { resolveModel, NLI_MODEL_HINT } = await import('../../entailment/resolve.js');
+    await (await import('../../entailment/onnx/peers.js')).loadNliPeers(); // fails now, not in every worker
     const model = await resolveModel(entail.model);
-    if (model === undefined) {
-      throw new UsageError(`--entail needs a model: give --model <dir|hf:owner/name> or set ${MODEL_ENV}`);
-    }
+    if (model === undefined) throw new UsageError(`--entail needs a model: ${NLI_MODEL_HINT}`);
     entail = { ...entail, model };
   }
   const reporters = await Promise.all(options.reporters.map((name) => reporterFor(name, options.outDir)));

@@ -5,7 +5,7 @@ import { checkWorkup } from '../../checks/check-workup.js';
 import type { CheckOptions } from '../../checks/spec.js';
 import type { CitationPrecision } from '../../entailment/citations/precision.js';
 import type { VerifierOptions } from '../../entailment/create.js';
-import { MODEL_ENV } from '../../entailment/resolve.js';
+import { NLI_MODEL_HINT } from '../../entailment/resolve.js';
 import { type Diagnostic, formatDiagnostic, UserError } from '../../errors/index.js';
 import type { Judge } from '../../judge/types.js';
 import { citationRecall, resolveCitations } from '../../metrics/citations/index.js';
@@ -52,7 +52,7 @@ export interface ScoreOptions {
   json?: boolean;
   /** Where `needles/` is looked for. @default process.cwd() */
   cwd?: string;
-  /** Check citation precision with an NLI model (`--entail`, `--model`, `--no-cache`). */
+  /** Check citation precision with an NLI model (`--entail`, `--nli-model`, `--no-cache`). */
   entail?: VerifierOptions;
   /** Rubric specs to score with a judge (`--rubric`), and the judge (`--judge`, `--samples`). */
   rubrics?: string[];
@@ -201,7 +201,7 @@ async function loadVerifier(
     if (verifier) return verifier;
     problems.push({
       file: '--entail',
-      message: `no NLI model: give --model <dir|hf:owner/name> or set ${MODEL_ENV}`,
+      message: `no NLI model: ${NLI_MODEL_HINT}`,
     });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;

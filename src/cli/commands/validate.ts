@@ -1,9 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { caseCriteria, casesOf, unusedTools } from '../../checks/cases.js';
 import { findSpecs, findWorkups, isSpecFile } from '../../discover/find.js';
 import { type Diagnostic, formatDiagnostic } from '../../errors/index.js';
-import { loadSpecs } from '../../specs/load.js';
-import { loadWorkups } from '../../workup/load.js';
 import { colors, type Io } from '../io.js';
 
 export interface ValidateOptions {
@@ -30,8 +27,14 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     if (kinds.includes('spec')) specPatterns.push(path);
     if (kinds.includes('workup')) workupPatterns.push(path);
   }
-  const specs = specPatterns.length > 0 ? await loadSpecs(specPatterns) : undefined;
-  const workups = workupPatterns.length > 0 ? await loadWorkups(workupPatterns) : undefined;
+  // Each loader is imported only when there is something for it: the note parser behind workups costs more to load
+  // than a spec takes to check, and `validate <spec>` should start as fast as Node does.
+  const specs =
+    specPatterns.length > 0 ? await (await import('../../specs/load.js')).loadSpecs(specPatterns) : undefined;
+  const workups =
+    workupPatterns.length > 0
+      ? await (await import('../../workup/load.js')).loadWorkups(workupPatterns)
+      : undefined;
   problems.push(...(specs?.errors ?? []), ...(workups?.failures.flatMap((f) => f.diagnostics) ?? []));
 
   const everyWorkup = (spec: { workups?: string[] }) =>
@@ -49,7 +52,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     );
   }
   const warnings: string[] = [];
+  // The checks behind cases specs pull in every metric: load them only for a cases spec.
+  const cases = (specs?.cases.length ?? 0) > 0 ? await import('../../checks/cases.js') : undefined;
   for (const spec of specs?.cases ?? []) {
+    const { caseCriteria, casesOf, unusedTools } = cases!;
     const checks = spec.cases.reduce((n, c) => n + caseCriteria(spec, c).length, 0);
     io.out(
       `${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${plural(spec.cases.length, 'valid case')}, ${plural(checks, 'assertion')}`)}`,

@@ -1,21 +1,32 @@
-/** The files `needlework init` writes, by path relative to the project. */
-export const INIT_FILES: Readonly<Record<string, string>> = {
-  'needles/example.needle.yaml': `# yaml-language-server: $schema=../node_modules/needlework/dist/src/schemas/needle.schema.json
+/** Whether the project's `.ts` files are ES modules (`"type": "module"`) or CommonJS (anything else). */
+export type ProjectModules = 'esm' | 'cjs';
+
+/** The bundled run `init` copies into the project, so the first `npx vitest run` has a workup to check. */
+export const EXAMPLE_WORKUP = { from: 'fixtures/workups/grounded', to: 'workups/example-grounded' } as const;
+
+const NEEDLE = `# yaml-language-server: $schema=../node_modules/needlework/dist/src/schemas/needle.schema.json
 # A needle: the answer a correct run must surface, the graph path it must walk to get there, and the facts it must
-# cite. Every workup in workups/ gets a test per criterion. Edit it to match your agent's task.
+# cite. This one describes the example run in workups/example-grounded (a made-up task: how are Halberd and Wren
+# linked?), and passes on it. Copy it for your agent's task; \`npx needlework validate needles\` checks your edits.
 id: example
 answer: Compound-Alpha
 required_path:
   relations: [MEMBER_OF, CO_LOCATED, CO_LOCATED]
   from: Halberd
   to: Wren
+# Every edge of the path: supporting-fact F1 compares the facts a run cites with these.
 required_cites:
   - { subject: Halberd, relation: MEMBER_OF, object: Ash Cell }
+  - { subject: Ash Cell, relation: CO_LOCATED, object: Compound-Alpha }
+  - { subject: Wren, relation: CO_LOCATED, object: Compound-Alpha }
 thresholds:
   supporting_fact_f1: 0.8
   pivot_burden: 20
-`,
-  'vitest.config.ts': `import { needlework } from 'needlework/vitest';
+# The runs this needle checks (workup folder names; * matches anything). Without this list it checks every run.
+workups: [example-*]
+`;
+
+const VITEST_CONFIG = `import { needlework } from 'needlework/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -29,30 +40,41 @@ export default defineConfig({
     ],
   },
 });
-`,
-  'test/agent.test.ts': `import { loadWorkups } from 'needlework';
+`;
+
+// No top-level await: the suite loads the runs inside an async describe, so the same text typechecks as an ES
+// module and (named .mts) in a CommonJS project.
+const AGENT_TEST = `import { loadWorkups } from 'needlework';
 import { describe, expect, it } from 'vitest';
 
-// Hand-written checks with needlework's matchers, beside the YAML needles.
-const { workups } = await loadWorkups('workups');
+// Hand-written checks with needlework's matchers, beside the YAML needles: every run in workups/ gets these.
+describe('agent runs', async () => {
+  const { workups } = await loadWorkups('workups');
+  for (const workup of workups) {
+    describe(workup.id, () => {
+      it('cites only ledger entries that exist', () => {
+        expect(workup).toHaveResolvableCitations();
+      });
 
-describe.each(workups.map((w) => [w.id, w] as const))('%s', (_id, workup) => {
-  it('cites only ledger entries that exist', () => {
-    expect(workup).toHaveResolvableCitations();
-  });
-
-  it('cites every claim', () => {
-    expect(workup).toHaveCitationRecall(1);
-  });
+      it('cites every claim', () => {
+        expect(workup).toHaveCitationRecall(1);
+      });
+    });
+  }
 });
-`,
+`;
+
+/** The files that do not depend on the project's module kind. */
+const OTHER_FILES: Readonly<Record<string, string>> = {
   'workups/README.md': `# Agent runs
 
 Put one folder per agent run here: \`note.md\` (the note, citing \`[cite:g1]\`), \`provenance.jsonl\` (one query a
-line) and \`trajectory.json\` (the steps). \`npx needlework import <log> --out workups/<name>\` makes one from an
+line) and \`trajectory.json\` (the steps). \`example-grounded\` is a sample run to read, which the example needle and
+test check; delete it once your own runs are here. \`npx needlework import <log> --out workups/<name>\` makes one from an
 OpenAI chat log or an OpenTelemetry GenAI trace.
 `,
-  '.github/workflows/needlework.yml': `name: needlework
+  '.github/workflows/needlework.yml': `# yaml-language-server: $schema=https://json.schemastore.org/github-workflow.json
+name: needlework
 on: [push, pull_request]
 jobs:
   agent-runs:
@@ -71,3 +93,17 @@ jobs:
           path: needlework-report/
 `,
 };
+
+/**
+ * The files `needlework init` writes, by path relative to the project. A CommonJS project gets `.mts` names for the
+ * TypeScript files, so they are ES modules whatever its package.json says (Vitest and tsc both read them as such).
+ */
+export function initFiles(modules: ProjectModules): Readonly<Record<string, string>> {
+  const ts = modules === 'esm' ? 'ts' : 'mts';
+  return {
+    'needles/example.needle.yaml': NEEDLE,
+    [`vitest.config.${ts}`]: VITEST_CONFIG,
+    [`test/agent.test.${ts}`]: AGENT_TEST,
+    ...OTHER_FILES,
+  };
+}

@@ -1,14 +1,17 @@
-import ort from 'onnxruntime-node';
+import type { Tensor } from 'onnxruntime-node';
 import type { EncodedSequence } from './encode.js';
 
 /** The inputs a Hugging Face sequence-classification export may declare; needlework feeds exactly these. */
 export const FEEDABLE_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'] as const;
 export type FeedableInput = (typeof FEEDABLE_INPUTS)[number];
 
+/** onnxruntime's `Tensor` class, passed in because onnxruntime is an optional peer imported only when a model runs. */
+export type TensorClass = typeof import('onnxruntime-node').Tensor;
+
 /** A group of rows padded to one length, ready to run. */
 export interface Batch {
   rows: EncodedSequence[];
-  feeds: Record<string, ort.Tensor>;
+  feeds: Record<string, Tensor>;
 }
 
 /**
@@ -28,8 +31,12 @@ export function makeBatches(
   size: number,
   inputs: readonly string[],
   padId: number,
+  tensor: TensorClass,
 ): Batch[] {
-  return groupRows(rows, size).map((group) => ({ rows: group, feeds: padBatch(group, inputs, padId) }));
+  return groupRows(rows, size).map((group) => ({
+    rows: group,
+    feeds: padBatch(group, inputs, padId, tensor),
+  }));
 }
 
 /** int64 [batch, length] tensors for the declared inputs only (a DistilBERT export rejects `token_type_ids`). */
@@ -37,7 +44,8 @@ export function padBatch(
   rows: readonly EncodedSequence[],
   inputs: readonly string[],
   padId: number,
-): Record<string, ort.Tensor> {
+  tensor: TensorClass,
+): Record<string, Tensor> {
   const length = rows.reduce((max, row) => Math.max(max, row.ids.length), 0);
   const dims = [rows.length, length];
   const ids = new BigInt64Array(rows.length * length).fill(BigInt(padId));
@@ -56,7 +64,7 @@ export function padBatch(
     attention_mask: mask,
     token_type_ids: types,
   };
-  const feeds: Record<string, ort.Tensor> = {};
-  for (const name of inputs) feeds[name] = new ort.Tensor('int64', all[name as FeedableInput], dims);
+  const feeds: Record<string, Tensor> = {};
+  for (const name of inputs) feeds[name] = new tensor('int64', all[name as FeedableInput], dims);
   return feeds;
 }

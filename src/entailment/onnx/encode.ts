@@ -1,6 +1,7 @@
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer } from '@huggingface/tokenizers';
 import { UserError } from '../../errors/index.js';
 import type { ExportFolder } from './export-folder.js';
+import { loadNliPeers } from './peers.js';
 
 /** One model input row: a premise window joined to its hypothesis with the tokenizer's special tokens. */
 export interface EncodedSequence {
@@ -49,15 +50,24 @@ export class PairEncoder {
   private readonly overlap: number | undefined;
   private readonly memo = new Map<string, number[]>();
 
-  constructor(folder: ExportFolder, options: PairEncoderOptions = {}) {
+  /** An encoder for the export's tokenizer (imports @huggingface/tokenizers, an optional peer, on first use). */
+  static async create(folder: ExportFolder, options: PairEncoderOptions = {}): Promise<PairEncoder> {
+    const { Tokenizer } = await loadNliPeers();
+    let tokenizer: Tokenizer;
     try {
-      this.tokenizer = new Tokenizer(folder.tokenizerJson, folder.tokenizerConfig);
+      tokenizer = new Tokenizer(folder.tokenizerJson, folder.tokenizerConfig);
     } catch (error) {
       throw new UserError({
         file: folder.tokenizerPath,
         message: `not a tokenizer the tokenizers library can load (${(error as Error).message})`,
       });
     }
+    return new PairEncoder(folder, tokenizer, options);
+  }
+
+  /** Use `PairEncoder.create`, which loads the tokenizer library and reports a bad tokenizer file. */
+  private constructor(folder: ExportFolder, tokenizer: Tokenizer, options: PairEncoderOptions) {
+    this.tokenizer = tokenizer;
     this.maxLength = options.maxLength ?? maxLengthOf(folder);
     this.overlap = options.windowOverlap;
     this.parts = options.prompt === undefined ? this.pairLayout() : this.promptLayout(options.prompt);

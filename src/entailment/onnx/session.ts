@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import ort from 'onnxruntime-node';
+import type { InferenceSession } from 'onnxruntime-node';
 import { UserError } from '../../errors/index.js';
+import { loadNliPeers } from './peers.js';
 
-export type InferenceSession = ort.InferenceSession;
+export type { InferenceSession };
 
 /**
  * One InferenceSession per model file and thread count per process. Loading a model costs far more than scoring a
@@ -34,6 +35,7 @@ export function loadSession(modelPath: string, options: SessionOptions = {}): Pr
 }
 
 async function createSession(modelPath: string, options: SessionOptions): Promise<InferenceSession> {
+  const { ort } = await loadNliPeers();
   try {
     return await ort.InferenceSession.create(modelPath, {
       graphOptimizationLevel: 'all',

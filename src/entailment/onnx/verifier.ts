@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { UserError } from '../../errors/index.js';
 import type { EntailmentPair, EntailmentVerifier } from '../../model/entailment.js';
 import { ScoreCache } from '../cache/score-cache.js';
-import { FEEDABLE_INPUTS, groupRows, padBatch } from './batch.js';
+import { FEEDABLE_INPUTS, groupRows, padBatch, type TensorClass } from './batch.js';
 import { type EncodedSequence, PairEncoder } from './encode.js';
 import { type ExportFolder, readExportFolder } from './export-folder.js';
 import { entailmentProbability, probabilities, type ScoreHead, scoreHead } from './head.js';
+import { loadNliPeers } from './peers.js';
 import { type InferenceSession, loadSession, modelHash, sha256File } from './session.js';
 
 export interface OnnxNliOptions {
@@ -56,6 +57,8 @@ interface Loaded {
   folder: ExportFolder;
   session: InferenceSession;
   encoder: PairEncoder;
+  /** onnxruntime's Tensor class, from the optional peer the session was loaded with. */
+  tensor: TensorClass;
   head: ScoreHead;
   inputs: string[];
   output: string;
@@ -220,7 +223,7 @@ export class OnnxNliVerifier implements EntailmentVerifier {
     const width = model.head.kind === 'sigmoid' ? 1 : model.head.labels.length;
     // Tensors are built one batch at a time: a whole run's would hold every padded row in memory at once.
     for (const group of groupRows(rows, this.options.batchSize ?? 16)) {
-      const batch = { rows: group, feeds: padBatch(group, model.inputs, model.encoder.padId) };
+      const batch = { rows: group, feeds: padBatch(group, model.inputs, model.encoder.padId, model.tensor) };
       this.stats.sessionRuns++;
       this.stats.rows += batch.rows.length;
       const out = await model.session.run(batch.feeds);
@@ -248,7 +251,7 @@ export class OnnxNliVerifier implements EntailmentVerifier {
 
 async function load(dir: string, options: OnnxNliOptions): Promise<Loaded> {
   const folder = await readExportFolder(dir, { quantized: options.quantized === true });
-  const encoder = new PairEncoder(folder, {
+  const encoder = await PairEncoder.create(folder, {
     ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}),
     ...(options.windowOverlap !== undefined ? { windowOverlap: options.windowOverlap } : {}),
     ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
@@ -307,5 +310,15 @@ async function load(dir: string, options: OnnxNliOptions): Promise<Loaded> {
       }),
     )
     .digest('hex');
-  return { folder, session, encoder, head, inputs: [...session.inputNames], output, fingerprint };
+  const { ort } = await loadNliPeers();
+  return {
+    folder,
+    session,
+    encoder,
+    tensor: ort.Tensor,
+    head,
+    inputs: [...session.inputNames],
+    output,
+    fingerprint,
+  };
 }
