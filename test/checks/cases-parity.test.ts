@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerOf } from '../../src/checks/answer.js';
 import { checkWorkup } from '../../src/checks/check-workup.js';
-import type { CasesSpec } from '../../src/model/spec.js';
 import { makeStep, makeTrajectory } from '../../src/model/trajectory.js';
 import { loadWorkup } from '../../src/workup/load.js';
 import { pythonUnavailable, runReference } from '../reference/python.js';

@@ -54,7 +54,9 @@ describe('needlework validate', () => {
   it('fails on a path with nothing to validate', async () => {
     const io = captureIo();
     expect(await runValidate({ paths: [await tmp()] }, io)).toBe(1);
-    expect(io.stderr()).toMatch(/: no specs \(\*\.needle\.yaml, \*\.rubric\.yaml, \*\.cases\.yaml\) or workups found/);
+    expect(io.stderr()).toMatch(
+      /: no specs \(\*\.needle\.yaml, \*\.rubric\.yaml, \*\.cases\.yaml\) or workups found/,
+    );
   });
 });
 
