@@ -267,6 +267,7 @@ try {
   });
   if (run.error || run.status !== 0) {
     console.log(`  seed 002 Python: not run (${run.error?.message ?? run.stderr.trim().split('\n').at(-1)})`);
+    console.log('  target >= 20x: MISSED (no python3 to compare with)');
   } else {
     const py = JSON.parse(run.stdout).seconds;
     console.log(
@@ -275,6 +276,7 @@ try {
     console.log(
       `  ratio Python / needlework          ${fmt(py / ours, 1).padStart(9)} x (best of 3); ${fmt(py / oursOnce, 1)} x (1 run)`,
     );
+    console.log(`  target >= 20x: ${py / ours >= 20 ? 'met' : 'MISSED'}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

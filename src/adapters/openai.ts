@@ -10,6 +10,21 @@ export interface OpenAIOptions extends AdapterSource {
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 type Role = (typeof ROLES)[number];
 
+/** `ROLES.includes(role)`, as a switch: this runs on every message. */
+function isRole(role: string): role is Role {
+  switch (role) {
+    case 'system':
+    case 'developer':
+    case 'user':
+    case 'assistant':
+    case 'tool':
+    case 'function':
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** One tool call an assistant message asked for, normalised from `tool_calls[]` or the legacy `function_call`. */
 interface RequestedCall {
   name: string;
@@ -190,7 +205,7 @@ function checkMessage(
     return undefined;
   }
   const role = message['role'];
-  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+  if (typeof role !== 'string' || !isRole(role)) {
     problems.add(at(prefix, index, 'role'), `expected one of ${ROLES.join(', ')}, found ${describe(role)}`);
     return undefined;
   }

@@ -191,32 +191,33 @@ function strictMessages(
   for (let k = 0; k < n; k++) {
     const om = outOutline[k];
     const rm = refOutline[k];
-    const oCount = om?.tool_calls ?? 0;
-    const rCount = rm?.tool_calls ?? 0;
-    const oCalls = out.slice(o, o + oCount);
-    const rCalls = ref.slice(r, r + rCount);
-    o += oCount;
-    r += rCount;
+    const oStart = o;
+    const rStart = r;
+    o += om?.tool_calls ?? 0;
+    r += rm?.tool_calls ?? 0;
     if (om !== undefined && rm !== undefined) {
       if (om.role !== rm.role) reason ??= `message ${k}: role ${om.role}, the reference's is ${rm.role}`;
       else if ((om.tool_calls === null) !== (rm.tool_calls === null)) {
         reason ??= `message ${k}: ${om.tool_calls === null ? 'no tool calls' : 'tool calls'}, the reference has ${rm.tool_calls === null ? 'none' : 'tool calls'}`;
       }
     }
-    const used = new Uint8Array(rCalls.length);
-    for (const call of oCalls) {
+    // Most messages carry no call or one: the loops below stay on the flat lists, allocating nothing but `used`.
+    const used: boolean[] = [];
+    for (let j = rStart; j < r; j++) used.push(false);
+    for (let i = oStart; i < o; i++) {
+      const call = out[i] as ToolCall;
       const matcher = matcherFor(call.tool);
       let found = false;
-      for (let j = 0; j < rCalls.length; j++) {
-        const candidate = rCalls[j] as ToolCall;
-        if (used[j] || candidate.tool !== call.tool || !matcher(call.args, candidate.args)) continue;
-        used[j] = 1;
+      for (let j = rStart; j < r; j++) {
+        const candidate = ref[j] as ToolCall;
+        if (used[j - rStart] || candidate.tool !== call.tool || !matcher(call.args, candidate.args)) continue;
+        used[j - rStart] = true;
         found = true;
         break;
       }
       if (!found) extra.push(call);
     }
-    for (let j = 0; j < rCalls.length; j++) if (!used[j]) missing.push(rCalls[j] as ToolCall);
+    for (let j = rStart; j < r; j++) if (!used[j - rStart]) missing.push(ref[j] as ToolCall);
   }
   const pass = reason === undefined && missing.length === 0 && extra.length === 0;
   return reason === undefined ? { pass, missing, extra } : { pass, missing, extra, reason };
@@ -248,7 +249,8 @@ function plural(n: number, word: string): string {
  * a failure into a pass).
  */
 function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: MatcherFor): ToolCall[] {
-  const used = new Uint8Array(available.length);
+  const used: boolean[] = [];
+  for (let i = 0; i < available.length; i++) used.push(false);
   const left: ToolCall[] = [];
   for (const want of required) {
     const matcher = matcherFor(want.tool);
@@ -257,7 +259,7 @@ function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: Matc
       const have = available[i] as ToolCall;
       if (have.tool !== want.tool || used[i]) continue;
       if (matcher(have.args, want.args)) {
-        used[i] = 1;
+        used[i] = true;
         found = true;
         break;
       }
@@ -287,17 +289,21 @@ function argsMatcher(
   throw new TypeError(`matchTrajectory: invalid tool args override for ${JSON.stringify(tool)}`);
 }
 
+const subsetMatcher: ToolArgsMatcher = (first, second) => containedIn(first, second);
+const supersetMatcher: ToolArgsMatcher = (first, second) => containedIn(second, first);
+const ignoreMatcher: ToolArgsMatcher = () => true;
+
 function modeMatcher(mode: ToolArgsMatchMode): ToolArgsMatcher {
   switch (mode) {
     case 'exact':
       return pythonEquals;
     case 'subset':
-      return (first, second) => containedIn(first, second);
+      return subsetMatcher;
     case 'superset':
-      return (first, second) => containedIn(second, first);
+      return supersetMatcher;
     default:
       // agentevals falls back to ignoring the arguments for any other mode.
-      return () => true;
+      return ignoreMatcher;
   }
 }
 
