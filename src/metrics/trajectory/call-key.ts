@@ -126,12 +126,7 @@ export class CallIndex {
   }
 
   private string(s: string): number {
-    let id = this.strings.get(s);
-    if (id === undefined) {
-      id = this.next++;
-      this.strings.set(s, id);
-    }
-    return id;
+    return this.intern(this.strings, s);
   }
 
   /**
@@ -139,43 +134,29 @@ export class CallIndex {
    * `Map` keys compare by SameValueZero, so `0` and `-0` meet (both written `0`) and NaN meets NaN.
    */
   private number(x: number): number {
-    let id = this.numbers.get(x);
-    if (id === undefined) {
-      id = this.next++;
-      this.numbers.set(x, id);
-    }
-    return id;
+    return this.intern(this.numbers, x);
   }
 
   /** A `bigint` is written as its digits, which an integral number below 1e21 in magnitude also writes. */
   private bigint(b: bigint): number {
     const x = Number(b);
     if (Math.abs(x) < 1e21 && BigInt(x) === b) return this.number(x);
-    const text = b.toString();
-    let id = this.bigints.get(text);
-    if (id === undefined) {
-      id = this.next++;
-      this.bigints.set(text, id);
-    }
-    return id;
+    return this.intern(this.bigints, b.toString());
   }
 
   /** The id of the ordered pair `(left, right)`: equal pairs, equal ids. */
   private pair(left: number, right: number): number {
-    if (left < PACKED_LIMIT && right < PACKED_LIMIT) {
-      const packed = left * PACKED_LIMIT + right;
-      let id = this.packedPairs.get(packed);
-      if (id === undefined) {
-        id = this.next++;
-        this.packedPairs.set(packed, id);
-      }
-      return id;
-    }
-    const wide = `${left},${right}`;
-    let id = this.widePairs.get(wide);
+    if (left < PACKED_LIMIT && right < PACKED_LIMIT)
+      return this.intern(this.packedPairs, left * PACKED_LIMIT + right);
+    return this.intern(this.widePairs, `${left},${right}`);
+  }
+
+  /** The id `map` holds for `key`, given the next free id when it holds none. */
+  private intern<K>(map: Map<K, number>, key: K): number {
+    let id = map.get(key);
     if (id === undefined) {
       id = this.next++;
-      this.widePairs.set(wide, id);
+      map.set(key, id);
     }
     return id;
   }
