@@ -4,8 +4,9 @@
 // commit 5ab1319 (before it was made faster), whose src/ is read from the git history and transpiled next to dist/
 // (target >= 10x).
 // Every ratio compares figures measured in this same run. Each side runs in a Node process of its own, as a user's
-// would: loading agentevals (LangChain, LangSmith, OpenAI's client) into a process makes the code that runs next to it
-// two to three times slower, so timing both in one process would charge needlework for agentevals' weight. The
+// would: with agentevals (LangChain, LangSmith, OpenAI's client) loaded in the same process, fromOpenAIMessages ran
+// about three times slower when this bench was written (7 -> 25 µs per log, back to back), so timing both in one
+// process would charge needlework for agentevals' weight. The
 // processes alternate, best of three each, so load on this shared machine falls on both sides alike.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
