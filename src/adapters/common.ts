@@ -77,12 +77,23 @@ export function describe(value: unknown): string {
  */
 export function tryParseJson(text: string): unknown {
   const trimmed = text.trim();
-  if (trimmed === '' || !/^[[{"\d-]|^(?:true|false|null)$/.test(trimmed)) return undefined;
+  if (trimmed === '' || !mayBeJson(trimmed)) return undefined;
   try {
     return parseJson(trimmed, '<value>');
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a trimmed text can be JSON: it opens an object, array, string or number, or is a literal. A character test
+ * rather than a regular expression: this runs on every tool argument and result of an imported run.
+ */
+function mayBeJson(trimmed: string): boolean {
+  const c = trimmed.charCodeAt(0);
+  // `{`, `[`, `"`, `-`, a digit
+  if (c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39)) return true;
+  return trimmed === 'true' || trimmed === 'false' || trimmed === 'null';
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { Trajectory, TrajectoryStep } from '../model/trajectory.js';
-import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import type { MessageOutline, StepType, Trajectory, TrajectoryStep } from '../model/trajectory.js';
+import { makeTrajectory } from '../model/trajectory.js';
 import { type AdapterSource, describe, isRecord, Problems, toolInput, toolOutput } from './common.js';
 
 export interface OpenAIOptions extends AdapterSource {
@@ -10,21 +10,38 @@ export interface OpenAIOptions extends AdapterSource {
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 type Role = (typeof ROLES)[number];
 
+/** `ROLES.includes(role)`, as a switch: this runs on every message. */
+function isRole(role: string): role is Role {
+  switch (role) {
+    case 'system':
+    case 'developer':
+    case 'user':
+    case 'assistant':
+    case 'tool':
+    case 'function':
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** One tool call an assistant message asked for, normalised from `tool_calls[]` or the legacy `function_call`. */
 interface RequestedCall {
   name: string;
   arguments: unknown;
-  id?: string;
+  /** Absent on a legacy `function_call`. */
+  id: string | undefined;
 }
 
 /** A message after its shape was checked: the text of its content and the tool calls it asked for. */
 interface Checked {
   role: Role;
   text: string;
-  calls: RequestedCall[];
+  /** `null` when the message has no `tool_calls` (nor `function_call`) field: see `MessageOutline`. */
+  calls: RequestedCall[] | null;
   /** `tool_call_id` of a `tool` message; `name` of a legacy `function` message. */
-  answers?: string;
-  name?: string;
+  answers: string | undefined;
+  name: string | undefined;
 }
 
 /**
@@ -41,76 +58,82 @@ interface Checked {
  *   (and `final_answer`); earlier ones are thoughts. `succeeded` is whether there is a final answer.
  * Content given as an array of parts has its text parts (and refusals) joined with newlines; images and audio make
  * no text. Every shape problem is reported at once, each naming the message index and what was expected.
+ *
+ * The trajectory also keeps the message list's outline (`messages`: each message's role and how many tool calls it
+ * carried, `null` for none), which agentevals' strict trajectory match compares and the steps alone cannot show:
+ * messages that make no step (system, user, an assistant message with neither text nor calls) and which calls were
+ * asked for together. See `matchTrajectory`.
  */
 export function fromOpenAIMessages(messages: unknown, options: OpenAIOptions = {}): Trajectory {
   const problems = new Problems(options.file ?? '<openai messages>', options.locate);
   const { list, prefix } = unwrap(messages, problems);
-  const checked: Array<Checked | undefined> = list.map((message, index) =>
-    checkMessage(message, [...prefix, index], problems),
-  );
+  const valid: Checked[] = [];
+  for (let index = 0; index < list.length; index++) {
+    const checked = checkMessage(list[index], prefix, index, problems);
+    if (checked !== undefined) valid.push(checked);
+  }
   problems.throwIfAny();
-  const valid = checked as Checked[];
 
   const answerAt = finalAnswerIndex(valid);
   const steps: TrajectoryStep[] = [];
+  const outline: MessageOutline[] = [];
   const callNames = new Map<string, string>();
-  const pendingFunctions: string[] = [];
   let taskInput: string | undefined;
-  const add = (step: Omit<Parameters<typeof makeStep>[0], 'step_id'>) =>
-    steps.push(makeStep({ ...step, step_id: steps.length + 1 }));
 
-  valid.forEach((message, index) => {
+  for (let index = 0; index < valid.length; index++) {
+    const message = valid[index] as Checked;
+    outline.push({ role: message.role, tool_calls: message.calls === null ? null : message.calls.length });
     switch (message.role) {
       case 'system':
       case 'developer':
-        return;
+        break;
       case 'user':
         taskInput ??= message.text;
-        return;
+        break;
       case 'assistant': {
         if (index === answerAt) {
-          add({ step_type: 'answer', content: message.text });
-          return;
+          steps.push(step(steps.length + 1, 'answer', message.text, null, null, null, undefined));
+          break;
         }
-        if (message.text.trim() !== '') add({ step_type: 'thought', content: message.text });
+        if (message.text.trim() !== '') {
+          steps.push(step(steps.length + 1, 'thought', message.text, null, null, null, undefined));
+        }
+        if (message.calls === null) break;
         for (const call of message.calls) {
           const input = toolInput(call.arguments);
           if (call.id !== undefined) callNames.set(call.id, call.name);
-          else pendingFunctions.push(call.name);
-          add({
-            step_type: 'tool_call',
-            content: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input),
-            tool_name: call.name,
-            tool_input: input,
-            ...(call.id !== undefined ? { call_id: call.id } : {}),
-          });
+          const content = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
+          steps.push(step(steps.length + 1, 'tool_call', content, call.name, input, null, call.id));
         }
-        return;
+        break;
       }
-      case 'tool':
-        add({
-          step_type: 'observation',
-          content: message.text,
-          tool_name: callNames.get(message.answers!) ?? null,
-          tool_output: toolOutput(message.text),
-          call_id: message.answers!,
-        });
-        return;
+      case 'tool': {
+        const id = message.answers as string;
+        const tool = callNames.get(id) ?? null;
+        steps.push(
+          step(steps.length + 1, 'observation', message.text, tool, null, toolOutput(message.text), id),
+        );
+        break;
+      }
       case 'function': {
-        const at = pendingFunctions.indexOf(message.name!);
-        if (at !== -1) pendingFunctions.splice(at, 1);
-        add({
-          step_type: 'observation',
-          content: message.text,
-          tool_name: message.name!,
-          tool_output: toolOutput(message.text),
-        });
-        return;
+        const name = message.name as string;
+        steps.push(
+          step(
+            steps.length + 1,
+            'observation',
+            message.text,
+            name,
+            null,
+            toolOutput(message.text),
+            undefined,
+          ),
+        );
+        break;
       }
     }
-  });
+  }
 
-  const finalAnswer = answerAt === -1 ? null : valid[answerAt]!.text;
+  const finalAnswer = answerAt === -1 ? null : (valid[answerAt] as Checked).text;
   return makeTrajectory({
     task_id: options.taskId ?? 'openai-chat',
     task_input: taskInput ?? '',
@@ -118,7 +141,38 @@ export function fromOpenAIMessages(messages: unknown, options: OpenAIOptions = {
     final_answer: finalAnswer,
     succeeded: finalAnswer !== null,
     metadata: { source_format: 'openai' },
+    messages: outline,
   });
+}
+
+/**
+ * A step with the seed's defaults for the fields a chat log does not record. Built here rather than through
+ * `makeStep` so every step has one literal shape and this loop's property accesses stay monomorphic: the spread
+ * through `makeStep` made conversion most of the cost of a trajectory match.
+ */
+function step(
+  step_id: number,
+  step_type: StepType,
+  content: string,
+  tool_name: string | null,
+  tool_input: Record<string, unknown> | null,
+  tool_output: unknown,
+  call_id: string | undefined,
+): TrajectoryStep {
+  const made: TrajectoryStep = {
+    step_id,
+    step_type,
+    content,
+    tool_name,
+    tool_input,
+    tool_output,
+    timestamp: null,
+    latency_ms: 0,
+    tokens_used: 0,
+    error: null,
+  };
+  if (call_id !== undefined) made.call_id = call_id;
+  return made;
 }
 
 function unwrap(input: unknown, problems: Problems): { list: unknown[]; prefix: Array<string | number> } {
@@ -133,32 +187,47 @@ function unwrap(input: unknown, problems: Problems): { list: unknown[]; prefix: 
   return { list: [], prefix: [] };
 }
 
+type Path = Array<string | number>;
+
+/** The path of message `index` (built only when a problem is reported: the happy path allocates none). */
+function at(prefix: Path, index: number, ...rest: Path): Path {
+  return [...prefix, index, ...rest];
+}
+
 function checkMessage(
   message: unknown,
-  path: Array<string | number>,
+  prefix: Path,
+  index: number,
   problems: Problems,
 ): Checked | undefined {
   if (!isRecord(message)) {
-    problems.add(path, `expected a message object with a "role", found ${describe(message)}`);
+    problems.add(at(prefix, index), `expected a message object with a "role", found ${describe(message)}`);
     return undefined;
   }
   const role = message['role'];
-  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
-    problems.add([...path, 'role'], `expected one of ${ROLES.join(', ')}, found ${describe(role)}`);
+  if (typeof role !== 'string' || !isRole(role)) {
+    problems.add(at(prefix, index, 'role'), `expected one of ${ROLES.join(', ')}, found ${describe(role)}`);
     return undefined;
   }
-  const text = contentText(message['content'], [...path, 'content'], problems);
-  const checked: Checked = { role: role as Role, text: text ?? '', calls: [] };
+  const text = contentText(message['content'], prefix, index, problems);
+  // Every field written at once, so every checked message has one shape.
+  const checked: Checked = {
+    role: role as Role,
+    text: text ?? '',
+    calls: null,
+    answers: undefined,
+    name: undefined,
+  };
   if (role === 'assistant') {
     const refusal = message['refusal'];
     if (typeof refusal === 'string' && checked.text === '') checked.text = refusal;
-    checked.calls = toolCalls(message, path, problems);
+    checked.calls = toolCalls(message, prefix, index, problems);
   }
   if (role === 'tool') {
     const id = message['tool_call_id'];
     if (typeof id !== 'string' || id === '') {
       problems.add(
-        [...path, 'tool_call_id'],
+        at(prefix, index, 'tool_call_id'),
         `expected the id of the tool call this message answers, found ${describe(id)}`,
       );
       return undefined;
@@ -169,7 +238,7 @@ function checkMessage(
     const name = message['name'];
     if (typeof name !== 'string' || name === '') {
       problems.add(
-        [...path, 'name'],
+        at(prefix, index, 'name'),
         `expected the name of the function that returned, found ${describe(name)}`,
       );
       return undefined;
@@ -180,27 +249,36 @@ function checkMessage(
 }
 
 /** The text of a message's `content`: a string, `null`, or an array of parts whose text parts are joined. */
-function contentText(content: unknown, path: Array<string | number>, problems: Problems): string | undefined {
+function contentText(content: unknown, prefix: Path, index: number, problems: Problems): string | undefined {
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) {
-    problems.add(path, `expected a string, null or an array of content parts, found ${describe(content)}`);
+    problems.add(
+      at(prefix, index, 'content'),
+      `expected a string, null or an array of content parts, found ${describe(content)}`,
+    );
     return undefined;
   }
   const texts: string[] = [];
-  content.forEach((part, index) => {
+  content.forEach((part, partIndex) => {
     if (typeof part === 'string') {
       texts.push(part);
       return;
     }
     if (!isRecord(part) || typeof part['type'] !== 'string') {
-      problems.add([...path, index], `expected a content part with a "type", found ${describe(part)}`);
+      problems.add(
+        at(prefix, index, 'content', partIndex),
+        `expected a content part with a "type", found ${describe(part)}`,
+      );
       return;
     }
     const type = part['type'];
     if (type === 'text' || type === 'input_text' || type === 'output_text') {
       if (typeof part['text'] !== 'string') {
-        problems.add([...path, index, 'text'], `expected a string, found ${describe(part['text'])}`);
+        problems.add(
+          at(prefix, index, 'content', partIndex, 'text'),
+          `expected a string, found ${describe(part['text'])}`,
+        );
         return;
       }
       texts.push(part['text']);
@@ -211,57 +289,69 @@ function contentText(content: unknown, path: Array<string | number>, problems: P
   return texts.join('\n');
 }
 
+/**
+ * The calls an assistant message asks for, from `tool_calls` and the legacy `function_call`; `null` when it has
+ * neither field (or both are `null`), which agentevals' strict match tells apart from an empty `tool_calls: []`.
+ */
 function toolCalls(
   message: Record<string, unknown>,
-  path: Array<string | number>,
+  prefix: Path,
+  index: number,
   problems: Problems,
-): RequestedCall[] {
-  const calls: RequestedCall[] = [];
+): RequestedCall[] | null {
   const list = message['tool_calls'];
+  const legacy = message['function_call'];
+  if ((list === undefined || list === null) && (legacy === undefined || legacy === null)) return null;
+  const calls: RequestedCall[] = [];
   if (list !== undefined && list !== null) {
     if (!Array.isArray(list)) {
-      problems.add([...path, 'tool_calls'], `expected an array of tool calls, found ${describe(list)}`);
+      problems.add(
+        at(prefix, index, 'tool_calls'),
+        `expected an array of tool calls, found ${describe(list)}`,
+      );
     } else {
-      list.forEach((call, index) => {
-        const at = [...path, 'tool_calls', index];
+      for (let c = 0; c < list.length; c++) {
+        const call: unknown = list[c];
         if (!isRecord(call)) {
-          problems.add(at, `expected a tool call object, found ${describe(call)}`);
-          return;
+          problems.add(
+            at(prefix, index, 'tool_calls', c),
+            `expected a tool call object, found ${describe(call)}`,
+          );
+          continue;
         }
         const id = call['id'];
         if (typeof id !== 'string' || id === '') {
-          problems.add([...at, 'id'], `expected the tool call's id (a string), found ${describe(id)}`);
-          return;
+          problems.add(
+            at(prefix, index, 'tool_calls', c, 'id'),
+            `expected the tool call's id (a string), found ${describe(id)}`,
+          );
+          continue;
         }
         // Custom tools (`type: "custom"`) carry free text as `custom.input`; function tools carry JSON arguments.
-        const body = call['type'] === 'custom' ? call['custom'] : call['function'];
-        const field = call['type'] === 'custom' ? 'custom' : 'function';
+        const custom = call['type'] === 'custom';
+        const body = custom ? call['custom'] : call['function'];
+        const field = custom ? 'custom' : 'function';
         if (!isRecord(body) || typeof body['name'] !== 'string' || body['name'] === '') {
           problems.add(
-            [...at, field, ...(isRecord(body) ? ['name'] : [])],
+            at(prefix, index, 'tool_calls', c, field, ...(isRecord(body) ? ['name'] : [])),
             isRecord(body)
               ? `expected the tool's name (a string), found ${describe(body['name'])}`
               : `expected an object with the tool's "name", found ${describe(body)}`,
           );
-          return;
+          continue;
         }
-        calls.push({
-          id,
-          name: body['name'],
-          arguments: field === 'custom' ? body['input'] : body['arguments'],
-        });
-      });
+        calls.push({ id, name: body['name'], arguments: custom ? body['input'] : body['arguments'] });
+      }
     }
   }
-  const legacy = message['function_call'];
   if (legacy !== undefined && legacy !== null) {
     if (!isRecord(legacy) || typeof legacy['name'] !== 'string' || legacy['name'] === '') {
       problems.add(
-        [...path, 'function_call'],
+        at(prefix, index, 'function_call'),
         `expected { name, arguments } with the function's name, found ${describe(legacy)}`,
       );
     } else {
-      calls.push({ name: legacy['name'], arguments: legacy['arguments'] });
+      calls.push({ id: undefined, name: legacy['name'], arguments: legacy['arguments'] });
     }
   }
   return calls;
@@ -276,7 +366,7 @@ function finalAnswerIndex(messages: readonly Checked[]): number {
     const message = messages[i]!;
     if (message.role === 'tool' || message.role === 'function') return -1;
     if (message.role !== 'assistant') continue;
-    return message.calls.length === 0 && message.text.trim() !== '' ? i : -1;
+    return (message.calls === null || message.calls.length === 0) && message.text.trim() !== '' ? i : -1;
   }
   return -1;
 }

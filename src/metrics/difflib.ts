@@ -80,21 +80,23 @@ export function matchingBlocks(
   return collapsed;
 }
 
-const NOTHING = new Int32Array(0);
+const NOTHING: readonly number[] = [];
 
 /**
  * The state `set_seqs` builds: both sequences as small integer ids (so equality is an integer compare) and `b2j`,
  * each non-popular element's positions in `b` in increasing order. `find_longest_match`'s per-row dictionary
- * `j2len` becomes two arrays indexed by position, told apart by a row stamp instead of being cleared.
+ * `j2len` becomes two arrays indexed by position, told apart by a row stamp instead of being cleared. Plain arrays of
+ * small integers, not typed arrays: a typed array past 64 bytes lives outside the heap, and allocating the ten or
+ * so a short comparison needs cost more than the comparison itself.
  */
 class Matcher {
-  private readonly a: Int32Array;
-  private readonly b: Int32Array;
-  private readonly b2j: (Int32Array | undefined)[];
-  private prevLen: Int32Array;
-  private prevStamp: Int32Array;
-  private curLen: Int32Array;
-  private curStamp: Int32Array;
+  private readonly a: number[];
+  private readonly b: number[];
+  private readonly b2j: (number[] | undefined)[];
+  private prevLen: number[];
+  private prevStamp: number[];
+  private curLen: number[];
+  private curStamp: number[];
   private stamp = 0;
 
   constructor(a: readonly SequenceElement[], b: readonly SequenceElement[]) {
@@ -107,27 +109,22 @@ class Matcher {
       }
       return id;
     };
-    this.b = Int32Array.from(b, idOf);
-    this.a = Int32Array.from(a, idOf);
-    const counts = new Int32Array(ids.size);
+    this.b = b.map(idOf);
+    this.a = a.map(idOf);
+    const counts = zeros(ids.size);
     for (const id of this.b) counts[id] = (counts[id] as number) + 1;
     const n = b.length;
     const popularAbove = n >= 200 ? Math.floor(n / 100) + 1 : Number.POSITIVE_INFINITY;
     this.b2j = new Array(ids.size);
-    const fill = new Int32Array(ids.size);
     for (let id = 0; id < ids.size; id++) {
       const count = counts[id] as number;
-      if (count > 0 && count <= popularAbove) this.b2j[id] = new Int32Array(count);
+      if (count > 0 && count <= popularAbove) this.b2j[id] = [];
     }
-    for (let j = 0; j < n; j++) {
-      const id = this.b[j] as number;
-      const positions = this.b2j[id];
-      if (positions) positions[(fill[id] as number)++] = j;
-    }
-    this.prevLen = new Int32Array(n + 1);
-    this.prevStamp = new Int32Array(n + 1);
-    this.curLen = new Int32Array(n + 1);
-    this.curStamp = new Int32Array(n + 1);
+    for (let j = 0; j < n; j++) this.b2j[this.b[j] as number]?.push(j);
+    this.prevLen = zeros(n + 1);
+    this.prevStamp = zeros(n + 1);
+    this.curLen = zeros(n + 1);
+    this.curStamp = zeros(n + 1);
   }
 
   /** `find_longest_match(alo, ahi, blo, bhi)` with no junk (`isjunk=None`), so its junk-extension loops never run. */
@@ -173,4 +170,10 @@ class Matcher {
     }
     return { a: besti, b: bestj, size: bestsize };
   }
+}
+
+function zeros(size: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < size; i++) out.push(0);
+  return out;
 }

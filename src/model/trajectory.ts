@@ -35,6 +35,21 @@ export interface TrajectoryStep {
   call_id?: string;
 }
 
+/**
+ * One message of the chat log a trajectory was read from, as agentevals' strict trajectory match sees it. Its tool
+ * calls are `tool_call` steps of the trajectory: the steps hold them in message order, so message `k`'s calls are the
+ * `tool_calls` steps that follow those of the messages before it.
+ */
+export interface MessageOutline {
+  /** The message's role as written: `system`, `developer`, `user`, `assistant`, `tool` or `function`. */
+  role: string;
+  /**
+   * How many tool calls the message asked for (its `tool_calls`, and a legacy `function_call`); `null` when it has
+   * no such field, which is not the same message as one with `tool_calls: []`.
+   */
+  tool_calls: number | null;
+}
+
 /** The complete execution record of one agent task. */
 export interface Trajectory {
   task_id: string;
@@ -47,6 +62,11 @@ export interface Trajectory {
   /** Wall time of the whole task in milliseconds. */
   total_latency_ms: number;
   metadata: Record<string, unknown>;
+  /**
+   * The outline of the chat messages the trajectory was read from (`fromOpenAIMessages`), in order, every message
+   * included. An extension of the seed's model; absent when the source is not a message list.
+   */
+  messages?: MessageOutline[];
 }
 
 /** The `tool_call` steps, in order (the seed's `AgentTrajectory.tool_calls()`). */

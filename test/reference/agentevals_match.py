@@ -5,7 +5,10 @@ The functions below are re-typed from langchain-ai/agentevals, python/agentevals
 _ignore_match, _get_matcher_for_comparison_mode, _get_partial_matcher_on_keys, _get_matcher_for_tool_name) and the
 _scorer of strict.py, unordered.py, subset.py and superset.py (as dispatched by match.py's
 create_trajectory_match_evaluator), with the message normalization through langchain_core left out: the harness
-builds OpenAI-format messages itself, one assistant message per tool call, as needlework's adaptation does.
+builds OpenAI-format messages itself, one assistant message per tool call, as needlework's adaptation does for
+trajectories without a message outline (seed 002 steps, which is what the parity test gives). Trajectories read from
+chat logs keep their messages' outline, and their strict match is checked against the agentevals JS package itself
+(test/metrics/trajectory-agentevals.test.ts); strict_scorer below already compares whole message lists the same way.
 
 Input (stdin): {"cases": [{"actual": [{"name", "args"}], "reference": [...], "mode", "tool_args",
 "overrides": {tool: mode | [keys]} | null}]}. Output: a JSON list of verdicts (true/false).

@@ -1,5 +1,5 @@
 import { type Trajectory, toolCalls } from '../../model/index.js';
-import { CallIndex } from './call-key.js';
+import { CallIndex, zeros } from './call-key.js';
 
 /**
  * `tool_efficiency_score` of seed 002: `gold_calls / max(agent_calls, gold_calls)` over the counts of `tool_call`
@@ -27,8 +27,8 @@ export function redundancyRate(trajectory: Trajectory): number {
 }
 
 /** `redundancy_rate` over call ids from one `CallIndex` (`size` its number of ids). */
-export function redundancyOfCalls(calls: Int32Array, size: number): number {
-  const seen = new Uint8Array(size);
+export function redundancyOfCalls(calls: readonly number[], size: number): number {
+  const seen = zeros(size);
   let duplicates = 0;
   for (const id of calls) {
     duplicates += seen[id] as number;

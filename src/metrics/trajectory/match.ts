@@ -1,17 +1,24 @@
-import type { Trajectory } from '../../model/index.js';
+import type { MessageOutline, Trajectory } from '../../model/index.js';
 import { pythonEquals } from './python-equals.js';
 
 /**
  * Trajectory match with the verdicts of LangChain agentevals' trajectory match evaluators
- * (`create_trajectory_match_evaluator(trajectory_match_mode=..., tool_args_match_mode=...,
- * tool_args_match_overrides=...)`, `agentevals/trajectory/{strict,unordered,subset,superset,utils}.py`).
+ * (`createTrajectoryMatchEvaluator({ trajectoryMatchMode, toolArgsMatchMode, toolArgsMatchOverrides })` of the
+ * `agentevals` JS package, `create_trajectory_match_evaluator` in Python; `trajectory/{strict,unordered,subset,
+ * superset,utils}`). A test compares the verdicts with the real JS package's on generated OpenAI message logs, for
+ * every mode and argument mode.
  *
  * agentevals compares lists of chat messages; needlework compares trajectories, whose unit is the tool call (each
  * `tool_call` step, with `tool_name` and `tool_input`). Thoughts, observations and answers take no part, as message
  * contents take no part in agentevals' verdicts. A call without input (`tool_input: null`) is compared as `{}`,
- * since an OpenAI tool call always carries an arguments object.
+ * since an OpenAI tool call always carries an arguments object. Strict mode also needs the messages' structure, which
+ * a trajectory read by `fromOpenAIMessages` keeps as its `messages` outline (see `matchTrajectory`).
+ *
+ * Where the Python and JS agentevals differ, needlework follows Python's, as it did before the JS package was
+ * compared: argument values are equal by Python's `==` (`true == 1`; the JS package's `_deepEqual` says no, and
+ * equates an array with an object of the same index keys), and an empty override (`[]`, `''`) falls back to the
+ * default mode (the JS package reads `[]` and `''` as "ignore the arguments").
  */
-
 /** How the whole trajectories are compared. */
 export type TrajectoryMatchMode = 'strict' | 'unordered' | 'subset' | 'superset';
 
@@ -52,14 +59,26 @@ export interface TrajectoryMatchResult {
   missing: ToolCall[];
   /** Actual calls the reference lacks, in the direction(s) the mode checks. */
   extra: ToolCall[];
+  /**
+   * Strict mode over two message lists only: the first difference in the messages' structure (their number, a role,
+   * tool calls on one message and not the other), when there is one. Absent otherwise.
+   */
+  reason?: string;
 }
 
 /**
  * Does `actual` match `reference` under `mode`, with agentevals' verdicts:
  *
- * - `strict`: the same number of calls, and at each position the same tool with matching arguments (agentevals'
- *   strict scorer compares message by message; with one call per step this is position by position). `missing` and
- *   `extra` hold the reference and actual calls at the positions that differ, and the unpaired tail.
+ * - `strict`: when both trajectories have a `messages` outline (both read from chat logs), agentevals' strict scorer
+ *   exactly: the same number of messages, the same role at each index, tool calls on the same messages (a `null`
+ *   count on both or on neither) and as many on each, and within one message the calls matched in any order (each
+ *   actual call, in order, takes the first unused reference call of that message with the same tool whose arguments
+ *   match). So three assistant messages with neither text nor calls do not match one, and parallel calls may come in
+ *   any order. `reason` names the first structural difference; `extra` holds the actual calls left unmatched and
+ *   `missing` the reference calls left unused, message by message. When either trajectory has no outline (a seed 002
+ *   `trajectory.json`, OTel spans), each tool call stands for one assistant message of its own: the same number of
+ *   calls and, at each position, the same tool with matching arguments; `missing` and `extra` hold the reference
+ *   and actual calls at the positions that differ, and the unpaired tail.
  * - `superset`: every reference call is matched by a distinct actual call (`_is_trajectory_superset(outputs,
  *   reference_outputs)`); extra actual calls are allowed. `missing` holds the unmatched reference calls.
  * - `subset`: every actual call is matched by a distinct reference call (`_is_trajectory_superset(reference_outputs,
@@ -74,8 +93,9 @@ export interface TrajectoryMatchResult {
  * Argument modes, for calls of the same tool: `exact`, the objects are equal (Python `==`: `true == 1`); `ignore`,
  * always; `subset`, every key of the first argument exists in the second with an equal value; `superset`, every
  * key of the second exists in the first with an equal value. A key-list override compares the values at each dot
- * path, a missing path or a `null` value reading as `null` (`get_nested_value`). As in agentevals, an override that
- * is empty (`[]`, `''`) is ignored and the default mode applies.
+ * path, a missing path or a `null` value reading as `null` (`get_nested_value`). As in Python agentevals, an override
+ * that is empty (`[]`, `''`) is ignored and the default mode applies. A legacy `function_call` counts as a tool call
+ * of its message here (agentevals reads only `tool_calls`).
  *
  * Empty inputs: two trajectories without tool calls match in every mode; with an empty reference, `superset` always
  * passes and `subset` passes only when the actual trajectory has no calls.
@@ -92,8 +112,13 @@ export function matchTrajectory(
   const ref = callsOf(reference);
   const matcherFor = (tool: string | null) => argsMatcher(tool, toolArgs, overrides);
   switch (mode) {
-    case 'strict':
-      return strict(out, ref, matcherFor);
+    case 'strict': {
+      const outOutline = outlineOf(actual, out.length);
+      const refOutline = outlineOf(reference, ref.length);
+      return outOutline && refOutline
+        ? strictMessages(out, outOutline, ref, refOutline, matcherFor)
+        : strict(out, ref, matcherFor);
+    }
     case 'superset': {
       const missing = uncovered(out, ref, matcherFor);
       return { pass: missing.length === 0, missing, extra: [] };
@@ -140,6 +165,83 @@ function strict(out: ToolCall[], ref: ToolCall[], matcherFor: MatcherFor): Traje
 }
 
 /**
+ * agentevals' strict `_scorer` over two message outlines: the same number of messages; at each index the same role,
+ * `tool_calls` on both or on neither, as many calls on both, and each output call matched, in order, to the first
+ * unused reference call of the same message with the same tool whose arguments match (the matcher of the output
+ * call's tool, output arguments first). Continued past the first difference so that every difference is reported:
+ * `reason` names the first structural one, `extra` the output calls left unmatched, `missing` the reference calls left
+ * unused.
+ */
+function strictMessages(
+  out: ToolCall[],
+  outOutline: readonly MessageOutline[],
+  ref: ToolCall[],
+  refOutline: readonly MessageOutline[],
+  matcherFor: MatcherFor,
+): TrajectoryMatchResult {
+  const missing: ToolCall[] = [];
+  const extra: ToolCall[] = [];
+  let reason: string | undefined;
+  if (outOutline.length !== refOutline.length) {
+    reason = `${plural(outOutline.length, 'message')}, the reference has ${refOutline.length}`;
+  }
+  let o = 0;
+  let r = 0;
+  const n = Math.max(outOutline.length, refOutline.length);
+  for (let k = 0; k < n; k++) {
+    const om = outOutline[k];
+    const rm = refOutline[k];
+    const oStart = o;
+    const rStart = r;
+    o += om?.tool_calls ?? 0;
+    r += rm?.tool_calls ?? 0;
+    if (om !== undefined && rm !== undefined) {
+      if (om.role !== rm.role) reason ??= `message ${k}: role ${om.role}, the reference's is ${rm.role}`;
+      else if ((om.tool_calls === null) !== (rm.tool_calls === null)) {
+        reason ??= `message ${k}: ${om.tool_calls === null ? 'no tool calls' : 'tool calls'}, the reference has ${rm.tool_calls === null ? 'none' : 'tool calls'}`;
+      }
+    }
+    // Most messages carry no call or one: the loops below stay on the flat lists, allocating nothing but `used`.
+    const used: boolean[] = [];
+    for (let j = rStart; j < r; j++) used.push(false);
+    for (let i = oStart; i < o; i++) {
+      const call = out[i] as ToolCall;
+      const matcher = matcherFor(call.tool);
+      let found = false;
+      for (let j = rStart; j < r; j++) {
+        const candidate = ref[j] as ToolCall;
+        if (used[j - rStart] || candidate.tool !== call.tool || !matcher(call.args, candidate.args)) continue;
+        used[j - rStart] = true;
+        found = true;
+        break;
+      }
+      if (!found) extra.push(call);
+    }
+    for (let j = rStart; j < r; j++) if (!used[j - rStart]) missing.push(ref[j] as ToolCall);
+  }
+  const pass = reason === undefined && missing.length === 0 && extra.length === 0;
+  return reason === undefined ? { pass, missing, extra } : { pass, missing, extra, reason };
+}
+
+/** The outline, when it accounts for every tool call of the trajectory (see `MessageOutline`). */
+function outlineOf(trajectory: Trajectory, calls: number): readonly MessageOutline[] | undefined {
+  const outline = trajectory.messages;
+  if (outline === undefined) return undefined;
+  let total = 0;
+  for (const message of outline) total += message.tool_calls ?? 0;
+  if (total !== calls) {
+    throw new TypeError(
+      `matchTrajectory: the trajectory ${JSON.stringify(trajectory.task_id)} has ${plural(calls, 'tool call')} but its messages outline counts ${total}`,
+    );
+  }
+  return outline;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
  * `_is_trajectory_superset(outputs, reference_outputs)` of agentevals, continued past the first failure so that
  * every uncovered call is reported: for each call of `required` in order, take the first unused call of `available`
  * with the same tool for which `matcher(available.args, required.args)` holds. Returns the calls of `required` left
@@ -147,7 +249,8 @@ function strict(out: ToolCall[], ref: ToolCall[], matcherFor: MatcherFor): Traje
  * a failure into a pass).
  */
 function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: MatcherFor): ToolCall[] {
-  const used = new Uint8Array(available.length);
+  const used: boolean[] = [];
+  for (let i = 0; i < available.length; i++) used.push(false);
   const left: ToolCall[] = [];
   for (const want of required) {
     const matcher = matcherFor(want.tool);
@@ -156,7 +259,7 @@ function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: Matc
       const have = available[i] as ToolCall;
       if (have.tool !== want.tool || used[i]) continue;
       if (matcher(have.args, want.args)) {
-        used[i] = 1;
+        used[i] = true;
         found = true;
         break;
       }
@@ -186,17 +289,21 @@ function argsMatcher(
   throw new TypeError(`matchTrajectory: invalid tool args override for ${JSON.stringify(tool)}`);
 }
 
+const subsetMatcher: ToolArgsMatcher = (first, second) => containedIn(first, second);
+const supersetMatcher: ToolArgsMatcher = (first, second) => containedIn(second, first);
+const ignoreMatcher: ToolArgsMatcher = () => true;
+
 function modeMatcher(mode: ToolArgsMatchMode): ToolArgsMatcher {
   switch (mode) {
     case 'exact':
       return pythonEquals;
     case 'subset':
-      return (first, second) => containedIn(first, second);
+      return subsetMatcher;
     case 'superset':
-      return (first, second) => containedIn(second, first);
+      return supersetMatcher;
     default:
       // agentevals falls back to ignoring the arguments for any other mode.
-      return () => true;
+      return ignoreMatcher;
   }
 }
 

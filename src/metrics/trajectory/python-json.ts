@@ -103,6 +103,19 @@ function quote(s: string): string {
  * lone surrogate is its own code point, as in a Python `str`.
  */
 export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let k = 0; k < n; k++) {
+    const x = a.charCodeAt(k);
+    const y = b.charCodeAt(k);
+    if (x === y) continue;
+    // Away from surrogates, code units order as code points do; with one at the first difference, walk by code point.
+    if ((x & 0xf800) !== 0xd800 && (y & 0xf800) !== 0xd800) return x - y;
+    return compareByCodePoint(a, b);
+  }
+  return a.length - b.length;
+}
+
+function compareByCodePoint(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length) {
     const x = a.codePointAt(i) as number;

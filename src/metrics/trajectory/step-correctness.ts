@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../model/index.js';
-import { CallIndex } from './call-key.js';
+import { CallIndex, zeros } from './call-key.js';
 
 /**
  * Step correctness against a gold trajectory, after seed 002 ("Trajectory-Level Evaluation", functions
@@ -40,20 +40,20 @@ export function stepF1(predicted: Trajectory, gold: Trajectory): number {
  * `step_precision` over call ids from one `CallIndex` (`size` its number of ids); shared with the batch report,
  * which numbers each pair's calls once.
  */
-export function precisionOfCalls(pred: Int32Array, gold: Int32Array, size: number): number {
+export function precisionOfCalls(pred: readonly number[], gold: readonly number[], size: number): number {
   if (pred.length === 0) return gold.length === 0 ? 1.0 : 0.0;
   return fractionIn(pred, gold, size);
 }
 
 /** `step_recall` over call ids from one `CallIndex`. */
-export function recallOfCalls(pred: Int32Array, gold: Int32Array, size: number): number {
+export function recallOfCalls(pred: readonly number[], gold: readonly number[], size: number): number {
   if (gold.length === 0) return 1.0;
   return fractionIn(gold, pred, size);
 }
 
 /** The share of `items` (duplicates counted) that occur in `within`. */
-function fractionIn(items: Int32Array, within: Int32Array, size: number): number {
-  const present = new Uint8Array(size);
+function fractionIn(items: readonly number[], within: readonly number[], size: number): number {
+  const present = zeros(size);
   for (const id of within) present[id] = 1;
   let correct = 0;
   for (const id of items) correct += present[id] as number;

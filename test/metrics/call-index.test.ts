@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CallIndex, callKey } from '../../src/metrics/trajectory/call-key.js';
+import { makeStep, makeTrajectory } from '../../src/model/index.js';
+import { jsonValue } from '../reference/arbitraries.js';
+
+/** One trajectory holding each (tool, input) as a tool call, in order. */
+function calls(list: Array<[string | null, unknown]>) {
+  return makeTrajectory({
+    task_id: 't',
+    steps: list.map(([tool, input], i) =>
+      makeStep({
+        step_id: i + 1,
+        step_type: 'tool_call',
+        tool_name: tool,
+        tool_input: input as Record<string, unknown> | null,
+      }),
+    ),
+  });
+}
+
+// Values that differ from each other in exactly the ways Python's JSON text tells apart (or does not).
+const tricky: unknown[] = [
+  null,
+  undefined,
+  0,
+  -0,
+  1,
+  1.5,
+  true,
+  false,
+  '1',
+  'true',
+  'null',
+  '',
+  [],
+  {},
+  [1],
+  { 0: 1 },
+  { a: 1, b: 2 },
+  { b: 2, a: 1 },
+  { '\uffff': 1, '\u{1f600}': 2 },
+  { '\u{1f600}': 2, '\uffff': 1 },
+  [[]],
+  [{}],
+  { a: [] },
+  { a: {} },
+  2 ** 60,
+  BigInt(2 ** 60),
+  10n ** 22n,
+  1e22,
+  Number.NaN,
+];
+
+describe('CallIndex', () => {
+  it('gives two calls one id exactly when their callKeys (Python JSON texts) are equal', () => {
+    const value = fc.oneof(jsonValue, fc.constantFrom(...tricky));
+    const tool = fc.constantFrom<string | null>('f', 'g', null, 'null');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(tool, value), { maxLength: 8 }), (list) => {
+        const index = new CallIndex();
+        const ids = index.calls(calls(list));
+        const keys = list.map(([t, v]) => callKey(t, v));
+        expect(index.size).toBe(new Set(keys).size);
+        for (let i = 0; i < list.length; i++) {
+          for (let j = 0; j < list.length; j++) {
+            expect(ids[i] === ids[j], `${keys[i]} vs ${keys[j]}`).toBe(keys[i] === keys[j]);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('tells apart every pair of the tricky values that Python writes differently', () => {
+    const list = tricky.map((v) => ['f', v] as [string, unknown]);
+    const ids = new CallIndex().calls(calls(list));
+    const keys = list.map(([t, v]) => callKey(t, v));
+    for (let i = 0; i < list.length; i++) {
+      for (let j = 0; j < list.length; j++) {
+        expect(ids[i] === ids[j], `${keys[i]} vs ${keys[j]}`).toBe(keys[i] === keys[j]);
+      }
+    }
+  });
+});
