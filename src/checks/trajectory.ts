@@ -40,8 +40,15 @@ export function trajectoryMatch(
       verdict: verdictOf(value),
       summary:
         missing ??
-        `${mode} match ${result!.pass ? 'holds' : 'fails'}: ${result!.missing.length} missing, ${result!.extra.length} extra`,
-      evidence: result ? { mode, missing: result.missing, extra: result.extra } : {},
+        `${mode} match ${result!.pass ? 'holds' : 'fails'}: ${result!.reason ?? `${result!.missing.length} missing, ${result!.extra.length} extra`}`,
+      evidence: result
+        ? {
+            mode,
+            missing: result.missing,
+            extra: result.extra,
+            ...(result.reason && { reason: result.reason }),
+          }
+        : {},
     },
     ...(result && { result }),
   };

@@ -46,6 +46,7 @@ export function toMatchTrajectory(
       if (negated) return [`Expected the trajectory not to match the reference (${mode}), but it does.`];
       return [
         `Expected the trajectory to match the reference (${mode}, arguments ${options.toolArgs ?? 'exact'}).`,
+        ...(result?.reason ? [result.reason] : []),
         ...(result!.missing.length > 0
           ? ['Missing calls:', ...result!.missing.map((c) => `  - ${call(c)}`)]
           : []),
