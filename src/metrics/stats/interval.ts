@@ -1,0 +1,130 @@
+import { normalQuantile } from './normal.js';
+import { seededRandom } from './random.js';
+
+/** A two-sided confidence interval, in the unit of the estimate. */
+export interface Interval {
+  low: number;
+  high: number;
+  /** The nominal coverage, a probability in (0, 1): 0.95 for a 95% interval. */
+  confidence: number;
+}
+
+/** The default coverage of every interval needlework reports. */
+export const DEFAULT_CONFIDENCE = 0.95;
+
+function checkConfidence(name: string, confidence: number): void {
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`${name} expects a confidence in (0, 1), got ${confidence}`);
+}
+
+/** The z with P(-z < Z < z) = confidence: 1.959963984540054 at 0.95. */
+export function twoSidedZ(confidence: number): number {
+  return normalQuantile(1 - (1 - confidence) / 2);
+}
+
+/**
+ * The Wilson score interval of a pass rate (Wilson 1927): the closed form
+ * (p + z^2/2n +- z sqrt(p(1 - p)/n + z^2/4n^2)) / (1 + z^2/n) with p = successes / n. Unlike p +- z sqrt(p(1-p)/n)
+ * it stays inside [0, 1] and does not collapse to a point at 0 or n successes, which is what small trial counts give.
+ * `null` when n = 0 (nothing to estimate).
+ */
+export function wilsonInterval(
+  successes: number,
+  n: number,
+  confidence: number = DEFAULT_CONFIDENCE,
+): Interval | null {
+  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(successes) || successes < 0 || successes > n)
+    throw new RangeError(`wilsonInterval expects integers 0 <= successes <= n, got ${successes} of ${n}`);
+  checkConfidence('wilsonInterval', confidence);
+  if (n === 0) return null;
+  const z = twoSidedZ(confidence);
+  const p = successes / n;
+  const z2 = z * z;
+  const centre = p + z2 / (2 * n);
+  const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  const scale = 1 + z2 / n;
+  // Clamped: at 0 or n successes the closed form gives the bound exactly, up to rounding.
+  return {
+    low: Math.max(0, (centre - spread) / scale),
+    high: Math.min(1, (centre + spread) / scale),
+    confidence,
+  };
+}
+
+export interface BootstrapOptions {
+  /** @default 0.95 */
+  confidence?: number;
+  /** How many resamples to draw. @default 1000 */
+  resamples?: number;
+  /** The generator's seed: the same values and seed give the same interval. @default 1 */
+  seed?: number;
+}
+
+/**
+ * The percentile bootstrap interval of the mean (Efron 1979): draw `resamples` samples of the values with
+ * replacement, take each sample's mean, and report the (1 - confidence)/2 and (1 + confidence)/2 quantiles of those
+ * means (nearest rank). Seeded, so a report is reproducible. `null` when there are no values.
+ */
+export function bootstrapInterval(
+  values: ArrayLike<number>,
+  options: BootstrapOptions = {},
+): Interval | null {
+  const { confidence, resamples, seed } = bootstrapSettings('bootstrapInterval', options);
+  const n = values.length;
+  if (n === 0) return null;
+  const random = seededRandom(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += values[random.below(n)] as number;
+    means[r] = sum / n;
+  }
+  return percentiles(means, confidence);
+}
+
+/**
+ * The percentile bootstrap interval of mean(after) - mean(before), each side resampled on its own: the interval the
+ * regression gate reads for a continuous metric (it excludes 0 when the change is significant). `null` when either
+ * side has no values.
+ */
+export function bootstrapDifferenceInterval(
+  before: ArrayLike<number>,
+  after: ArrayLike<number>,
+  options: BootstrapOptions = {},
+): Interval | null {
+  const { confidence, resamples, seed } = bootstrapSettings('bootstrapDifferenceInterval', options);
+  const n = before.length;
+  const m = after.length;
+  if (n === 0 || m === 0) return null;
+  const random = seededRandom(seed);
+  const differences = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let a = 0;
+    for (let i = 0; i < n; i++) a += before[random.below(n)] as number;
+    let b = 0;
+    for (let i = 0; i < m; i++) b += after[random.below(m)] as number;
+    differences[r] = b / m - a / n;
+  }
+  return percentiles(differences, confidence);
+}
+
+function bootstrapSettings(name: string, options: BootstrapOptions): Required<BootstrapOptions> {
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  const resamples = options.resamples ?? 1000;
+  checkConfidence(name, confidence);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`${name} expects resamples to be a positive integer, got ${resamples}`);
+  return { confidence, resamples, seed: options.seed ?? 1 };
+}
+
+/** The nearest-rank quantiles at (1 - confidence)/2 and (1 + confidence)/2 of the statistics (sorted in place). */
+function percentiles(statistics: Float64Array, confidence: number): Interval {
+  statistics.sort();
+  const last = statistics.length - 1;
+  const rank = (q: number) => Math.min(last, Math.max(0, Math.ceil(q * statistics.length) - 1));
+  return {
+    low: statistics[rank((1 - confidence) / 2)] as number,
+    high: statistics[rank((1 + confidence) / 2)] as number,
+    confidence,
+  };
+}
