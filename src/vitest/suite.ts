@@ -10,6 +10,7 @@ import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
 import { loadSpec } from '../specs/load.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
+import { trialOf } from '../trials/identity.js';
 import { type CriterionContext, needleCriteria } from './criteria.js';
 import type { CheckMeta } from './meta.js';
 import './types.js';
@@ -83,6 +84,7 @@ function baseMeta(spec: NeedleSpec | RubricSpec, workup: Workup, criterion: stri
     ...(spec.file !== undefined && { specFile: spec.file }),
     workup: workup.id,
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
+    ...trialOf(workup),
     criterion,
     metric: criterion,
     value: null,

@@ -451,7 +451,7 @@ describe('the HTML report in Chromium', () => {
       }),
     );
     const history = {
-      schema: 1 as const,
+      schema: 2 as const,
       runs: [0.7, 0.75, 0.8, 0.78, 0.83, 0.85].map((rate, i) =>
         trendRun(
           i + 1,

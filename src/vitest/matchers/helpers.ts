@@ -4,6 +4,7 @@ import { scoreNeedle } from '../../metrics/needle/score.js';
 import type { NeedleScore } from '../../metrics/needle/types.js';
 import type { NeedleSpec, RequiredPath } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
+import { trialOf } from '../../trials/identity.js';
 import type { CheckMeta } from '../meta.js';
 
 export type { MatcherState };
@@ -130,6 +131,7 @@ export function record(state: MatcherState, workup: Workup, check: Check): void 
     ...(base?.specFile !== undefined && { specFile: base.specFile }),
     workup: workup.id,
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
+    ...trialOf(workup),
     ...rest,
     criterion: base?.criterion ?? rest.criterion,
     // chai leaves its negate flag undefined, not false, on an assertion without .not.
