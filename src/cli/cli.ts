@@ -144,23 +144,28 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       'Show the last runs of a trend history, with deltas and sparklines; gate on regressions',
     )
     .option('--last <n>', 'How many recent runs to show (default 10)')
-    .option('--baseline <file>', 'Compare the latest run with the latest run of this history')
-    .option('--fail-on-regression', 'Exit 1 when a metric fell by more than its tolerance')
-    .option('--tolerance <x>', 'How far a [0, 1] score may fall before it regresses (default 0.02)')
+    .option(
+      '--baseline <file>',
+      'Compare the latest run with the latest run of the same scope in this history',
+    )
+    .option('--fail-on-regression', 'Exit 1 when a criterion dropped significantly')
+    .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
+    .option('--tolerance <x>', 'Gate on a fixed tolerance instead: how far a [0, 1] score may fall (0.02)')
     .option(
       '--relative-tolerance <x>',
-      'How far a metric with a unit may worsen, as a fraction (default 0.1)',
+      'Gate on a fixed tolerance instead: how far a metric with a unit may worsen, as a fraction (0.1)',
     )
     .example('needlework trend')
-    .example('needlework trend needlework-trend.json --baseline main-trend.json --fail-on-regression')
+    .example('needlework trend needlework-report/trend.json --baseline main-trend.json --fail-on-regression')
     .action(async (file: string | undefined, options: Record<string, unknown>) => {
       const { runTrend } = await import('./commands/trend.js');
       result.code = await runTrend(
         {
-          file: file ?? 'needlework-trend.json',
+          ...(file !== undefined ? { file } : {}),
           ...(options['last'] !== undefined ? { last: Number(options['last']) } : {}),
           ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
           failOnRegression: options['failOnRegression'] === true,
+          ...(options['level'] !== undefined ? { level: Number(options['level']) } : {}),
           ...(options['tolerance'] !== undefined ? { tolerance: Number(options['tolerance']) } : {}),
           ...(options['relativeTolerance'] !== undefined
             ? { relativeTolerance: Number(options['relativeTolerance']) }

@@ -181,8 +181,10 @@ beforeAll(async () => {
     'workups/hostile/trajectory.json': JSON.stringify(HOSTILE_TRAJECTORY),
   });
   await mkdir(join(root, 'out'));
+  await mkdir(join(root, 'needlework-report'));
+  // A version 1 history at the default path: read, migrated, and charted with the new run.
   await writeFile(
-    join(root, 'needlework-trend.json'),
+    join(root, 'needlework-report', 'trend.json'),
     JSON.stringify({
       schema: 1,
       runs: [

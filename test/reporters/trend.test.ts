@@ -490,11 +490,12 @@ describe('checkRegressions', () => {
     const baseline = join(dir, 'main.json');
     await appendRun(baseline, trendRun(1, [trendCheck({ value: 0.5 })]));
     await appendRun(file, trendRun(2, [trendCheck({ value: 0.9 })]));
-    expect((await checkRegressions({ history: file })).baseline).toBeUndefined();
+    const method = 'tolerance';
+    expect((await checkRegressions({ history: file, method })).baseline).toBeUndefined();
     await appendRun(file, trendRun(3, [trendCheck({ value: 0.7 })]));
-    expect((await checkRegressions({ history: file })).regressions.map(formatRegression)).toEqual([
+    expect((await checkRegressions({ history: file, method })).regressions.map(formatRegression)).toEqual([
       'compound-alpha/grounded surfaced: recall 0.9 -> 0.7 (-0.2, allowed 0.02)',
     ]);
-    expect((await checkRegressions({ history: file, baseline })).regressions).toEqual([]);
+    expect((await checkRegressions({ history: file, baseline, method })).regressions).toEqual([]);
   });
 });

@@ -6,6 +6,14 @@ import { type LockOptions, withLock } from './lock.js';
 import { migrateHistory } from './migrate.js';
 import type { TrendHistory, TrendRun } from './types.js';
 
+/**
+ * Where the trend history lives unless told otherwise, for every writer and reader: the trend reporter, the HTML
+ * reporter's chart, `needlework run` (its reports folder) and `needlework trend`.
+ */
+export const DEFAULT_TREND_FILE = 'needlework-report/trend.json';
+/** Where needlework 0.1's trend reporter wrote by default; `needlework trend` still reads it when the default is absent. */
+export const LEGACY_TREND_FILE = 'needlework-trend.json';
+
 /** How many runs a history keeps when not told otherwise. */
 export const DEFAULT_MAX_RUNS = 50;
 
