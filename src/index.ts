@@ -15,5 +15,6 @@ export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './not
 export * from './report/index.js';
 export * from './rubric/index.js';
 export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
+export * from './trials/index.js';
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';

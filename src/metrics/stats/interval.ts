@@ -128,3 +128,55 @@ function percentiles(statistics: Float64Array, confidence: number): Interval {
     confidence,
   };
 }
+
+/**
+ * The percentile bootstrap interval of the mean of clustered values, resampling whole clusters (tasks) with
+ * replacement: the bootstrap counterpart of the clustered standard error, for trials that are correlated within a
+ * task. The mean of a resample is the mean over all values of the clusters drawn. `null` when there are no values.
+ *
+ * @param values the metric's value per trial, in its unit
+ * @param clusters the task of each trial, parallel to `values`
+ */
+export function clusterBootstrapInterval(
+  values: ArrayLike<number>,
+  clusters: ArrayLike<string | number>,
+  options: BootstrapOptions = {},
+): Interval | null {
+  const { confidence, resamples, seed } = bootstrapSettings('clusterBootstrapInterval', options);
+  if (clusters.length !== values.length)
+    throw new RangeError(
+      `clusterBootstrapInterval expects one cluster per value, got ${clusters.length} for ${values.length}`,
+    );
+  if (values.length === 0) return null;
+  const index = new Map<string | number, number>();
+  const sums: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const key = clusters[i] as string | number;
+    let at = index.get(key);
+    if (at === undefined) {
+      at = sums.length;
+      index.set(key, at);
+      sums.push(0);
+      counts.push(0);
+    }
+    sums[at] = (sums[at] as number) + (values[i] as number);
+    counts[at] = (counts[at] as number) + 1;
+  }
+  const k = sums.length;
+  const sumArray = Float64Array.from(sums);
+  const countArray = Float64Array.from(counts);
+  const random = seededRandom(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    let count = 0;
+    for (let i = 0; i < k; i++) {
+      const j = random.below(k);
+      sum += sumArray[j] as number;
+      count += countArray[j] as number;
+    }
+    means[r] = sum / count;
+  }
+  return percentiles(means, confidence);
+}
