@@ -1,6 +1,8 @@
 import type { Check } from '../model/check.js';
 import { taskOf } from './identity.js';
 
+const byteCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** What the trials layer reads of a check: its identity, verdict and value, and whether Vitest ran it. */
 export type TrialCheck = Pick<
   Check,
@@ -40,12 +42,16 @@ function ran(check: TrialCheck): boolean {
  * byte order of those three. Reads only the checks' verdicts and values, never a workup.
  */
 export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
-  const groups = new Map<string, TaskTrials>();
+  // Nested maps (spec, criterion, task) rather than one joined key: no string is built per check.
+  const groups = new Map<string, Map<string, Map<string, TaskTrials>>>();
   for (const check of checks) {
     if (!ran(check)) continue;
     const task = taskOf(check);
-    const key = `${check.spec}\0${check.criterion}\0${task}`;
-    let group = groups.get(key);
+    let bySpec = groups.get(check.spec);
+    if (!bySpec) groups.set(check.spec, (bySpec = new Map()));
+    let byCriterion = bySpec.get(check.criterion);
+    if (!byCriterion) bySpec.set(check.criterion, (byCriterion = new Map()));
+    let group = byCriterion.get(task);
     if (!group) {
       group = {
         spec: check.spec,
@@ -59,7 +65,7 @@ export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
         notApplicable: 0,
         values: [],
       };
-      groups.set(key, group);
+      byCriterion.set(task, group);
     }
     if (check.verdict === 'not-applicable') {
       group.notApplicable++;
@@ -69,7 +75,16 @@ export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
     if (check.verdict === 'pass') group.passes++;
     if (typeof check.value === 'number' && Number.isFinite(check.value)) group.values.push(check.value);
   }
-  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, group]) => group);
+  const sorted: TaskTrials[] = [];
+  const keys = <T>(map: Map<string, T>) => [...map.keys()].sort(byteCompare);
+  for (const spec of keys(groups)) {
+    const bySpec = groups.get(spec) as Map<string, Map<string, TaskTrials>>;
+    for (const criterion of keys(bySpec)) {
+      const byTask = bySpec.get(criterion) as Map<string, TaskTrials>;
+      for (const task of keys(byTask)) sorted.push(byTask.get(task) as TaskTrials);
+    }
+  }
+  return sorted;
 }
 
 /** Whether a task's trials of a criterion disagree: some passed and some failed (a flaky criterion on that task). */

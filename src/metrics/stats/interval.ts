@@ -1,5 +1,5 @@
 import { normalQuantile } from './normal.js';
-import { seededRandom } from './random.js';
+import { resampleMeans, seededRandom } from './random.js';
 
 /** A two-sided confidence interval, in the unit of the estimate. */
 export interface Interval {
@@ -17,9 +17,16 @@ function checkConfidence(name: string, confidence: number): void {
     throw new RangeError(`${name} expects a confidence in (0, 1), got ${confidence}`);
 }
 
-/** The z with P(-z < Z < z) = confidence: 1.959963984540054 at 0.95. */
+const zByConfidence = new Map<number, number>();
+
+/** The z with P(-z < Z < z) = confidence: 1.959963984540054 at 0.95. Remembered: reports ask for a handful of levels. */
 export function twoSidedZ(confidence: number): number {
-  return normalQuantile(1 - (1 - confidence) / 2);
+  let z = zByConfidence.get(confidence);
+  if (z === undefined) {
+    z = normalQuantile(1 - (1 - confidence) / 2);
+    if (zByConfidence.size < 64) zByConfidence.set(confidence, z);
+  }
+  return z;
 }
 
 /**
@@ -70,42 +77,77 @@ export function bootstrapInterval(
   options: BootstrapOptions = {},
 ): Interval | null {
   const { confidence, resamples, seed } = bootstrapSettings('bootstrapInterval', options);
-  const n = values.length;
-  if (n === 0) return null;
-  const random = seededRandom(seed);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += values[random.below(n)] as number;
-    means[r] = sum / n;
-  }
-  return percentiles(means, confidence);
+  if (values.length === 0) return null;
+  return percentiles(
+    resampleMeans(Float64Array.from(values), undefined, resamples, seededRandom(seed)),
+    confidence,
+  );
+}
+
+/** The trials of each side of a difference, by task, for a bootstrap that resamples tasks. */
+export interface DifferenceClusters {
+  /** The task of each `before` value, parallel to it. */
+  before: ArrayLike<string | number>;
+  /** The task of each `after` value, parallel to it. */
+  after: ArrayLike<string | number>;
 }
 
 /**
  * The percentile bootstrap interval of mean(after) - mean(before), each side resampled on its own: the interval the
- * regression gate reads for a continuous metric (it excludes 0 when the change is significant). `null` when either
- * side has no values.
+ * regression gate reads for a continuous metric (it excludes 0 when the change is significant). With `clusters`, each
+ * side resamples whole tasks (trials of one task are correlated), as `clusterBootstrapInterval` does. `null` when
+ * either side has no values.
  */
 export function bootstrapDifferenceInterval(
   before: ArrayLike<number>,
   after: ArrayLike<number>,
-  options: BootstrapOptions = {},
+  options: BootstrapOptions & { clusters?: DifferenceClusters } = {},
 ): Interval | null {
   const { confidence, resamples, seed } = bootstrapSettings('bootstrapDifferenceInterval', options);
-  const n = before.length;
-  const m = after.length;
-  if (n === 0 || m === 0) return null;
+  if (before.length === 0 || after.length === 0) return null;
+  const draw = (values: ArrayLike<number>, clusters: ArrayLike<string | number> | undefined) => {
+    if (!clusters) return { sums: Float64Array.from(values), counts: undefined };
+    return clusterTotals('bootstrapDifferenceInterval', values, clusters);
+  };
+  const a = draw(before, options.clusters?.before);
+  const b = draw(after, options.clusters?.after);
+  // One generator for both sides: the before side's draws, then the after side's, from one seeded sequence.
   const random = seededRandom(seed);
-  const differences = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let a = 0;
-    for (let i = 0; i < n; i++) a += before[random.below(n)] as number;
-    let b = 0;
-    for (let i = 0; i < m; i++) b += after[random.below(m)] as number;
-    differences[r] = b / m - a / n;
-  }
+  const meansBefore = resampleMeans(a.sums, a.counts, resamples, random);
+  const differences = resampleMeans(b.sums, b.counts, resamples, random);
+  for (let r = 0; r < resamples; r++)
+    differences[r] = (differences[r] as number) - (meansBefore[r] as number);
   return percentiles(differences, confidence);
+}
+
+/** Each cluster's sum of values and number of values, in order of first appearance. */
+function clusterTotals(
+  name: string,
+  values: ArrayLike<number>,
+  clusters: ArrayLike<string | number>,
+): { sums: Float64Array; counts: Float64Array | undefined } {
+  if (clusters.length !== values.length)
+    throw new RangeError(
+      `${name} expects one cluster per value, got ${clusters.length} for ${values.length}`,
+    );
+  const index = new Map<string | number, number>();
+  const sums: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const key = clusters[i] as string | number;
+    let at = index.get(key);
+    if (at === undefined) {
+      at = sums.length;
+      index.set(key, at);
+      sums.push(0);
+      counts.push(0);
+    }
+    sums[at] = (sums[at] as number) + (values[i] as number);
+    counts[at] = (counts[at] as number) + 1;
+  }
+  // Clusters of one value each need no counts: the faster plain resampling gives the same means.
+  const single = sums.length === values.length;
+  return { sums: Float64Array.from(sums), counts: single ? undefined : Float64Array.from(counts) };
 }
 
 function bootstrapSettings(name: string, options: BootstrapOptions): Required<BootstrapOptions> {
@@ -143,40 +185,7 @@ export function clusterBootstrapInterval(
   options: BootstrapOptions = {},
 ): Interval | null {
   const { confidence, resamples, seed } = bootstrapSettings('clusterBootstrapInterval', options);
-  if (clusters.length !== values.length)
-    throw new RangeError(
-      `clusterBootstrapInterval expects one cluster per value, got ${clusters.length} for ${values.length}`,
-    );
-  if (values.length === 0) return null;
-  const index = new Map<string | number, number>();
-  const sums: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < values.length; i++) {
-    const key = clusters[i] as string | number;
-    let at = index.get(key);
-    if (at === undefined) {
-      at = sums.length;
-      index.set(key, at);
-      sums.push(0);
-      counts.push(0);
-    }
-    sums[at] = (sums[at] as number) + (values[i] as number);
-    counts[at] = (counts[at] as number) + 1;
-  }
-  const k = sums.length;
-  const sumArray = Float64Array.from(sums);
-  const countArray = Float64Array.from(counts);
-  const random = seededRandom(seed);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let sum = 0;
-    let count = 0;
-    for (let i = 0; i < k; i++) {
-      const j = random.below(k);
-      sum += sumArray[j] as number;
-      count += countArray[j] as number;
-    }
-    means[r] = sum / count;
-  }
-  return percentiles(means, confidence);
+  if (values.length === 0 && clusters.length === 0) return null;
+  const { sums, counts } = clusterTotals('clusterBootstrapInterval', values, clusters);
+  return percentiles(resampleMeans(sums, counts, resamples, seededRandom(seed)), confidence);
 }

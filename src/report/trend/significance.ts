@@ -82,6 +82,8 @@ interface Pooled {
   lowerIsBetter: boolean;
   counts: Counts;
   values: number[];
+  /** The task of each value, parallel to `values`. */
+  valueTasks: string[];
   flakyTasks: string[];
 }
 
@@ -99,6 +101,7 @@ function pool(run: TrendRun): Map<string, Pooled> {
         lowerIsBetter: false,
         counts: { trials: 0, passes: 0 },
         values: [],
+        valueTasks: [],
         flakyTasks: [],
       };
       pooled.set(key, p);
@@ -116,7 +119,10 @@ function pool(run: TrendRun): Map<string, Pooled> {
     const p = entry(group.spec, group.criterion, group.metric);
     if (group.unit !== undefined) p.unit = group.unit;
     p.lowerIsBetter ||= group.lowerIsBetter;
-    for (const v of group.values) p.values.push(v);
+    for (const v of group.values) {
+      p.values.push(v);
+      p.valueTasks.push(group.task);
+    }
   }
   return pooled;
 }
@@ -142,7 +148,7 @@ function varies(a: readonly number[], b: readonly number[]): boolean {
 /**
  * Compares every spec x criterion present in both runs, pooling each run's trials over its tasks. A drop (or rise)
  * counts only when it is significant at `level`: for pass rates a one-sided two-sample test on the counts, for
- * metrics with numeric values a bootstrap interval of the difference of means that excludes 0. When both apply, each
+ * metrics with numeric values a bootstrap interval of the difference of means (resampling tasks) that excludes 0. When both apply, each
  * gets half the level (Bonferroni), so the chance of a false regression stays within `level`. Pooling treats the
  * trials of a criterion as independent; the intervals in the reports account for tasks (clustered errors).
  */
@@ -191,6 +197,8 @@ export function compareRuns(
       const difference = bootstrapDifferenceInterval(was.values, now.values, {
         // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
         confidence: 1 - 2 * each,
+        // Tasks are resampled whole: trials of one task are correlated.
+        clusters: { before: was.valueTasks, after: now.valueTasks },
         ...(options.resamples !== undefined && { resamples: options.resamples }),
         ...(options.seed !== undefined && { seed: options.seed }),
       });
