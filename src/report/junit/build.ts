@@ -3,6 +3,7 @@ import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
 import { checkScorecard } from '../scorecard.js';
 import { xmlSafe } from '../text.js';
+import { indexTrials } from '../trials.js';
 import { suiteProperties } from './properties.js';
 
 export interface JUnitBuildOptions {
@@ -30,12 +31,13 @@ interface SuiteGroup {
  */
 export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuildOptions): string {
   const builder = junit.newBuilder().name(xmlSafe(options.name));
+  const trials = indexTrials(checks);
   for (const group of groupChecks(checks)) {
     const suite = builder.testSuite().name(xmlSafe(group.name));
     if (options.timestamp) suite.timestamp(options.timestamp);
     suite.time(seconds(group.checks.reduce((sum, check) => sum + check.durationMs, 0)));
     const metas = group.checks.flatMap((check) => (check.meta ? [check.meta] : []));
-    for (const [name, value] of suiteProperties(metas)) suite.property(xmlSafe(name), xmlSafe(value));
+    for (const [name, value] of suiteProperties(metas, trials)) suite.property(xmlSafe(name), xmlSafe(value));
     for (const check of group.checks) {
       const meta = check.meta;
       const testCase = suite

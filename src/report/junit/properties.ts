@@ -1,5 +1,6 @@
 import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../checks.js';
+import type { TrialIndex } from '../trials.js';
 
 /**
  * The `<property>` names needlework writes on each `<testsuite>` of a spec x workup. This list is public API: CI
@@ -18,6 +19,13 @@ import { byteCompare } from '../checks.js';
  * - `<criterion>.unit`: the unit of value and threshold, when not a [0, 1] score.
  * - `<criterion>.verdict`: `pass`, `fail` or `not-applicable`.
  * - `<criterion>.score.<name>`: each side score measured with the check (numbers, in their own units).
+ *
+ * Per criterion, when the workup is a trial of a task (`meta.task`), over the task's trials in this run:
+ * - `<criterion>.task`; `<criterion>.trials` and `<criterion>.passes` (decided trials and passes, counts).
+ * - `<criterion>.pass_rate` with `<criterion>.pass_rate_low` and `<criterion>.pass_rate_high` (its 95% Wilson
+ *   interval), ratios in [0, 1]; `n/a` with no decided trial.
+ * - `<criterion>.pass_at_<k>` and `<criterion>.pass_hat_<k>`: pass@k and pass^k for k = 1 and the number of trials
+ *   (`n/a` where k exceeds them); `<criterion>.flaky`: `true` when the task's trials both passed and failed.
  */
 export type JUnitPropertyName =
   | 'needlework.spec'
@@ -26,10 +34,18 @@ export type JUnitPropertyName =
   | 'needlework.workup'
   | 'needlework.workup_path'
   | `${string}.${'metric' | 'value' | 'threshold' | 'comparator' | 'unit' | 'verdict'}`
-  | `${string}.score.${string}`;
+  | `${string}.score.${string}`
+  | `${string}.${'task' | 'trials' | 'passes' | 'pass_rate' | 'pass_rate_low' | 'pass_rate_high' | 'flaky'}`
+  | `${string}.pass_${'at' | 'hat'}_${number}`;
 
-/** The suite's properties in a fixed order: the suite-wide ones, then each criterion in byte order. */
-export function suiteProperties(metas: readonly CheckMeta[]): Array<[JUnitPropertyName, string]> {
+/**
+ * The suite's properties in a fixed order: the suite-wide ones, then each criterion in byte order (with its task's
+ * trial statistics when `trials` knows them).
+ */
+export function suiteProperties(
+  metas: readonly CheckMeta[],
+  trials?: TrialIndex,
+): Array<[JUnitPropertyName, string]> {
   const first = metas[0];
   if (!first) return [];
   const props: Array<[JUnitPropertyName, string]> = [
@@ -52,6 +68,29 @@ export function suiteProperties(metas: readonly CheckMeta[]): Array<[JUnitProper
     props.push([`${c}.verdict`, meta.verdict]);
     for (const name of Object.keys(meta.scores ?? {}).sort(byteCompare))
       props.push([`${c}.score.${name}`, String(meta.scores?.[name])]);
+    const task = trials?.of(meta);
+    if (task) props.push(...trialProperties(c, task, trials?.ks(meta) ?? []));
   }
+  return props;
+}
+
+function trialProperties(
+  c: string,
+  task: NonNullable<ReturnType<TrialIndex['of']>>,
+  ks: readonly string[],
+): Array<[JUnitPropertyName, string]> {
+  const ratio = (x: number | null | undefined) =>
+    x === null || x === undefined ? 'n/a' : String(Number(x.toFixed(6)));
+  const props: Array<[JUnitPropertyName, string]> = [
+    [`${c}.task`, task.task],
+    [`${c}.trials`, String(task.trials)],
+    [`${c}.passes`, String(task.passes)],
+    [`${c}.pass_rate`, ratio(task.passRate)],
+    [`${c}.pass_rate_low`, ratio(task.interval?.low)],
+    [`${c}.pass_rate_high`, ratio(task.interval?.high)],
+  ];
+  for (const k of ks) props.push([`${c}.pass_at_${Number(k)}`, ratio(task.passAtK[k])]);
+  for (const k of ks) props.push([`${c}.pass_hat_${Number(k)}`, ratio(task.passHatK[k])]);
+  props.push([`${c}.flaky`, String(task.flaky)]);
   return props;
 }
