@@ -120,8 +120,32 @@ describe('compareRuns', () => {
           }),
         ),
       );
-    const [rose] = compareRuns(burden(1, [3, 4, 3, 4, 3, 4, 3, 4]), burden(2, [6, 7, 6, 7, 6, 7, 6, 7]));
+    const alternate = (a: number, b: number) => Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b));
+    const [rose] = compareRuns(burden(1, alternate(3, 4)), burden(2, alternate(6, 7)));
     expect([rose?.status, rose?.lowerIsBetter, rose?.unit]).toEqual(['regressed', true, 'queries']);
+  });
+
+  it('leaves a metric with fewer than 30 values a side, or only 0 and 1, to the pass-rate test', () => {
+    // 10 trials: a constant baseline against 3 lower values would look certain to a bootstrap; Fisher says p = 0.105.
+    const run = (minute: number, values: number[]) =>
+      trendRun(
+        minute,
+        values.map((value, i) =>
+          trendCheck({ workup: `w${i}`, task: 't', value, verdict: value >= 0.9 ? 'pass' : 'fail' }),
+        ),
+      );
+    const [small] = compareRuns(run(1, Array(10).fill(1)), run(2, [...Array(7).fill(1), 0.8, 0.8, 0.8]));
+    expect([small?.status, small?.difference, small?.passRate?.pDrop.toFixed(3)]).toEqual([
+      'flaky',
+      undefined,
+      '0.105',
+    ]);
+    const binary = (minute: number, passes: number) =>
+      run(
+        minute,
+        Array.from({ length: 40 }, (_, i) => (i < passes ? 1 : 0)),
+      );
+    expect(compareRuns(binary(1, 40), binary(2, 38))[0]?.difference).toBeUndefined();
   });
 
   it('compares only criteria present in both runs, and rejects a level outside (0, 0.5)', () => {

@@ -9,6 +9,14 @@ import type { TrendRun } from './types.js';
 export const DEFAULT_LEVEL = 0.05;
 /** The power at which the gate reports the smallest drop a comparison could detect. */
 const POWER = 0.8;
+/**
+ * The fewest values a side needs before a metric's mean is tested by bootstrap: below it a percentile bootstrap is
+ * overconfident (a baseline that happens to be constant has no spread to resample), and the pass-rate test alone
+ * decides. 30 is the usual rule of thumb for the bootstrap of a mean.
+ */
+export const MIN_BOOTSTRAP_VALUES = 30;
+/** The fewest tasks a side needs for the bootstrap to resample whole tasks rather than trials. */
+export const MIN_BOOTSTRAP_TASKS = 10;
 
 export interface SignificanceOptions {
   /**
@@ -58,7 +66,7 @@ export interface CriterionComparison {
    */
   passRate?: { test: 'fisher' | 'z'; pDrop: number; pRise: number };
   /**
-   * For a metric with numeric values: the percentile bootstrap interval of mean(after) - mean(before), in the
+   * For a metric with at least `MIN_BOOTSTRAP_VALUES` numeric values a side: the percentile bootstrap interval of mean(after) - mean(before), in the
    * metric's unit, at the confidence that makes each side of it a one-sided test at the level the metric gets.
    */
   difference?: Interval;
@@ -139,16 +147,25 @@ function side(p: Pooled): SideSummary {
   return summary;
 }
 
-/** Whether the values vary at all: a metric that is the same constant on both sides has nothing to bootstrap. */
-function varies(a: readonly number[], b: readonly number[]): boolean {
+/**
+ * Whether a metric's values call for a test of their own: enough of them, varying, and not only 0 and 1 (a 0/1 metric
+ * is its verdict, which the pass-rate test already covers).
+ */
+function continuous(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length < MIN_BOOTSTRAP_VALUES || b.length < MIN_BOOTSTRAP_VALUES) return false;
   const first = a[0] ?? b[0];
-  return a.some((v) => v !== first) || b.some((v) => v !== first);
+  const varies = a.some((v) => v !== first) || b.some((v) => v !== first);
+  const binary = a.every((v) => v === 0 || v === 1) && b.every((v) => v === 0 || v === 1);
+  return varies && !binary;
 }
+
+const taskCount = (tasks: readonly string[]) => new Set(tasks).size;
 
 /**
  * Compares every spec x criterion present in both runs, pooling each run's trials over its tasks. A drop (or rise)
  * counts only when it is significant at `level`: for pass rates a one-sided two-sample test on the counts, for
- * metrics with numeric values a bootstrap interval of the difference of means (resampling tasks) that excludes 0. When both apply, each
+ * metrics with at least 30 numeric values a side (not only 0 and 1) a bootstrap interval of the difference of means
+ * that excludes 0 (resampling whole tasks when each side has at least 10). When both apply, each
  * gets half the level (Bonferroni), so the chance of a false regression stays within `level`. Pooling treats the
  * trials of a criterion as independent; the intervals in the reports account for tasks (clustered errors).
  */
@@ -167,9 +184,9 @@ export function compareRuns(
     const was = before.get(key);
     if (!was) continue;
     const countable = was.counts.trials > 0 && now.counts.trials > 0;
-    const continuous = was.values.length > 1 && now.values.length > 1 && varies(was.values, now.values);
-    if (!countable && !continuous) continue;
-    const each = countable && continuous ? level / 2 : level;
+    const bootstrap = continuous(was.values, now.values);
+    if (!countable && !bootstrap) continue;
+    const each = countable && bootstrap ? level / 2 : level;
     const lowerIsBetter = now.lowerIsBetter || was.lowerIsBetter;
     const comparison: CriterionComparison = {
       spec: now.spec,
@@ -193,12 +210,14 @@ export function compareRuns(
       worse ||= drop.pValue < each;
       better ||= rise.pValue < each;
     }
-    if (continuous) {
+    if (bootstrap) {
+      // Tasks are resampled whole (their trials are correlated) once each side has enough of them.
+      const byTask =
+        taskCount(was.valueTasks) >= MIN_BOOTSTRAP_TASKS && taskCount(now.valueTasks) >= MIN_BOOTSTRAP_TASKS;
       const difference = bootstrapDifferenceInterval(was.values, now.values, {
         // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
         confidence: 1 - 2 * each,
-        // Tasks are resampled whole: trials of one task are correlated.
-        clusters: { before: was.valueTasks, after: now.valueTasks },
+        ...(byTask && { clusters: { before: was.valueTasks, after: now.valueTasks } }),
         ...(options.resamples !== undefined && { resamples: options.resamples }),
         ...(options.seed !== undefined && { seed: options.seed }),
       });
