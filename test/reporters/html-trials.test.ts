@@ -7,29 +7,9 @@ import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData } from '../../src/report/html/data.js';
 import { renderHtmlPage } from '../../src/report/html/page.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
-import { checkMeta } from './harness.js';
+import { trialRecord } from './trial-records.js';
 
-/** Trial `trial` of `task` on `criterion`. */
-function trial(task: string, trial: number, criterion: string, pass: boolean): CheckRecord {
-  return {
-    name: criterion,
-    suitePath: [],
-    fullName: criterion,
-    file: 'f.ts',
-    state: pass ? 'passed' : 'failed',
-    durationMs: 1,
-    errors: [],
-    meta: checkMeta({
-      spec: 'needle',
-      workup: `${task}/${trial}`,
-      task,
-      trial,
-      criterion,
-      verdict: pass ? 'pass' : 'fail',
-      value: pass ? 1 : 0,
-    }),
-  };
-}
+const trial = trialRecord;
 
 // book: grounded 3/4 (flaky), surfaced 4/4. refund: grounded 0/4, surfaced 4/4.
 const records = [1, 2, 3, 4].flatMap((i) => [

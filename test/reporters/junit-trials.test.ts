@@ -1,29 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckRecord } from '../../src/report/checks.js';
 import { buildJUnitXml } from '../../src/report/junit/build.js';
-import { checkMeta } from './harness.js';
+import { trialRecord } from './trial-records.js';
 
-/** Trial `trial` of task `book` on criterion `grounded`. */
-function trial(trial: number, pass: boolean, task: string | undefined = 'book'): CheckRecord {
-  return {
-    name: 'grounded',
-    suitePath: [],
-    fullName: 'grounded',
-    file: 'f.ts',
-    state: pass ? 'passed' : 'failed',
-    durationMs: 1,
-    errors: [],
-    meta: checkMeta({
-      spec: 'needle',
-      workup: `${task ?? 'solo'}/${trial}`,
-      ...(task !== undefined && { task, trial }),
-      criterion: 'grounded',
-      metric: 'grounded',
-      value: pass,
-      verdict: pass ? 'pass' : 'fail',
-    }),
-  };
-}
+/** Trial `n` of task `book` (or of no task) on criterion `grounded`. */
+const trial = (n: number, pass: boolean, task: string | undefined = 'book') =>
+  trialRecord(task, n, 'grounded', pass);
 
 /** The properties of the suite of one workup, as name=value lines. */
 function properties(xml: string, workup: string): string[] {
@@ -39,7 +20,7 @@ describe('JUnit properties of trials', () => {
     });
     expect(properties(xml, 'book/3').filter((p) => p.startsWith('grounded.'))).toEqual([
       'grounded.metric=grounded',
-      'grounded.value=false',
+      'grounded.value=0',
       'grounded.threshold=0.8',
       'grounded.comparator=>=',
       'grounded.verdict=fail',
