@@ -48,9 +48,15 @@ export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
     if (!ran(check)) continue;
     const task = taskOf(check);
     let bySpec = groups.get(check.spec);
-    if (!bySpec) groups.set(check.spec, (bySpec = new Map()));
+    if (!bySpec) {
+      bySpec = new Map();
+      groups.set(check.spec, bySpec);
+    }
     let byCriterion = bySpec.get(check.criterion);
-    if (!byCriterion) bySpec.set(check.criterion, (byCriterion = new Map()));
+    if (!byCriterion) {
+      byCriterion = new Map();
+      bySpec.set(check.criterion, byCriterion);
+    }
     let group = byCriterion.get(task);
     if (!group) {
       group = {
