@@ -1,5 +1,5 @@
 /**
- * The trend history file (`needlework-trend.json`): one entry per test run, oldest first, so a team can watch each
+ * The trend history file (`needlework-report/trend.json` by default): one entry per test run, oldest first, so a team can watch each
  * metric move across commits and gate a merge on a regression. This shape is public API; its JSON Schema is
  * `needlework/schemas/trend.schema.json`. Every field is documented with its unit.
  */
