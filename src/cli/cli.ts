@@ -66,6 +66,9 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--samples <n>', 'Judge samples per rubric criterion (default 3)')
     .option('--baseline <file>', 'Fail when a metric regressed against the latest run of this trend history')
     .option('--fail-on-regression', 'Fail when a metric regressed against the previous run')
+    .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
+    .option('--tolerance <x>', 'Gate on a fixed tolerance instead: how far a [0, 1] score may fall (0.02)')
+    .option('--relative-tolerance <x>', 'Gate on a fixed relative tolerance for metrics with a unit (0.1)')
     .example('needlework run fixtures/workups')
     .example('needlework run runs/ --needles specs/ --reporter default --reporter needlework-junit')
     .example('needlework run runs/ --entail --model ./nli-model --judge replay:judge.cassette.json')
@@ -106,6 +109,13 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           ...(samples !== undefined && { samples }),
           ...(typeof options['baseline'] === 'string' && { baseline: options['baseline'] }),
           failOnRegression: options['failOnRegression'] === true,
+          gate: {
+            ...(options['level'] !== undefined && { level: Number(options['level']) }),
+            ...(options['tolerance'] !== undefined && { tolerance: Number(options['tolerance']) }),
+            ...(options['relativeTolerance'] !== undefined && {
+              relativeTolerance: Number(options['relativeTolerance']),
+            }),
+          },
         },
         io,
       );

@@ -14,7 +14,7 @@ import type { ChangeStatus } from '../../report/trend/significance.js';
 import { renderTrendTable } from '../../report/trend/table.js';
 import { colors, type Io } from '../io.js';
 
-export interface TrendOptions {
+export interface TrendOptions extends GateFlags {
   /** The history file. @default 'needlework-report/trend.json' (or `needlework-trend.json` when only that exists) */
   file?: string;
   /** How many recent runs to show (default 10). */
@@ -23,12 +23,6 @@ export interface TrendOptions {
   baseline?: string;
   /** Return 1 when a criterion regressed. */
   failOnRegression?: boolean;
-  /** The significance level of the gate (default 0.05). */
-  level?: number;
-  /** Gate on a fixed tolerance instead: absolute for [0, 1] scores (0.02 when only `relativeTolerance` is given). */
-  tolerance?: number;
-  /** Gate on a fixed tolerance instead: relative for metrics with a unit (0.1 when only `tolerance` is given). */
-  relativeTolerance?: number;
 }
 
 /**
@@ -37,23 +31,12 @@ export interface TrendOptions {
  */
 export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   const c = colors(io);
-  for (const [name, value] of [
-    ['--last', options.last],
-    ['--tolerance', options.tolerance],
-    ['--relative-tolerance', options.relativeTolerance],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
-      throw new UsageError(`${name} expects a non-negative number, got ${String(value)}`);
-  }
-  const tolerance = options.tolerance !== undefined || options.relativeTolerance !== undefined;
-  if (options.level !== undefined) {
-    if (tolerance)
-      throw new UsageError('--level (significance) and --tolerance (fixed tolerance) exclude each other');
-    if (!(typeof options.level === 'number' && options.level > 0 && options.level < 0.5))
-      throw new UsageError(
-        `--level expects a probability between 0 and 0.5, like 0.05; got ${String(options.level)}`,
-      );
-  }
+  if (
+    options.last !== undefined &&
+    (typeof options.last !== 'number' || !Number.isFinite(options.last) || options.last < 0)
+  )
+    throw new UsageError(`--last expects a non-negative number, got ${String(options.last)}`);
+  const gate = gateSettings(options);
   const exists = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
   let file = options.file ?? DEFAULT_TREND_FILE;
   if (options.file === undefined && !(await exists(file)) && (await exists(LEGACY_TREND_FILE))) {
@@ -75,13 +58,51 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
       history: file,
       ...(options.baseline ? { baseline: options.baseline } : {}),
       failOnRegression: options.failOnRegression === true,
-      method: tolerance ? 'tolerance' : 'significance',
-      ...(options.level !== undefined ? { level: options.level } : {}),
-      ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
-      ...(options.relativeTolerance !== undefined ? { relativeTolerance: options.relativeTolerance } : {}),
+      ...gate,
     },
     io,
   );
+}
+
+/** The gate options of `needlework trend` and `needlework run`, as given on the command line. */
+export interface GateFlags {
+  /** `--level`: the significance level. */
+  level?: number;
+  /** `--tolerance`: gate on a fixed absolute tolerance instead. */
+  tolerance?: number;
+  /** `--relative-tolerance`: gate on a fixed relative tolerance instead. */
+  relativeTolerance?: number;
+}
+
+/**
+ * The gate's method and settings from its flags: a fixed tolerance when either tolerance is given, else significance
+ * at `--level`. A malformed or contradictory flag is a `UsageError` naming it.
+ */
+export function gateSettings(
+  flags: GateFlags,
+): Pick<RegressionCheckOptions, 'method' | 'level' | 'tolerance' | 'relativeTolerance'> {
+  for (const [name, value] of [
+    ['--tolerance', flags.tolerance],
+    ['--relative-tolerance', flags.relativeTolerance],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
+      throw new UsageError(`${name} expects a non-negative number, got ${String(value)}`);
+  }
+  const tolerance = flags.tolerance !== undefined || flags.relativeTolerance !== undefined;
+  if (flags.level !== undefined) {
+    if (tolerance)
+      throw new UsageError('--level (significance) and --tolerance (fixed tolerance) exclude each other');
+    if (!(typeof flags.level === 'number' && flags.level > 0 && flags.level < 0.5))
+      throw new UsageError(
+        `--level expects a probability between 0 and 0.5, like 0.05; got ${String(flags.level)}`,
+      );
+  }
+  return {
+    method: tolerance ? 'tolerance' : 'significance',
+    ...(flags.level !== undefined && { level: flags.level }),
+    ...(flags.tolerance !== undefined && { tolerance: flags.tolerance }),
+    ...(flags.relativeTolerance !== undefined && { relativeTolerance: flags.relativeTolerance }),
+  };
 }
 
 export interface RegressionGateOptions extends RegressionCheckOptions {
