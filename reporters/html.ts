@@ -6,7 +6,7 @@ import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
 import { loadCheckedWorkups } from '../src/report/html/load.js';
 import { renderHtmlPage } from '../src/report/html/page.js';
-import { readHistory } from '../src/report/trend/history.js';
+import { DEFAULT_TREND_FILE, readHistory } from '../src/report/trend/history.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
 import type { TrendHistory } from '../src/report/trend/types.js';
 
@@ -24,7 +24,7 @@ export interface NeedleworkHtmlOptions {
   /**
    * The trend history to chart, relative to the project root; `false` for no charts. When the trend reporter writes
    * the same file in the same run, this reporter waits for it, so the charts include the current run.
-   * @default 'needlework-trend.json'
+   * @default 'needlework-report/trend.json'
    */
   trendFile?: string | false;
 }
@@ -42,7 +42,7 @@ export class NeedleworkHtmlReporter implements Reporter {
     this.options = {
       outputFile: options.outputFile ?? 'needlework-report.html',
       title: options.title ?? 'needlework report',
-      trendFile: options.trendFile ?? 'needlework-trend.json',
+      trendFile: options.trendFile ?? DEFAULT_TREND_FILE,
     };
   }
 

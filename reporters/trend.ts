@@ -3,16 +3,24 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
-import { appendRun, DEFAULT_MAX_RUNS } from '../src/report/trend/history.js';
+import { appendRun, DEFAULT_MAX_RUNS, DEFAULT_TREND_FILE } from '../src/report/trend/history.js';
 import { trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
+import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
 
 export interface NeedleworkTrendOptions {
   /**
-   * The history file, relative to the project root.
-   * @default 'needlework-trend.json'
+   * The history file, relative to the project root. `needlework run` and `needlework trend` use the same default.
+   * @default 'needlework-report/trend.json'
    */
   outputFile?: string;
+  /**
+   * What to do with a partial run (file filters, a `-t` filter, watch mode, the UI): `skip` leaves it out of the
+   * history, so a later full run is never compared with a subset; `record` appends it with its scope, and the gate
+   * then compares it only with partial runs of the same filters.
+   * @default 'skip'
+   */
+  partialRuns?: 'skip' | 'record';
   /**
    * How many runs the history keeps; older ones are dropped.
    * @default 50
@@ -26,8 +34,9 @@ export interface NeedleworkTrendOptions {
 }
 
 /**
- * Appends each run to a trend history: every spec x workup x criterion value and verdict, the commit and branch, and
- * a summary. Concurrent runs are serialised by a lock and the file is replaced atomically. A shard of a sharded run
+ * Appends each full run to a trend history: every spec x workup x criterion value and verdict, the trials and passes
+ * per task, the commit and branch, the run's scope and a summary. Partial runs are left out unless `partialRuns` is
+ * `record`. Concurrent runs are serialised by a lock and the file is replaced atomically. A shard of a sharded run
  * writes nothing: the run is recorded once, complete, by `vitest --merge-reports` with this reporter.
  */
 export class NeedleworkTrendReporter implements Reporter {
@@ -36,7 +45,8 @@ export class NeedleworkTrendReporter implements Reporter {
 
   constructor(options: NeedleworkTrendOptions = {}) {
     this.options = {
-      outputFile: options.outputFile ?? 'needlework-trend.json',
+      outputFile: options.outputFile ?? DEFAULT_TREND_FILE,
+      partialRuns: options.partialRuns ?? 'skip',
       maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS,
       lockTimeoutMs: options.lockTimeoutMs ?? 30_000,
     };
@@ -59,8 +69,24 @@ export class NeedleworkTrendReporter implements Reporter {
       );
       return;
     }
-    const run = buildTrendRun(collectChecks(testModules, root), await detectRevision(root));
     const path = resolve(root, this.options.outputFile);
+    // A merged report is the whole sharded run: full, whatever the merging process was started with.
+    const scope =
+      this.vitest && !this.vitest.config.mergeReports
+        ? detectScope(this.vitest as unknown as ScopeSource)
+        : ({ kind: 'full' } as const);
+    if (scope.kind === 'partial' && this.options.partialRuns === 'skip') {
+      process.stdout.write(
+        `needlework: ${describeScope(scope)} run not added to ${displayPath(path)} (set the trend reporter's partialRuns: 'record' to add it)\n`,
+      );
+      return;
+    }
+    const run = buildTrendRun(
+      collectChecks(testModules, root),
+      await detectRevision(root),
+      new Date(),
+      scope,
+    );
     const kept = await appendRun(path, run, {
       maxRuns: this.options.maxRuns,
       timeoutMs: this.options.lockTimeoutMs,

@@ -30,6 +30,7 @@ export * from './recorder/index.js';
 export * from './report/index.js';
 export * from './rubric/index.js';
 export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
+export * from './trials/index.js';
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';
 export { inSeedOrder, saveWorkup, trajectoryText } from './workup/save.js';

@@ -1,10 +1,11 @@
 import type { Check } from '../model/check.js';
 import type { Workup } from '../model/workup.js';
+import { trialOf } from '../trials/identity.js';
 
 /** What a criterion decides about a workup: a check without the fields that say whose it is. */
 export type Measured = Omit<
   Check,
-  'schema' | 'spec' | 'specKind' | 'specFile' | 'case' | 'workup' | 'workupPath'
+  'schema' | 'spec' | 'specKind' | 'specFile' | 'case' | 'workup' | 'workupPath' | 'task' | 'trial'
 >;
 
 /** The spec a check belongs to: a needle, a rubric, or `matcher` for a hand-written assertion. */
@@ -46,6 +47,7 @@ export function toCheck(spec: SpecRef, workup: Workup, measured: Measured): Chec
     ...(spec.case !== undefined && { case: spec.case }),
     workup: workup.id,
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
+    ...trialOf(workup),
     ...measured,
   };
 }

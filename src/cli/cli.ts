@@ -68,6 +68,9 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--samples <n>', 'Judge samples per rubric criterion (default 3)')
     .option('--baseline <file>', 'Fail when a metric regressed against the latest run of this trend history')
     .option('--fail-on-regression', 'Fail when a metric regressed against the previous run')
+    .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
+    .option('--tolerance <x>', 'Gate on a fixed tolerance instead: how far a [0, 1] score may fall (0.02)')
+    .option('--relative-tolerance <x>', 'Gate on a fixed relative tolerance for metrics with a unit (0.1)')
     .example('needlework run fixtures/workups')
     .example('needlework run runs/ --needles specs/ --reporter default --reporter needlework-junit')
     .example('needlework run runs/ --entail --nli-model ./nli-model --judge replay:judge.cassette.json')
@@ -116,6 +119,13 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           ...(samples !== undefined && { samples }),
           ...(typeof options['baseline'] === 'string' && { baseline: options['baseline'] }),
           failOnRegression: options['failOnRegression'] === true,
+          gate: {
+            ...(options['level'] !== undefined && { level: Number(options['level']) }),
+            ...(options['tolerance'] !== undefined && { tolerance: Number(options['tolerance']) }),
+            ...(options['relativeTolerance'] !== undefined && {
+              relativeTolerance: Number(options['relativeTolerance']),
+            }),
+          },
         },
         io,
       );
@@ -158,23 +168,28 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       'Show the last runs of a trend history, with deltas and sparklines; gate on regressions',
     )
     .option('--last <n>', 'How many recent runs to show (default 10)')
-    .option('--baseline <file>', 'Compare the latest run with the latest run of this history')
-    .option('--fail-on-regression', 'Exit 1 when a metric fell by more than its tolerance')
-    .option('--tolerance <x>', 'How far a [0, 1] score may fall before it regresses (default 0.02)')
+    .option(
+      '--baseline <file>',
+      'Compare the latest run with the latest run of the same scope in this history',
+    )
+    .option('--fail-on-regression', 'Exit 1 when a criterion dropped significantly')
+    .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
+    .option('--tolerance <x>', 'Gate on a fixed tolerance instead: how far a [0, 1] score may fall (0.02)')
     .option(
       '--relative-tolerance <x>',
-      'How far a metric with a unit may worsen, as a fraction (default 0.1)',
+      'Gate on a fixed tolerance instead: how far a metric with a unit may worsen, as a fraction (0.1)',
     )
     .example('needlework trend')
-    .example('needlework trend needlework-trend.json --baseline main-trend.json --fail-on-regression')
+    .example('needlework trend needlework-report/trend.json --baseline main-trend.json --fail-on-regression')
     .action(async (file: string | undefined, options: Record<string, unknown>) => {
       const { runTrend } = await import('./commands/trend.js');
       result.code = await runTrend(
         {
-          file: file ?? 'needlework-trend.json',
+          ...(file !== undefined ? { file } : {}),
           ...(options['last'] !== undefined ? { last: Number(options['last']) } : {}),
           ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
           failOnRegression: options['failOnRegression'] === true,
+          ...(options['level'] !== undefined ? { level: Number(options['level']) } : {}),
           ...(options['tolerance'] !== undefined ? { tolerance: Number(options['tolerance']) } : {}),
           ...(options['relativeTolerance'] !== undefined
             ? { relativeTolerance: Number(options['relativeTolerance']) }

@@ -3,5 +3,6 @@ export * from './citations/index.js';
 export * from './difflib.js';
 export * from './hotpot.js';
 export * from './needle/index.js';
+export * from './stats/index.js';
 export * from './tradecraft/index.js';
 export * from './trajectory/index.js';

@@ -18,6 +18,10 @@ export interface Check {
   workup: string;
   /** The workup's folder or file, so a reporter can read the note, ledger and trajectory itself. */
   workupPath?: string;
+  /** The task the workup is a trial of (`meta.task`); absent: the workup is its own task of one trial. */
+  task?: string;
+  /** Which trial of its task the workup is (`meta.trial`), when it says. */
+  trial?: number | string;
   /** The criterion: `surfaced`, `traversed`, `grounded`, `citations-resolve`, `citation-recall`, ... */
   criterion: string;
   /** The metric the verdict rests on (`recall`, `supporting_fact_f1`, `pivot_burden`, ...). */

@@ -13,11 +13,36 @@ export {
 } from './trend/compare.js';
 export {
   checkRegressions,
+  formatComparison,
   formatRegression,
+  hasRegression,
   type RegressionCheckOptions,
   type RegressionReport,
 } from './trend/gate.js';
-export { type AppendOptions, appendRun, DEFAULT_MAX_RUNS, readHistory } from './trend/history.js';
+export {
+  type AppendOptions,
+  appendRun,
+  DEFAULT_MAX_RUNS,
+  DEFAULT_TREND_FILE,
+  readHistory,
+} from './trend/history.js';
 export { TREND_SCHEMA } from './trend/schema.js';
+export { describeScope, scopeKey } from './trend/scope.js';
+export {
+  type ChangeStatus,
+  type CriterionComparison,
+  compareRuns,
+  DEFAULT_LEVEL,
+  detectableDrop,
+  type SideSummary,
+  type SignificanceOptions,
+} from './trend/significance.js';
 export { renderTrendTable, type TrendTableOptions } from './trend/table.js';
-export type { TrendCheck, TrendHistory, TrendRun, TrendSummary } from './trend/types.js';
+export type {
+  TrendCheck,
+  TrendHistory,
+  TrendRun,
+  TrendScope,
+  TrendSummary,
+  TrendTrials,
+} from './trend/types.js';

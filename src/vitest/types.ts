@@ -50,6 +50,10 @@ export interface NeedleworkMatchers<R = unknown> {
   toHaveCitationPrecision(min: number, options: CitationPrecisionMatcherOptions): Promise<R>;
   /** An LLM judge scores the note on a rubric at or above its mark. Await it. */
   toScoreRubric(rubric: RubricSpec, options: RubricMatcherOptions): Promise<R>;
+  /** On `expect(workups)`, the trials of one task: pass@k of the criterion is at least `min`. */
+  toPassAtK(criterion: import('./matchers/trial-check.js').TrialCriterion, k: number, min: number): R;
+  /** On `expect(workups)`, the trials of one task: pass^k of the criterion is at least `min`. */
+  toPassHatK(criterion: import('./matchers/trial-check.js').TrialCriterion, k: number, min: number): R;
 }
 
 declare module 'vitest' {

@@ -11,6 +11,7 @@ import { parseNote } from '../note/parse.js';
 import { parseJson } from '../parse/json.js';
 import { locateInJson } from '../parse/locate.js';
 import { checkSchema } from '../parse/schema.js';
+import { trialFieldProblems, trialFromLayout } from '../trials/layout.js';
 import { readLedger } from './ledger.js';
 
 /** Workups loaded at once by `loadWorkups`. */
@@ -27,7 +28,9 @@ interface WorkupJson {
 
 /**
  * Loads one workup: a folder holding any of `note.md`, `provenance.jsonl`, `trajectory.json` (and optionally
- * `gold.trajectory.json` and `meta.json`), or a single JSON file in the workup schema. Every problem in every file is
+ * `gold.trajectory.json` and `meta.json`), or a single JSON file in the workup schema. A workup is one trial of a
+ * task when its `meta.json` names a `task` (and `trial`), or when it lies in the `<task>/<n>/` layout (see
+ * `trialFromLayout`: the folder `runs/book-flight/3/` is trial 3 of `book-flight`, id `book-flight/3`). Every problem in every file is
  * reported together in one `UserError`, each with its file, line and column.
  */
 export async function loadWorkup(path: string): Promise<Workup> {
@@ -120,12 +123,14 @@ async function loadFolder(dir: string): Promise<Workup> {
   const gold = await attempt(async () => readTrajectory(goldText, join(dir, 'gold.trajectory.json')));
   const meta = await attempt(async () => readMeta(metaText, join(dir, 'meta.json')));
   if (problems.length > 0) throw new UserError(problems);
-  return assemble(basename(dir), {
+  // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it.
+  const layout = trialFromLayout(dir);
+  return assemble(layout?.id ?? basename(dir), {
     note,
     ledger: ledger ?? [],
     trajectory,
     gold,
-    meta: { ...meta, path: dir },
+    meta: { ...(layout && { task: layout.task, trial: layout.trial }), ...meta, path: dir },
   });
 }
 
@@ -184,6 +189,10 @@ function readMeta(text: string | undefined, file: string): Record<string, unknow
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UserError({ file, line: 1, column: 1, message: 'meta.json must be a JSON object' });
   }
+  const problems = trialFieldProblems(value as Record<string, unknown>, file, (path) =>
+    locateInJson(text, path),
+  );
+  if (problems.length > 0) throw new UserError(problems);
   return value as Record<string, unknown>;
 }
 

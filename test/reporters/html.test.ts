@@ -181,8 +181,10 @@ beforeAll(async () => {
     'workups/hostile/trajectory.json': JSON.stringify(HOSTILE_TRAJECTORY),
   });
   await mkdir(join(root, 'out'));
+  await mkdir(join(root, 'needlework-report'));
+  // A version 1 history at the default path: read, migrated, and charted with the new run.
   await writeFile(
-    join(root, 'needlework-trend.json'),
+    join(root, 'needlework-report', 'trend.json'),
     JSON.stringify({
       schema: 1,
       runs: [
@@ -482,7 +484,7 @@ describe('the HTML report in Chromium', () => {
       }),
     );
     const history = {
-      schema: 1 as const,
+      schema: 2 as const,
       runs: [0.7, 0.75, 0.8, 0.78, 0.83, 0.85].map((rate, i) =>
         trendRun(
           i + 1,

@@ -7,6 +7,7 @@ import { runRegressionGate, runTrend } from '../../src/cli/commands/trend.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError, UserError } from '../../src/errors/index.js';
 import { appendRun } from '../../src/report/trend/history.js';
+import type { TrendRun, TrendScope } from '../../src/report/trend/types.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 let dir: string;
@@ -38,7 +39,7 @@ describe('needlework trend', () => {
 
   it('exits 1 with --fail-on-regression when a metric fell past its tolerance', async () => {
     const file = await history('t.json', [0.9, 0.5]);
-    expect(await runTrend({ file, failOnRegression: true }, io)).toBe(1);
+    expect(await runTrend({ file, failOnRegression: true, tolerance: 0.02 }, io)).toBe(1);
     expect(err).toEqual([
       expect.stringMatching(/^1 regression against run 20261122T030100Z-00000001:$/),
       '  ✗ compound-alpha/grounded surfaced: recall 0.9 -> 0.5 (-0.4, allowed 0.02)',
@@ -46,9 +47,12 @@ describe('needlework trend', () => {
   });
 
   it('passes the gate within tolerance, with a wider --tolerance, and on a first run', async () => {
-    expect(await runTrend({ file: await history('a.json', [0.9, 0.89]), failOnRegression: true }, io)).toBe(
-      0,
-    );
+    expect(
+      await runTrend(
+        { file: await history('a.json', [0.9, 0.89]), failOnRegression: true, tolerance: 0.02 },
+        io,
+      ),
+    ).toBe(0);
     expect(out.at(-1)).toBe('No regressions against run 20261122T030100Z-00000001.');
     expect(
       await runTrend(
@@ -56,15 +60,17 @@ describe('needlework trend', () => {
         io,
       ),
     ).toBe(0);
-    expect(await runTrend({ file: await history('c.json', [0.9]), failOnRegression: true }, io)).toBe(0);
+    expect(
+      await runTrend({ file: await history('c.json', [0.9]), failOnRegression: true, tolerance: 0.02 }, io),
+    ).toBe(0);
     expect(out.at(-1)).toBe('No baseline run to compare with yet.');
   });
 
   it('compares with the latest run of --baseline', async () => {
     const baseline = await history('main.json', [0.95]);
     const file = await history('t.json', [0.5, 0.9]);
-    expect(await runTrend({ file, failOnRegression: true }, io)).toBe(0);
-    expect(await runTrend({ file, baseline, failOnRegression: true }, io)).toBe(1);
+    expect(await runTrend({ file, failOnRegression: true, tolerance: 0.02 }, io)).toBe(0);
+    expect(await runTrend({ file, baseline, failOnRegression: true, tolerance: 0.02 }, io)).toBe(1);
     expect(err.at(-1)).toBe('  ✗ compound-alpha/grounded surfaced: recall 0.95 -> 0.9 (-0.05, allowed 0.02)');
   });
 
@@ -91,18 +97,142 @@ describe('needlework trend', () => {
     await cli.runMatchedCommand();
     expect(result.code).toBe(0);
     expect(out[0]).toContain('Runs (last 1 of 2)');
-    cli.parse(['node', 'needlework', 'trend', file, '--fail-on-regression'], { run: false });
+    cli.parse(['node', 'needlework', 'trend', file, '--fail-on-regression', '--tolerance', '0.02'], {
+      run: false,
+    });
     await cli.runMatchedCommand();
     expect(result.code).toBe(1);
   });
 
   it('offers the gate alone for needlework run, printing no table', async () => {
     const file = await history('t.json', [0.9, 0.5]);
-    expect(await runRegressionGate({ history: file, failOnRegression: false }, io)).toBe(0);
+    expect(await runRegressionGate({ history: file, failOnRegression: false, method: 'tolerance' }, io)).toBe(
+      0,
+    );
     expect(out).toEqual([
       '1 regression against run 20261122T030100Z-00000001:',
       '  ✗ compound-alpha/grounded surfaced: recall 0.9 -> 0.5 (-0.4, allowed 0.02)',
     ]);
+    expect(await runRegressionGate({ history: file, failOnRegression: true, method: 'tolerance' }, io)).toBe(
+      1,
+    );
+  });
+});
+
+/**
+ * A run of `trials` trials of which the first `passes` pass (the value is the verdict): trials of task `t`, or with
+ * `task: null` workups that name no task (each its own task of one trial).
+ */
+function trialRun(
+  minute: number,
+  passes: number,
+  trials: number,
+  extra: Partial<TrendRun> = {},
+  task: string | null = 't',
+) {
+  const checks = Array.from({ length: trials }, (_, i) =>
+    trendCheck({
+      workup: `w-${String(i + 1).padStart(2, '0')}`,
+      ...(task !== null && { task, trial: i + 1 }),
+      criterion: 'grounded',
+      metric: 'grounded',
+      value: i < passes,
+      verdict: i < passes ? 'pass' : 'fail',
+    }),
+  );
+  return trendRun(minute, checks, extra);
+}
+
+describe('needlework trend: the statistical gate (the default)', () => {
+  async function write(name: string, runs: TrendRun[]): Promise<string> {
+    const file = join(dir, name);
+    for (const run of runs) await appendRun(file, run);
+    return file;
+  }
+
+  it('fails on a significant drop, naming the counts, the p-value and the test', async () => {
+    const file = await write('t.json', [trialRun(1, 27, 30), trialRun(2, 12, 30)]);
     expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(1);
+    expect(err).toEqual([
+      'Against run 20261122T030100Z-00000001 (significance level 0.05): 1 regressed, 0 improved, 0 flaky, 0 no change detectable.',
+      '  ✗ compound-alpha grounded: regressed: pass rate 27/30 (90%) -> 12/30 (40%), p < 0.001 (two-proportion z-test)',
+    ]);
+  });
+
+  it('does not fail on a drop within the noise of 10 trials, and says what drop it could have seen', async () => {
+    const file = await write('t.json', [trialRun(1, 8, 10, {}, null), trialRun(2, 6, 10, {}, null)]);
+    expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
+    expect(out).toEqual([
+      'Against run 20261122T030100Z-00000001 (significance level 0.05): 0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
+      "  · compound-alpha grounded: no change detectable at this sample size: pass rate 8/10 (80%) -> 6/10 (60%), p = 0.314 (Fisher's exact test); the smallest drop detectable is 53 points",
+    ]);
+    // The fixed tolerance, kept as an option, fails the same histories.
+    expect(await runTrend({ file, failOnRegression: true, tolerance: 0.02 }, io)).toBe(1);
+  });
+
+  it('reports an improvement and a flaky criterion', async () => {
+    const up = await write('up.json', [trialRun(1, 10, 30), trialRun(2, 28, 30)]);
+    expect(await runRegressionGate({ history: up, failOnRegression: true }, io)).toBe(0);
+    expect(out.at(-1)).toBe(
+      '  ↑ compound-alpha grounded: improved: pass rate 10/30 (33%) -> 28/30 (93%), p < 0.001 (two-proportion z-test)',
+    );
+    const flaky = await write('flaky.json', [trialRun(1, 5, 5), trialRun(2, 4, 5)]);
+    expect(await runRegressionGate({ history: flaky, failOnRegression: true }, io)).toBe(0);
+    expect(out.at(-1)).toBe(
+      "  ~ compound-alpha grounded: flaky (passes in some trials and fails in others on task t); no significant change: pass rate 5/5 (100%) -> 4/5 (80%), p = 0.500 (Fisher's exact test); the smallest drop detectable is 67 points",
+    );
+  });
+
+  it('compares like with like: a full run with the last full run, a partial run only with the same filters', async () => {
+    const partial: TrendScope = { kind: 'partial', files: ['a.test.ts'] };
+    const file = await write('t.json', [
+      trialRun(1, 30, 30),
+      trialRun(2, 3, 30, { scope: partial }),
+      trialRun(3, 29, 30),
+    ]);
+    // The full run is compared with the first full run, not with the partial run between them.
+    expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
+    expect(out[0]).toMatch(/^Against run 20261122T030100Z-00000001 \(significance level 0\.05\)/);
+    await appendRun(file, trialRun(4, 3, 30, { scope: { kind: 'partial', files: ['b.test.ts'] } }));
+    expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
+    expect(out.at(-1)).toBe(
+      'No baseline run of the same scope (partial (files b.test.ts)) to compare with yet: 3 earlier runs are of another scope.',
+    );
+  });
+
+  it('takes --level on the command line, and refuses it with --tolerance or out of range', async () => {
+    const file = await write('t.json', [trialRun(1, 8, 10), trialRun(2, 6, 10)]);
+    const result = { code: 0 };
+    const cli = createCli(io, result);
+    cli.parse(['node', 'needlework', 'trend', file, '--fail-on-regression', '--level', '0.4'], {
+      run: false,
+    });
+    await cli.runMatchedCommand();
+    expect(result.code).toBe(1);
+    expect(err[0]).toMatch(/\(significance level 0\.4\): 1 regressed/);
+    await expect(runTrend({ file, level: 0.05, tolerance: 0.02 }, io)).rejects.toThrow(
+      new UsageError('--level (significance) and --tolerance (fixed tolerance) exclude each other'),
+    );
+    await expect(runTrend({ file, level: 0.7 }, io)).rejects.toThrow(
+      new UsageError('--level expects a probability between 0 and 0.5, like 0.05; got 0.7'),
+    );
+  });
+
+  it('reads needlework-report/trend.json by default, and the old needlework-trend.json when only it exists', async () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      await write('needlework-trend.json', [trialRun(1, 3, 3)]);
+      expect(await runTrend({}, io)).toBe(0);
+      expect(out[0]).toBe(
+        'Reading needlework-trend.json (the old default; new runs write needlework-report/trend.json).',
+      );
+      await write('needlework-report/trend.json', [trialRun(1, 3, 3), trialRun(2, 3, 3)]);
+      out.length = 0;
+      expect(await runTrend({}, io)).toBe(0);
+      expect(out[0]).toMatch(/^Runs \(last 2 of 2\)\n/);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

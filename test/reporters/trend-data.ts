@@ -1,4 +1,4 @@
-import { summarize } from '../../src/report/trend/entry.js';
+import { summarize, trendTrials } from '../../src/report/trend/entry.js';
 import type { TrendCheck, TrendRun } from '../../src/report/trend/types.js';
 
 /** A trend check with defaults: a [0, 1] recall of 0.9 that passes. */
@@ -24,8 +24,10 @@ export function trendRun(minute: number, checks: TrendCheck[], extra: Partial<Tr
   return {
     id: `${stamp}-${minute.toString(16).padStart(8, '0')}`,
     time,
+    scope: { kind: 'full' },
     summary: summarize(checks),
     checks,
+    trials: trendTrials(checks),
     ...extra,
   };
 }

@@ -82,6 +82,7 @@ describe('buildTrendRun', () => {
       commit: 'abc123',
       branch: 'main',
       source: 'github',
+      scope: { kind: 'full' },
       summary: { checks: 3, passed: 1, failed: 1, notApplicable: 1, skipped: 1, passRate: 0.5 },
       checks: [
         {
@@ -119,8 +120,60 @@ describe('buildTrendRun', () => {
           state: 'failed',
         },
       ],
+      // The skipped check is no trial; each workup without a task is its own task.
+      trials: [
+        {
+          spec: 'B',
+          criterion: 'hops',
+          task: 'w',
+          metric: 'pivot_burden',
+          trials: 1,
+          passes: 1,
+          notApplicable: 0,
+        },
+        {
+          spec: 'b',
+          criterion: 'surfaced',
+          task: 'w',
+          metric: 'recall',
+          trials: 1,
+          passes: 0,
+          notApplicable: 0,
+        },
+      ],
     });
-    expect(validate({ schema: 1, runs: [run] }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ schema: 2, runs: [run] }), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("counts the trials of a task across its workups, and records each check's task and trial and the scope", () => {
+    const trial = (workup: string, n: number, verdict: 'pass' | 'fail') =>
+      record({
+        meta: checkMeta({ spec: 's', workup, task: 'book-flight', trial: n, criterion: 'surfaced', verdict }),
+      });
+    const run = buildTrendRun(
+      [trial('a', 1, 'pass'), trial('b', 2, 'fail'), trial('c', 3, 'pass')],
+      {},
+      new Date('2026-11-22T03:04:05.678Z'),
+      { kind: 'partial', files: ['a.test.ts'], watch: true },
+    );
+    expect(run.trials).toEqual([
+      {
+        spec: 's',
+        criterion: 'surfaced',
+        task: 'book-flight',
+        metric: 'recall',
+        trials: 3,
+        passes: 2,
+        notApplicable: 0,
+      },
+    ]);
+    expect(run.checks.map((c) => [c.workup, c.task, c.trial])).toEqual([
+      ['a', 'book-flight', 1],
+      ['b', 'book-flight', 2],
+      ['c', 'book-flight', 3],
+    ]);
+    expect(run.scope).toEqual({ kind: 'partial', files: ['a.test.ts'], watch: true });
+    expect(validate({ schema: 2, runs: [run] }), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('gives a null pass rate when nothing was decided', () => {
@@ -131,10 +184,10 @@ describe('buildTrendRun', () => {
 describe('the trend JSON Schema', () => {
   it('rejects an entry with a missing verdict or a pass rate above 1', () => {
     const run = trendRun(1, [trendCheck()]);
-    expect(validate({ schema: 1, runs: [run] })).toBe(true);
+    expect(validate({ schema: 2, runs: [run] })).toBe(true);
     const { verdict: _, ...noVerdict } = trendCheck();
-    expect(validate({ schema: 1, runs: [{ ...run, checks: [noVerdict] }] })).toBe(false);
-    expect(validate({ schema: 1, runs: [{ ...run, summary: { ...run.summary, passRate: 1.5 } }] })).toBe(
+    expect(validate({ schema: 2, runs: [{ ...run, checks: [noVerdict] }] })).toBe(false);
+    expect(validate({ schema: 2, runs: [{ ...run, summary: { ...run.summary, passRate: 1.5 } }] })).toBe(
       false,
     );
   });
@@ -256,7 +309,7 @@ describe('renderTrendTable', () => {
       trendRun(2, [trendCheck({ value: 0.6, verdict: 'fail' }), trendCheck({ workup: 'w2', value: 0.8 })]),
       trendRun(3, [trendCheck({ value: 0.9 }), trendCheck({ workup: 'w2', value: 0.9 })]),
     ];
-    expect(renderTrendTable({ schema: 1, runs }, { last: 10 })).toMatchInlineSnapshot(`
+    expect(renderTrendTable({ schema: 2, runs }, { last: 10 })).toMatchInlineSnapshot(`
       "Runs (last 3 of 3)
       run                        time                 commit   branch  pass rate  Δ    pass  fail  n/a
       20261122T030100Z-00000001  2026-11-22 03:01:00  abcdef1  main    100.0%          2     0     0
@@ -268,7 +321,7 @@ describe('renderTrendTable', () => {
       spec            criterion  metric  mean  Δ     trend
       compound-alpha  surfaced   recall  0.9   +0.2  █▁█"
     `);
-    expect(renderTrendTable({ schema: 1, runs: [] })).toBe('No runs recorded yet.');
+    expect(renderTrendTable({ schema: 2, runs: [] })).toBe('No runs recorded yet.');
   });
 });
 
@@ -290,7 +343,7 @@ describe('appendRun', () => {
     await appendRun(file, trendRun(7, [trendCheck()]));
     const text = await readFile(file, 'utf8');
     expect(text.split('\n').map((line) => /^\{"id":"([^"]+)","time":/.exec(line)?.[1] ?? line)).toEqual([
-      '{"schema":1,"runs":[',
+      '{"schema":2,"runs":[',
       '20261122T030500Z-00000005',
       '20261122T030700Z-00000007',
       '20261122T030900Z-00000009',
@@ -311,13 +364,38 @@ describe('appendRun', () => {
     expect((await readFile(file, 'utf8')).split('\n')).toHaveLength(5);
   });
 
+  it('reads a version 1 history as full runs with counted trials, and rewrites it as version 2 on the next append', async () => {
+    const file = join(dir, 'trend.json');
+    const {
+      scope: _scope,
+      trials: _trials,
+      ...v1
+    } = trendRun(1, [trendCheck(), trendCheck({ workup: 'guessed', verdict: 'fail' })]);
+    const text = `{"schema":1,"runs":[\n${JSON.stringify(v1)}\n]}\n`;
+    await writeFile(file, text);
+    const read = await readHistory(file);
+    expect(read.schema).toBe(2);
+    expect(read.runs[0]?.scope).toEqual({ kind: 'full' });
+    expect(read.runs[0]?.trials.map((t) => [t.task, t.trials, t.passes])).toEqual([
+      ['grounded', 1, 1],
+      ['guessed', 1, 0],
+    ]);
+    // Reading leaves the file alone; appending migrates it.
+    expect(await readFile(file, 'utf8')).toBe(text);
+    await appendRun(file, trendRun(2, [trendCheck()]));
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written.schema).toBe(2);
+    expect(written.runs).toHaveLength(2);
+    expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
+  });
+
   it('refuses to overwrite a file that is not a trend history', async () => {
     const file = join(dir, 'trend.json');
     await writeFile(file, '{"runs": [');
     await expect(appendRun(file, trendRun(1, []))).rejects.toThrow(UserError);
     await writeFile(file, '{"something": "else"}');
     await expect(appendRun(file, trendRun(1, []))).rejects.toThrow(
-      'not a needlework trend history: expected an object with "schema": 1 and a "runs" array',
+      'not a needlework trend history: expected an object with "schema": 2 (or 1) and a "runs" array',
     );
     expect(await readFile(file, 'utf8')).toBe('{"something": "else"}');
   });
@@ -412,11 +490,12 @@ describe('checkRegressions', () => {
     const baseline = join(dir, 'main.json');
     await appendRun(baseline, trendRun(1, [trendCheck({ value: 0.5 })]));
     await appendRun(file, trendRun(2, [trendCheck({ value: 0.9 })]));
-    expect((await checkRegressions({ history: file })).baseline).toBeUndefined();
+    const method = 'tolerance';
+    expect((await checkRegressions({ history: file, method })).baseline).toBeUndefined();
     await appendRun(file, trendRun(3, [trendCheck({ value: 0.7 })]));
-    expect((await checkRegressions({ history: file })).regressions.map(formatRegression)).toEqual([
+    expect((await checkRegressions({ history: file, method })).regressions.map(formatRegression)).toEqual([
       'compound-alpha/grounded surfaced: recall 0.9 -> 0.7 (-0.2, allowed 0.02)',
     ]);
-    expect((await checkRegressions({ history: file, baseline })).regressions).toEqual([]);
+    expect((await checkRegressions({ history: file, baseline, method })).regressions).toEqual([]);
   });
 });

@@ -103,6 +103,7 @@ describe('what the matchers tell the reporters', () => {
       specKind: 'matcher',
       workup: 'grounded',
       workupPath: grounded.meta.path,
+      task: 'Halberd and Wren',
       criterion: 'pivot-burden',
       metric: 'pivot_burden',
       value: 5,

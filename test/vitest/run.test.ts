@@ -176,7 +176,8 @@ describe('needlework run: the regression gate', () => {
       },
       ['grounded'],
     );
-    const args = ['workups', '--reporter', 'needlework-trend'];
+    // The fixed tolerance: one workup is one trial, which no significance test can call a regression.
+    const args = ['workups', '--reporter', 'needlework-trend', '--tolerance', '0.02'];
     expect((await run(dir, ...args, '--fail-on-regression')).code).toBe(0);
 
     const note = join(dir, 'workups/grounded/note.md');

@@ -34,6 +34,8 @@ export interface RunOptions {
   baseline?: string;
   /** Fail when a metric regressed against the previous run of the trend history. */
   failOnRegression: boolean;
+  /** The gate: significance at `--level` (default 0.05), or a fixed `--tolerance` / `--relative-tolerance`. */
+  gate?: import('./trend.js').GateFlags;
   /** The project folder. @default process.cwd() */
   root?: string;
 }
@@ -73,6 +75,8 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   if (gate && !options.reporters.includes('needlework-trend')) {
     throw new UsageError('--baseline and --fail-on-regression need the needlework-trend reporter');
   }
+  // Checked before Vitest starts: a malformed gate flag must not cost a run.
+  const gateOptions = (await import('./trend.js')).gateSettings(options.gate ?? {});
   if (options.mergeReports === undefined) {
     // Checked before Vitest starts, so that reporters never record an empty run.
     const { glob } = await import('tinyglobby');
@@ -153,6 +157,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     const { runRegressionGate } = await import('./trend.js');
     const gated = await runRegressionGate(
       {
+        ...gateOptions,
         history: resolve(root, options.outDir, 'trend.json'),
         ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
         // --baseline alone gates too: naming a baseline is asking to be held to it.

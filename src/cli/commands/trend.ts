@@ -1,23 +1,28 @@
 import { stat } from 'node:fs/promises';
 import { UsageError, UserError } from '../../errors/index.js';
-import { checkRegressions, formatRegression, type RegressionCheckOptions } from '../../report/trend/gate.js';
-import { readHistory } from '../../report/trend/history.js';
+import {
+  checkRegressions,
+  describeBaseline,
+  formatComparison,
+  formatRegression,
+  hasRegression,
+  type RegressionCheckOptions,
+} from '../../report/trend/gate.js';
+import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE, readHistory } from '../../report/trend/history.js';
+import { describeScope } from '../../report/trend/scope.js';
+import type { ChangeStatus } from '../../report/trend/significance.js';
 import { renderTrendTable } from '../../report/trend/table.js';
 import { colors, type Io } from '../io.js';
 
-export interface TrendOptions {
-  /** The history file. */
-  file: string;
+export interface TrendOptions extends GateFlags {
+  /** The history file. @default 'needlework-report/trend.json' (or `needlework-trend.json` when only that exists) */
+  file?: string;
   /** How many recent runs to show (default 10). */
   last?: number;
   /** A history whose latest run is the baseline; without it, the run before the latest. */
   baseline?: string;
-  /** Return 1 when a metric regressed past its tolerance. */
+  /** Return 1 when a criterion regressed. */
   failOnRegression?: boolean;
-  /** Absolute tolerance for [0, 1] scores (default 0.02). */
-  tolerance?: number;
-  /** Relative tolerance for metrics with a unit (default 0.1). */
-  relativeTolerance?: number;
 }
 
 /**
@@ -26,34 +31,78 @@ export interface TrendOptions {
  */
 export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   const c = colors(io);
-  for (const [name, value] of [
-    ['--last', options.last],
-    ['--tolerance', options.tolerance],
-    ['--relative-tolerance', options.relativeTolerance],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
-      throw new UsageError(`${name} expects a non-negative number, got ${String(value)}`);
+  if (
+    options.last !== undefined &&
+    (typeof options.last !== 'number' || !Number.isFinite(options.last) || options.last < 0)
+  )
+    throw new UsageError(`--last expects a non-negative number, got ${String(options.last)}`);
+  const gate = gateSettings(options);
+  const exists = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
+  let file = options.file ?? DEFAULT_TREND_FILE;
+  if (options.file === undefined && !(await exists(file)) && (await exists(LEGACY_TREND_FILE))) {
+    io.out(c.dim(`Reading ${LEGACY_TREND_FILE} (the old default; new runs write ${DEFAULT_TREND_FILE}).`));
+    file = LEGACY_TREND_FILE;
   }
-  if (!(await stat(options.file).catch(() => undefined)))
+  if (!(await exists(file)))
     throw new UserError({
-      file: options.file,
+      file,
       message: 'no such trend history (run the tests with the trend reporter first)',
     });
-  const history = await readHistory(options.file);
+  const history = await readHistory(file);
   io.out(renderTrendTable(history, { last: options.last ?? 10, colors: c }));
   if (!options.baseline && !options.failOnRegression) return 0;
 
   io.out('');
   return runRegressionGate(
     {
-      history: options.file,
+      history: file,
       ...(options.baseline ? { baseline: options.baseline } : {}),
       failOnRegression: options.failOnRegression === true,
-      ...(options.tolerance !== undefined ? { tolerance: options.tolerance } : {}),
-      ...(options.relativeTolerance !== undefined ? { relativeTolerance: options.relativeTolerance } : {}),
+      ...gate,
     },
     io,
   );
+}
+
+/** The gate options of `needlework trend` and `needlework run`, as given on the command line. */
+export interface GateFlags {
+  /** `--level`: the significance level. */
+  level?: number;
+  /** `--tolerance`: gate on a fixed absolute tolerance instead. */
+  tolerance?: number;
+  /** `--relative-tolerance`: gate on a fixed relative tolerance instead. */
+  relativeTolerance?: number;
+}
+
+/**
+ * The gate's method and settings from its flags: a fixed tolerance when either tolerance is given, else significance
+ * at `--level`. A malformed or contradictory flag is a `UsageError` naming it.
+ */
+export function gateSettings(
+  flags: GateFlags,
+): Pick<RegressionCheckOptions, 'method' | 'level' | 'tolerance' | 'relativeTolerance'> {
+  for (const [name, value] of [
+    ['--tolerance', flags.tolerance],
+    ['--relative-tolerance', flags.relativeTolerance],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
+      throw new UsageError(`${name} expects a non-negative number, got ${String(value)}`);
+  }
+  const tolerance = flags.tolerance !== undefined || flags.relativeTolerance !== undefined;
+  if (flags.level !== undefined) {
+    if (tolerance)
+      throw new UsageError('--level (significance) and --tolerance (fixed tolerance) exclude each other');
+    if (!(typeof flags.level === 'number' && flags.level > 0 && flags.level < 0.5))
+      throw new UsageError(
+        `--level expects a probability between 0 and 0.5, like 0.05; got ${String(flags.level)}`,
+      );
+  }
+  return {
+    method: tolerance ? 'tolerance' : 'significance',
+    ...(flags.level !== undefined && { level: flags.level }),
+    ...(flags.tolerance !== undefined && { tolerance: flags.tolerance }),
+    ...(flags.relativeTolerance !== undefined && { relativeTolerance: flags.relativeTolerance }),
+  };
 }
 
 export interface RegressionGateOptions extends RegressionCheckOptions {
@@ -71,20 +120,44 @@ export async function runRegressionGate(options: RegressionGateOptions, io: Io):
   const { failOnRegression, ...check } = options;
   const report = await checkRegressions(check);
   if (!report.baseline || !report.current) {
-    io.out(c.dim('No baseline run to compare with yet.'));
+    const scope = report.current ? describeScope(report.current.scope) : 'full';
+    io.out(
+      c.dim(
+        report.otherScopes > 0
+          ? `No baseline run of the same scope (${scope}) to compare with yet: ${report.otherScopes} earlier run${report.otherScopes === 1 ? ' is' : 's are'} of another scope.`
+          : 'No baseline run to compare with yet.',
+      ),
+    );
     return 0;
   }
-  const against = `run ${report.baseline.id}${report.baseline.commit ? ` (${report.baseline.commit.slice(0, 7)})` : ''}`;
-  if (report.regressions.length === 0) {
-    io.out(c.green(`No regressions against ${against}.`));
-    return 0;
+  const against = describeBaseline(report.baseline);
+  const failing = hasRegression(report);
+  const stream = failOnRegression && failing ? io.err : io.out;
+  if (report.method === 'tolerance') {
+    if (!failing) {
+      io.out(c.green(`No regressions against ${against}.`));
+      return 0;
+    }
+    const n = report.regressions.length;
+    stream(c.red(`${n} regression${n === 1 ? '' : 's'} against ${against}:`));
+    for (const regression of report.regressions) stream(`  ${c.red('✗')} ${formatRegression(regression)}`);
+    return failOnRegression ? 1 : 0;
   }
-  const stream = failOnRegression ? io.err : io.out;
+  const counts: Record<ChangeStatus, number> = { regressed: 0, improved: 0, flaky: 0, 'no-change': 0 };
+  for (const comparison of report.comparisons) counts[comparison.status]++;
+  const level = options.level ?? 0.05;
   stream(
-    c.red(
-      `${report.regressions.length} regression${report.regressions.length === 1 ? '' : 's'} against ${against}:`,
+    (failing ? c.red : c.green)(
+      `Against ${against} (significance level ${level}): ${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`,
     ),
   );
-  for (const regression of report.regressions) stream(`  ${c.red('✗')} ${formatRegression(regression)}`);
-  return failOnRegression ? 1 : 0;
+  const marks: Record<ChangeStatus, string> = {
+    regressed: c.red('✗'),
+    improved: c.green('↑'),
+    flaky: c.red('~'),
+    'no-change': c.dim('·'),
+  };
+  for (const comparison of report.comparisons)
+    stream(`  ${marks[comparison.status]} ${formatComparison(comparison)}`);
+  return failOnRegression && failing ? 1 : 0;
 }

@@ -75,6 +75,62 @@ export const CLIENT_SCRIPT = `
     })));
   }
 
+  // ---- repeated trials: pass rates with Wilson error bars, the task x criterion matrix, flaky criteria
+  if (data.trials) {
+    var rep = data.trials;
+    add(summary, el('h3', null, 'Repeated trials'));
+    add(summary, table(['spec', 'criterion', 'trials', 'passes', 'pass rate (95% interval)', '', 'pass@k', 'pass^k', 'flaky tasks'],
+      rep.criteria.map(function (c) {
+        var ks = Object.keys(c.passAtK);
+        return row([c.spec, c.criterion, { num: String(c.trials) }, { num: String(c.passes) },
+          { num: pct(c.passRate) + (c.low === null ? '' : ' [' + pct(c.low) + ', ' + pct(c.high) + ']') },
+          errorBar(c.passRate, c.low, c.high),
+          ks.map(function (k) { return 'pass@' + k + ' ' + fmt(c.passAtK[k]); }).join(' · '),
+          ks.map(function (k) { return 'pass^' + k + ' ' + fmt(c.passHatK[k]); }).join(' · '),
+          c.flakyTasks.length ? el('span', 'badge v-flaky', c.flakyTasks.length + ' flaky') : '']);
+      })));
+    add(summary, el('h3', null, 'Pass fraction by task'));
+    var cols = rep.criteria.map(function (c) { return c.spec + ' · ' + c.criterion; });
+    var cellOf = {};
+    rep.cells.forEach(function (x) { var col = x.spec + ' · ' + x.criterion; (cellOf[col] = cellOf[col] || {})[x.task] = x; });
+    var matrix = table(['task'].concat(cols), rep.tasks.map(function (task) {
+      var r = el('tr');
+      r.appendChild(el('td', null, task));
+      cols.forEach(function (col) {
+        var x = (cellOf[col] || {})[task];
+        var td = el('td', 'num cell', x ? x.passes + '/' + x.trials + (x.flaky ? ' ~' : '') : '');
+        if (x && x.passRate !== null) {
+          // Red at 0, amber at 0.5, green at 1: the hue follows the pass fraction.
+          td.style.backgroundColor = 'hsl(' + Math.round(x.passRate * 120) + ', 60%, 82%)';
+          td.title = pct(x.passRate) + ' of ' + x.trials + ' trials' + (x.flaky ? ', flaky' : '');
+          if (x.flaky) td.classList.add('flaky');
+        }
+        r.appendChild(td);
+      });
+      return r;
+    }));
+    matrix.classList.add('matrix');
+    add(summary, el('div', 'scroll', matrix));
+  }
+  function errorBar(rate, low, high) {
+    var svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('width', '120');
+    svg.setAttribute('height', '14');
+    svg.setAttribute('class', 'errorbar');
+    if (rate === null) return svg;
+    var x = function (v) { return (4 + v * 112).toFixed(1); };
+    [['line', { x1: x(0), x2: x(1), y1: 7, y2: 7, 'class': 'axis' }],
+     ['line', { x1: x(low), x2: x(high), y1: 7, y2: 7, 'class': 'range' }],
+     ['line', { x1: x(low), x2: x(low), y1: 3, y2: 11, 'class': 'range' }],
+     ['line', { x1: x(high), x2: x(high), y1: 3, y2: 11, 'class': 'range' }],
+     ['circle', { cx: x(rate), cy: 7, r: 3 }]].forEach(function (p) {
+      var e = document.createElementNS(SVG, p[0]);
+      Object.keys(p[1]).forEach(function (a) { e.setAttribute(a, String(p[1][a])); });
+      svg.appendChild(e);
+    });
+    return svg;
+  }
+
   // ---- trend charts
   if (data.trend) {
     var tsec = document.getElementById('trend');
@@ -153,7 +209,7 @@ export const CLIENT_SCRIPT = `
     checksBox.textContent = '';
     add(checksBox, el('div', 'count', list.length + ' of ' + data.checks.length + ' checks'));
     var rows = list.slice(0, limits.checks).map(function (c) {
-      var tr = row([badge(c.verdict), c.spec, c.workup, c.criterion, c.metric, { num: fmt(c.value, c.unit) },
+      var tr = row([el('span', null, [badge(c.verdict), c.flaky ? el('span', 'badge v-flaky', 'flaky') : null]), c.spec, c.workup, c.criterion, c.metric, { num: fmt(c.value, c.unit) },
         { num: c.threshold === undefined ? '' : (c.comparator || '>=') + ' ' + fmt(c.threshold, c.unit) }, c.statement]);
       tr.dataset.verdict = c.verdict;
       return tr;

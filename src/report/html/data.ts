@@ -4,6 +4,7 @@ import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
 import { metricMeans } from '../trend/table.js';
 import type { TrendHistory } from '../trend/types.js';
+import { htmlTrials } from './trials.js';
 import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlTrend, HtmlWorkup } from './types.js';
 import { workupView } from './workup-view.js';
 
@@ -57,6 +58,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     if (meta.threshold !== undefined) check.threshold = meta.threshold;
     if (meta.comparator) check.comparator = meta.comparator;
     if (meta.scores && Object.keys(meta.scores).length > 0) check.scores = meta.scores;
+    if (meta.task !== undefined) check.task = meta.task;
     checks.push(check);
     let group = byWorkup.get(meta.workup);
     if (!group) {
@@ -112,6 +114,12 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     workups,
   };
   if (input.history && input.history.runs.length > 0) data.trend = trend(input.history);
+  const repeated = htmlTrials(input.checks);
+  if (repeated) {
+    data.trials = repeated.trials;
+    for (const c of checks)
+      if (c.task !== undefined && repeated.isFlaky(c.spec, c.criterion, c.task)) c.flaky = true;
+  }
   return data;
 }
 

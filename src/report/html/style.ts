@@ -71,4 +71,9 @@ tr.err td { background: #fff5f5; } tr.redundant td { background: #fffaf0; }
   details.workup > summary { flex-wrap: wrap; }
   details.workup > .body { padding: 4px 8px 12px; }
 }
+.v-flaky { background: var(--warn); margin-left: 4px; }
+.errorbar .axis { stroke: var(--line); stroke-width: 2; } .errorbar .range { stroke: var(--accent); stroke-width: 2; }
+.errorbar circle { fill: var(--ink); }
+.scroll { overflow-x: auto; }
+table.matrix td.cell { text-align: center; } table.matrix td.flaky { outline: 2px dashed var(--warn); outline-offset: -3px; }
 `;

@@ -19,6 +19,8 @@ export interface HtmlReportData {
   workups: HtmlWorkup[];
   /** The trend history, when a history file was found; the latest run last. */
   trend?: HtmlTrend;
+  /** Repeated trials of tasks: error bars, the task x criterion matrix and flaky criteria; absent without tasks. */
+  trials?: HtmlTrials;
 }
 
 export interface HtmlSummary {
@@ -74,6 +76,10 @@ export interface HtmlCheck {
   errors: string[];
   /** Side scores by name, in their own units. */
   scores?: Record<string, number>;
+  /** The task the workup is a trial of, when it names one. */
+  task?: string;
+  /** Set when this criterion passed in some trials of the task and failed in others. */
+  flaky?: true;
 }
 
 export interface HtmlTest {
@@ -173,4 +179,43 @@ export interface HtmlTrend {
     unit?: string;
     means: Array<number | null>;
   }>;
+}
+
+/** Repeated trials: shown when some workup is a trial of a task (`meta.task`). */
+export interface HtmlTrials {
+  /** Per spec x criterion over every trial of every task, in byte order of spec and criterion. */
+  criteria: HtmlTrialCriterion[];
+  /** The tasks, in byte order: the rows of the task x criterion matrix. */
+  tasks: string[];
+  /** One cell per spec x criterion x task that has trials. */
+  cells: HtmlTrialCell[];
+}
+
+export interface HtmlTrialCriterion {
+  spec: string;
+  criterion: string;
+  metric: string;
+  /** Decided trials and passes, counts. */
+  trials: number;
+  passes: number;
+  /** passes / trials, with its 95% Wilson interval (`low`, `high`): ratios in [0, 1]; `null` with no trials. */
+  passRate: number | null;
+  low: number | null;
+  high: number | null;
+  /** pass@k and pass^k by k (k = 1 and the number of trials): ratios in [0, 1], `null` where k exceeds the trials. */
+  passAtK: Record<string, number | null>;
+  passHatK: Record<string, number | null>;
+  /** The tasks whose trials both passed and failed. */
+  flakyTasks: string[];
+}
+
+export interface HtmlTrialCell {
+  spec: string;
+  criterion: string;
+  task: string;
+  trials: number;
+  passes: number;
+  /** passes / trials, a ratio in [0, 1]; `null` with no decided trial. */
+  passRate: number | null;
+  flaky: boolean;
 }

@@ -1,6 +1,7 @@
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
 import { checkScorecard } from '../scorecard.js';
+import { indexTrials, type TrialIndex } from '../trials.js';
 import { caseProperties, suiteProperties } from './properties.js';
 import { renderXml, type XmlElement } from './xml.js';
 
@@ -49,7 +50,8 @@ interface SuiteGroup {
  */
 export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuildOptions): string {
   const dialect = options.dialect ?? 'ci';
-  const suites = groupChecks(checks).map((group) => suiteElement(group, dialect, options));
+  const trials = indexTrials(checks);
+  const suites = groupChecks(checks).map((group) => suiteElement(group, dialect, options, trials));
   const count = (state: CheckRecord['state']) => checks.filter((check) => check.state === state).length;
   return renderXml({
     name: 'testsuites',
@@ -65,10 +67,15 @@ export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuil
   });
 }
 
-function suiteElement(group: SuiteGroup, dialect: JUnitDialect, options: JUnitBuildOptions): XmlElement {
+function suiteElement(
+  group: SuiteGroup,
+  dialect: JUnitDialect,
+  options: JUnitBuildOptions,
+  trials: TrialIndex,
+): XmlElement {
   const metas = group.checks.flatMap((check) => (check.meta ? [check.meta] : []));
   const children: XmlElement[] = [];
-  if (group.generated && metas.length > 0) children.push(propertiesElement(suiteProperties(metas)));
+  if (group.generated && metas.length > 0) children.push(propertiesElement(suiteProperties(metas, trials)));
   for (const check of group.checks) children.push(caseElement(check, group, dialect, options));
   return {
     name: 'testsuite',

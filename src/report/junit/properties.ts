@@ -1,5 +1,6 @@
 import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../checks.js';
+import type { TrialIndex } from '../trials.js';
 
 /**
  * The `<property>` names needlework writes on each `<testsuite>` of a spec x workup. This list is public API: CI
@@ -19,6 +20,13 @@ import { byteCompare } from '../checks.js';
  * - `<criterion>.verdict`: `pass`, `fail` or `not-applicable`.
  * - `<criterion>.score.<name>`: each side score measured with the check (numbers, in their own units).
  *
+ * Per criterion, when the workup is a trial of a task (`meta.task`), over the task's trials in this run:
+ * - `<criterion>.task`; `<criterion>.trials` and `<criterion>.passes` (decided trials and passes, counts).
+ * - `<criterion>.pass_rate` with `<criterion>.pass_rate_low` and `<criterion>.pass_rate_high` (its 95% Wilson
+ *   interval), ratios in [0, 1]; `n/a` with no decided trial.
+ * - `<criterion>.pass_at_<k>` and `<criterion>.pass_hat_<k>`: pass@k and pass^k for k = 1 and the number of trials
+ *   (`n/a` where k exceeds them); `<criterion>.flaky`: `true` when the task's trials both passed and failed.
+ *
  * A hand-written test (a matcher called in an `it` of the user's own) keeps its own name and file, so its check is
  * written on its `<testcase>` instead (`JUnitCasePropertyName`).
  */
@@ -29,10 +37,18 @@ export type JUnitPropertyName =
   | 'needlework.workup'
   | 'needlework.workup_path'
   | `${string}.${'metric' | 'value' | 'threshold' | 'comparator' | 'unit' | 'verdict'}`
-  | `${string}.score.${string}`;
+  | `${string}.score.${string}`
+  | `${string}.${'task' | 'trials' | 'passes' | 'pass_rate' | 'pass_rate_low' | 'pass_rate_high' | 'flaky'}`
+  | `${string}.pass_${'at' | 'hat'}_${number}`;
 
-/** The suite's properties in a fixed order: the suite-wide ones, then each criterion in byte order. */
-export function suiteProperties(metas: readonly CheckMeta[]): Array<[JUnitPropertyName, string]> {
+/**
+ * The suite's properties in a fixed order: the suite-wide ones, then each criterion in byte order (with its task's
+ * trial statistics when `trials` knows them).
+ */
+export function suiteProperties(
+  metas: readonly CheckMeta[],
+  trials?: TrialIndex,
+): Array<[JUnitPropertyName, string]> {
   const first = metas[0];
   if (!first) return [];
   const props: Array<[JUnitPropertyName, string]> = [
@@ -43,8 +59,11 @@ export function suiteProperties(metas: readonly CheckMeta[]): Array<[JUnitProper
   props.push(['needlework.workup', first.workup]);
   if (first.workupPath) props.push(['needlework.workup_path', first.workupPath]);
   const sorted = [...metas].sort((a, b) => byteCompare(a.criterion, b.criterion));
-  for (const meta of sorted)
+  for (const meta of sorted) {
     for (const [field, value] of measurement(meta)) props.push([`${meta.criterion}.${field}`, value]);
+    const task = trials?.of(meta);
+    if (task) props.push(...trialProperties(meta.criterion, task, trials?.ks(meta) ?? []));
+  }
   return props;
 }
 
@@ -99,4 +118,25 @@ function measurement(meta: CheckMeta): Array<[MeasurementField, string]> {
   for (const name of Object.keys(meta.scores ?? {}).sort(byteCompare))
     fields.push([`score.${name}`, String(meta.scores?.[name])]);
   return fields;
+}
+
+function trialProperties(
+  c: string,
+  task: NonNullable<ReturnType<TrialIndex['of']>>,
+  ks: readonly string[],
+): Array<[JUnitPropertyName, string]> {
+  const ratio = (x: number | null | undefined) =>
+    x === null || x === undefined ? 'n/a' : String(Number(x.toFixed(6)));
+  const props: Array<[JUnitPropertyName, string]> = [
+    [`${c}.task`, task.task],
+    [`${c}.trials`, String(task.trials)],
+    [`${c}.passes`, String(task.passes)],
+    [`${c}.pass_rate`, ratio(task.passRate)],
+    [`${c}.pass_rate_low`, ratio(task.interval?.low)],
+    [`${c}.pass_rate_high`, ratio(task.interval?.high)],
+  ];
+  for (const k of ks) props.push([`${c}.pass_at_${Number(k)}`, ratio(task.passAtK[k])]);
+  for (const k of ks) props.push([`${c}.pass_hat_${Number(k)}`, ratio(task.passHatK[k])]);
+  props.push([`${c}.flaky`, String(task.flaky)]);
+  return props;
 }

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { tallyTrials } from '../../trials/tally.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import type { Revision } from './revision.js';
-import type { TrendCheck, TrendRun, TrendSummary } from './types.js';
+import type { TrendCheck, TrendRun, TrendScope, TrendSummary, TrendTrials } from './types.js';
 
 /**
- * The history entry of a run: every needlework check as spec x workup x criterion, in byte order, and a summary.
- * Durations are left out on purpose: they are not a quality signal, and leaving them out makes a sharded-and-merged
- * run's entry equal one run's.
+ * The history entry of a run: every needlework check as spec x workup x criterion, in byte order, the trials and
+ * passes of each spec x criterion x task, the run's scope and a summary. Durations are left out on purpose: they are
+ * not a quality signal, and leaving them out makes a sharded-and-merged run's entry equal one run's.
  */
 export function buildTrendRun(
   checks: readonly CheckRecord[],
   revision: Revision,
   now: Date = new Date(),
+  scope: TrendScope = { kind: 'full' },
 ): TrendRun {
   const trendChecks: TrendCheck[] = [];
   for (const check of checks) {
@@ -20,6 +22,8 @@ export function buildTrendRun(
     const entry: TrendCheck = {
       spec: meta.spec,
       workup: meta.workup,
+      ...(meta.task !== undefined && { task: meta.task }),
+      ...(meta.trial !== undefined && { trial: meta.trial }),
       criterion: meta.criterion,
       metric: meta.metric,
       value: meta.value,
@@ -38,8 +42,10 @@ export function buildTrendRun(
   const run: TrendRun = {
     id: runId(now),
     time: now.toISOString(),
+    scope,
     summary: summarize(trendChecks),
     checks: trendChecks,
+    trials: trendTrials(trendChecks),
   };
   if (revision.commit) run.commit = revision.commit;
   if (revision.branch) run.branch = revision.branch;
@@ -75,4 +81,17 @@ function runId(now: Date): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(4).toString('hex')}`;
+}
+
+/** The trials and passes of each spec x criterion x task of a run's checks, in byte order of those three. */
+export function trendTrials(checks: readonly TrendCheck[]): TrendTrials[] {
+  return tallyTrials(checks).map(({ spec, criterion, task, metric, trials, passes, notApplicable }) => ({
+    spec,
+    criterion,
+    task,
+    metric,
+    trials,
+    passes,
+    notApplicable,
+  }));
 }

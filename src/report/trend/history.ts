@@ -3,21 +3,31 @@ import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UserError } from '../../errors/index.js';
 import { type LockOptions, withLock } from './lock.js';
+import { migrateHistory } from './migrate.js';
 import type { TrendHistory, TrendRun } from './types.js';
+
+/**
+ * Where the trend history lives unless told otherwise, for every writer and reader: the trend reporter, the HTML
+ * reporter's chart, `needlework run` (its reports folder) and `needlework trend`.
+ */
+export const DEFAULT_TREND_FILE = 'needlework-report/trend.json';
+/** Where needlework 0.1's trend reporter wrote by default; `needlework trend` still reads it when the default is absent. */
+export const LEGACY_TREND_FILE = 'needlework-trend.json';
 
 /** How many runs a history keeps when not told otherwise. */
 export const DEFAULT_MAX_RUNS = 50;
 
 /**
  * Reads a trend history. A missing file is an empty history; a file that is not one is the user's mistake (a wrong
- * path, a hand edit) and is reported, never overwritten.
+ * path, a hand edit) and is reported, never overwritten. A version 1 history is migrated in memory (see
+ * `migrateHistory`); `appendRun` then writes it back as version 2.
  */
 export async function readHistory(path: string): Promise<TrendHistory> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { schema: 1, runs: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { schema: 2, runs: [] };
     throw error;
   }
   let data: unknown;
@@ -29,18 +39,20 @@ export async function readHistory(path: string): Promise<TrendHistory> {
       message: `not a needlework trend history: ${(error as Error).message}`,
     });
   }
+  const schema = (data as { schema?: unknown } | null)?.schema;
   if (
     typeof data !== 'object' ||
     data === null ||
-    (data as { schema?: unknown }).schema !== 1 ||
+    (schema !== 1 && schema !== 2) ||
     !Array.isArray((data as { runs?: unknown }).runs)
   ) {
     throw new UserError({
       file: path,
-      message: 'not a needlework trend history: expected an object with "schema": 1 and a "runs" array',
+      message:
+        'not a needlework trend history: expected an object with "schema": 2 (or 1) and a "runs" array',
     });
   }
-  return data as TrendHistory;
+  return schema === 1 ? migrateHistory(data as Parameters<typeof migrateHistory>[0]) : (data as TrendHistory);
 }
 
 export interface AppendOptions extends LockOptions {
@@ -86,12 +98,13 @@ export async function appendRun(path: string, run: TrendRun, options: AppendOpti
   );
 }
 
-const HEAD = '{"schema":1,"runs":[';
+const HEAD = '{"schema":2,"runs":[';
 const TAIL = ']}';
 
 /**
  * The runs of a history written in `serializeHistory`'s layout, as their JSON lines, or undefined when the file is
- * missing or laid out otherwise (hand-edited, pretty-printed), which the caller then parses in full. Appending this
+ * missing or laid out otherwise (hand-edited, pretty-printed, or an older version to migrate), which the caller then
+ * parses in full. Appending this
  * way costs a read and a write, not a parse and a serialisation of 50 runs of 10,000 checks.
  */
 async function readRunLines(path: string): Promise<string[] | undefined> {

@@ -1,11 +1,15 @@
 /**
- * The trend history file (`needlework-trend.json`): one entry per test run, oldest first, so a team can watch each
+ * The trend history file (`needlework-report/trend.json` by default): one entry per test run, oldest first, so a team can watch each
  * metric move across commits and gate a merge on a regression. This shape is public API; its JSON Schema is
  * `needlework/schemas/trend.schema.json`. Every field is documented with its unit.
  */
 export interface TrendHistory {
-  /** Version of this format; bumped on a breaking change. */
-  schema: 1;
+  /**
+   * Version of this format; bumped on a breaking change. Version 2 added each run's `scope` and `trials` and each
+   * check's `task` and `trial`; a version 1 file is still read (its runs taken as full runs, each workup its own task)
+   * and is rewritten as version 2 on the next append.
+   */
+  schema: 2;
   /** The runs, oldest first. Only the most recent `maxRuns` (default 50) are kept. */
   runs: TrendRun[];
 }
@@ -22,10 +26,50 @@ export interface TrendRun {
   branch?: string;
   /** Where `commit` and `branch` came from: a CI name (`github`, `gitlab`, `jenkins`, ...) or `git`. */
   source?: string;
+  /** Which tests the run ran: the regression gate compares a run only with earlier runs of the same scope. */
+  scope: TrendScope;
   /** Counts and rates over the run's needlework checks. */
   summary: TrendSummary;
   /** Every needlework check of the run, one per spec x workup x criterion, in byte order of those three. */
   checks: TrendCheck[];
+  /**
+   * Trials and passes per spec x criterion x task, in byte order of those three: the counts pass rates, intervals,
+   * pass@k and the regression gate are computed from, kept so they can be recomputed later.
+   */
+  trials: TrendTrials[];
+}
+
+/**
+ * Which tests a run ran. A `full` run ran every test file of the project, with no name filter, once; anything else
+ * is `partial`, and says why. A partial run is recorded only when asked (the trend reporter's `partialRuns` option),
+ * so that a later full run is never compared with it.
+ */
+export interface TrendScope {
+  kind: 'full' | 'partial';
+  /** The file filters the run was given (`vitest run a.test.ts`), as written. */
+  files?: string[];
+  /** The test name filter (`-t`), as written. */
+  testNamePattern?: string;
+  /** The run was one pass of watch mode. */
+  watch?: boolean;
+  /** The run was started from the Vitest UI. */
+  ui?: boolean;
+}
+
+/** The trials of one task for one spec x criterion in one run: each workup of the task is one trial. */
+export interface TrendTrials {
+  spec: string;
+  criterion: string;
+  /** The task (a workup's `meta.task`, or the workup id of a workup that names no task). */
+  task: string;
+  /** The metric the verdicts rest on. */
+  metric: string;
+  /** Trials whose verdict was decided (pass or fail); skipped and not-applicable trials are not counted. */
+  trials: number;
+  /** Trials whose verdict was pass. */
+  passes: number;
+  /** Trials whose metric did not apply (verdict not-applicable), counted apart from `trials`. */
+  notApplicable: number;
 }
 
 /** Counts over a run's needlework checks (plain Vitest tests are not counted). */
@@ -50,6 +94,10 @@ export interface TrendCheck {
   spec: string;
   /** The workup id. */
   workup: string;
+  /** The task the workup is a trial of; absent when the workup names none (it is its own task of one trial). */
+  task?: string;
+  /** Which trial of its task the workup is (a 1-based number or a label), when it says. */
+  trial?: number | string;
   /** The criterion (`surfaced`, `traversed`, ...). */
   criterion: string;
   /** The metric the verdict rests on (`recall`, `pivot_burden`, ...). */

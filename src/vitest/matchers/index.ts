@@ -6,6 +6,8 @@ export { toHavePivotBurdenAtMost } from './to-have-pivot-burden-at-most.js';
 export { toHaveResolvableCitations } from './to-have-resolvable-citations.js';
 export { toHaveSupportingFactF1 } from './to-have-supporting-fact-f1.js';
 export { toMatchTrajectory } from './to-match-trajectory.js';
+export { toPassAtK } from './to-pass-at-k.js';
+export { toPassHatK } from './to-pass-hat-k.js';
 export { toReconcileStores } from './to-reconcile-stores.js';
 export { toScoreRubric } from './to-score-rubric.js';
 export { toSurface } from './to-surface.js';

@@ -1,0 +1,31 @@
+import type { Check } from '../model/check.js';
+import { type TaskStatistics, trialStatistics } from '../trials/summary.js';
+import type { CheckRecord } from './checks.js';
+
+/** The statistics of the task each check's workup is a trial of, for the reports to show beside each check. */
+export interface TrialIndex {
+  /** The task statistics of a check's spec x criterion x task; undefined for a workup that names no task. */
+  of(meta: Pick<Check, 'spec' | 'criterion' | 'task'>): TaskStatistics | undefined;
+  /** The k values pass@k and pass^k were computed for. */
+  ks(meta: Pick<Check, 'spec' | 'criterion'>): string[];
+}
+
+/**
+ * Computes the trial statistics of a run's checks once (only tasks named by a workup: a workup without one is a task
+ * of one trial, with nothing to add), indexed by spec x criterion x task.
+ */
+export function indexTrials(checks: readonly CheckRecord[]): TrialIndex {
+  const withTask = checks.flatMap((c) => (c.meta?.task !== undefined ? [{ ...c.meta, state: c.state }] : []));
+  const byKey = new Map<string, TaskStatistics>();
+  const ks = new Map<string, string[]>();
+  for (const criterion of trialStatistics(withTask)) {
+    const key = `${criterion.spec}\0${criterion.criterion}`;
+    ks.set(key, Object.keys(criterion.overall.passAtK));
+    for (const task of criterion.tasks) byKey.set(`${key}\0${task.task}`, task);
+  }
+  return {
+    of: (meta) =>
+      meta.task === undefined ? undefined : byKey.get(`${meta.spec}\0${meta.criterion}\0${meta.task}`),
+    ks: (meta) => ks.get(`${meta.spec}\0${meta.criterion}`) ?? [],
+  };
+}

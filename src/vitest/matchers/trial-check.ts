@@ -1,0 +1,57 @@
+import { scoreNeedle } from '../../metrics/needle/score.js';
+import type { Check } from '../../model/check.js';
+import type { NeedleSpec } from '../../model/spec.js';
+import type { Workup } from '../../model/workup.js';
+import { requireNeedle } from './helpers.js';
+
+/** A trial's verdict on one criterion, and the value it rests on when there is one. */
+export type TrialVerdict = Pick<Check, 'verdict'> & Partial<Pick<Check, 'value' | 'criterion'>>;
+
+/** Decides one criterion on one workup: the check a trial contributes to pass@k and pass^k. */
+export type TrialCheckFunction = (workup: Workup) => TrialVerdict | boolean;
+
+/** The needle criteria `toPassAtK` and `toPassHatK` decide by name. */
+export type NeedleTrialCriterion = 'surfaced' | 'traversed' | 'grounded';
+
+/**
+ * What the trial matchers take as the criterion: a needle criterion by name (`{ needle, criterion: 'grounded' }`), or
+ * any function of a workup that returns a verdict (or a boolean, `true` for pass).
+ */
+export type TrialCriterion = { needle: NeedleSpec; criterion: NeedleTrialCriterion } | TrialCheckFunction;
+
+/**
+ * The check of a needle criterion on a workup, from the needle's deterministic scores. This is the one place the trial
+ * matchers get a verdict from: when the central verdict engine (`checkWorkup`) lands, this body becomes its check of
+ * that criterion, and the matchers do not change.
+ */
+export function needleTrialCheck(needle: NeedleSpec, criterion: NeedleTrialCriterion): TrialCheckFunction {
+  return (workup) => {
+    const score = scoreNeedle(workup, needle);
+    const scored =
+      criterion === 'surfaced' ? score.recall : criterion === 'traversed' ? score.trajectory : score.grounded;
+    const value = scored.value === null ? null : Number(scored.value);
+    return { criterion, value, verdict: value === null ? 'not-applicable' : value === 1 ? 'pass' : 'fail' };
+  };
+}
+
+/** The criterion argument as a check function and a name for messages; misuse is a `TypeError` naming the matcher. */
+export function requireTrialCriterion(
+  matcher: string,
+  value: unknown,
+): { name: string; check: TrialCheckFunction } {
+  if (typeof value === 'function')
+    return { name: value.name || 'the criterion', check: value as TrialCheckFunction };
+  const c = value as { needle?: unknown; criterion?: unknown } | null;
+  if (
+    c !== null &&
+    typeof c === 'object' &&
+    ['surfaced', 'traversed', 'grounded'].includes(String(c.criterion))
+  ) {
+    const needle = requireNeedle(matcher, c.needle);
+    const criterion = c.criterion as NeedleTrialCriterion;
+    return { name: `${needle.id} ${criterion}`, check: needleTrialCheck(needle, criterion) };
+  }
+  throw new TypeError(
+    `${matcher}: expected the criterion as { needle, criterion: 'surfaced' | 'traversed' | 'grounded' } or a function of a workup returning its verdict, got ${JSON.stringify(value)}`,
+  );
+}

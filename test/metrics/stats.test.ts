@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bootstrapDifferenceInterval,
+  bootstrapInterval,
+  clusteredMean,
+  fisherDrop,
+  normalCdf,
+  normalQuantile,
+  passAtK,
+  passHatK,
+  seededRandom,
+  testDrop,
+  wilsonInterval,
+  zDrop,
+} from '../../src/metrics/stats/index.js';
+
+describe('passAtK and passHatK edge cases', () => {
+  it('are not applicable (null, never NaN) with no trials or k outside 1..n', () => {
+    for (const f of [passAtK, passHatK]) {
+      expect(f(0, 0, 1)).toBeNull();
+      expect(f(0, 0, 0)).toBeNull();
+      expect(f(3, 2, 4)).toBeNull();
+      expect(f(3, 3, 4)).toBeNull();
+      expect(f(3, 1, 0)).toBeNull();
+    }
+  });
+
+  it('give 0 when nothing passed and 1 when everything passed', () => {
+    for (const k of [1, 2, 5]) {
+      expect(passAtK(5, 0, k)).toBe(0);
+      expect(passHatK(5, 0, k)).toBe(0);
+      expect(passAtK(5, 5, k)).toBe(1);
+      expect(passHatK(5, 5, k)).toBe(1);
+    }
+  });
+
+  it('give the pass rate at k = 1, and the binomial ratios otherwise', () => {
+    expect(passAtK(10, 3, 1)).toBeCloseTo(0.3, 15);
+    expect(passHatK(10, 3, 1)).toBeCloseTo(0.3, 15);
+    // 1 - C(7,2)/C(10,2) = 1 - 21/45; C(3,2)/C(10,2) = 3/45.
+    expect(passAtK(10, 3, 2)).toBeCloseTo(1 - 21 / 45, 15);
+    expect(passHatK(10, 3, 2)).toBeCloseTo(3 / 45, 15);
+    // Fewer passes than k: no draw of k is all passes; more failures than... none: every draw of k has a pass.
+    expect(passHatK(10, 3, 4)).toBe(0);
+    expect(passAtK(10, 8, 3)).toBe(1);
+  });
+
+  it('reject counts that are not counts', () => {
+    expect(() => passAtK(3, 4, 1)).toThrow('passAtK expects c <= n, got c = 4, n = 3');
+    expect(() => passHatK(3, -1, 1)).toThrow('passHatK expects c to be a non-negative integer, got -1');
+    expect(() => passAtK(2.5, 1, 1)).toThrow('passAtK expects n to be a non-negative integer, got 2.5');
+  });
+});
+
+describe('the normal distribution', () => {
+  it('has the quantiles and tail probabilities of Python statistics.NormalDist', () => {
+    expect(normalQuantile(0.975)).toBeCloseTo(1.9599639845400536, 14);
+    expect(normalQuantile(0.999)).toBeCloseTo(3.090232306167813, 12);
+    expect(normalQuantile(0.025)).toBeCloseTo(-1.9599639845400536, 14);
+    expect(normalQuantile(0.5)).toBe(0);
+    expect(normalCdf(-3.5) / 0.0002326290790355401).toBeCloseTo(1, 12);
+    expect(normalCdf(1.2)).toBeCloseTo(0.8849303297782917, 15);
+  });
+});
+
+describe('wilsonInterval', () => {
+  /** The closed form, written out once more in the most literal way. */
+  function closedForm(x: number, n: number, z: number): [number, number] {
+    const p = x / n;
+    const a = p + (z * z) / (2 * n);
+    const b = z * Math.sqrt((p * (1 - p) + (z * z) / (4 * n)) / n);
+    return [(a - b) / (1 + (z * z) / n), (a + b) / (1 + (z * z) / n)];
+  }
+
+  it('equals the closed form for every count up to 60 trials at 90%, 95% and 99%', () => {
+    for (const [confidence, z] of [
+      [0.9, 1.6448536269514722],
+      [0.95, 1.9599639845400536],
+      [0.99, 2.5758293035489004],
+    ] as const) {
+      for (let n = 1; n <= 60; n++)
+        for (let x = 0; x <= n; x++) {
+          const got = wilsonInterval(x, n, confidence);
+          const [low, high] = closedForm(x, n, z);
+          expect(got?.low).toBeCloseTo(Math.max(0, low), 12);
+          expect(got?.high).toBeCloseTo(Math.min(1, high), 12);
+        }
+    }
+  });
+
+  it('pins a textbook case, stays in [0, 1] at the edges, and is not applicable with no trials', () => {
+    // 8 of 10 at 95%: (0.4902, 0.9433).
+    const i = wilsonInterval(8, 10);
+    expect([i?.low.toFixed(4), i?.high.toFixed(4), i?.confidence]).toEqual(['0.4902', '0.9433', 0.95]);
+    expect(wilsonInterval(0, 5)?.low).toBe(0);
+    expect(wilsonInterval(5, 5)?.high).toBe(1);
+    expect(wilsonInterval(0, 0)).toBeNull();
+    expect(() => wilsonInterval(3, 2)).toThrow(
+      'wilsonInterval expects integers 0 <= successes <= n, got 3 of 2',
+    );
+    expect(() => wilsonInterval(1, 2, 1)).toThrow('wilsonInterval expects a confidence in (0, 1), got 1');
+  });
+});
+
+describe('bootstrapInterval', () => {
+  const values = Array.from({ length: 50 }, (_, i) => (i * 37) % 11);
+
+  it('is reproducible from its seed, and moves with it', () => {
+    const a = bootstrapInterval(values, { seed: 7, resamples: 500 });
+    expect(bootstrapInterval(values, { seed: 7, resamples: 500 })).toEqual(a);
+    expect(bootstrapInterval(values, { seed: 8, resamples: 500 })).not.toEqual(a);
+  });
+
+  it('brackets the mean with about the normal-theory width', () => {
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
+    const i = bootstrapInterval(values, { resamples: 4000 });
+    expect(i!.low).toBeLessThan(mean);
+    expect(i!.high).toBeGreaterThan(mean);
+    const normalWidth = 2 * 1.96 * (sd / Math.sqrt(values.length));
+    expect((i!.high - i!.low) / normalWidth).toBeGreaterThan(0.9);
+    expect((i!.high - i!.low) / normalWidth).toBeLessThan(1.1);
+  });
+
+  it('is a point for constant values and not applicable for none', () => {
+    expect(bootstrapInterval([0.5, 0.5, 0.5])).toEqual({ low: 0.5, high: 0.5, confidence: 0.95 });
+    expect(bootstrapInterval([])).toBeNull();
+    expect(bootstrapDifferenceInterval([], [1])).toBeNull();
+    expect(() => bootstrapInterval([1], { resamples: 0 })).toThrow(
+      'bootstrapInterval expects resamples to be a positive integer, got 0',
+    );
+  });
+
+  it('gives an interval of the difference that excludes 0 for a clear fall and includes it for none', () => {
+    const before = Array.from({ length: 40 }, (_, i) => 0.8 + ((i % 5) - 2) * 0.05);
+    const after = before.map((v) => v - 0.2);
+    const fall = bootstrapDifferenceInterval(before, after, { seed: 3 });
+    expect(fall!.high).toBeLessThan(0);
+    const same = bootstrapDifferenceInterval(before, before, { seed: 3 });
+    expect(same!.low).toBeLessThan(0);
+    expect(same!.high).toBeGreaterThan(0);
+  });
+});
+
+describe('clusteredMean', () => {
+  it('is the ordinary standard error with one trial per task', () => {
+    const values = [1, 0, 1, 1, 0, 1];
+    const m = clusteredMean(values, ['a', 'b', 'c', 'd', 'e', 'f'])!;
+    const mean = 4 / 6;
+    const s2 = values.reduce((s, v) => s + (v - mean) ** 2, 0) / 5;
+    expect(m.mean).toBeCloseTo(mean, 15);
+    expect(m.standardError).toBeCloseTo(Math.sqrt(s2 / 6), 15);
+    expect([m.n, m.clusters]).toEqual([6, 6]);
+  });
+
+  it('widens when trials of a task agree with each other (Miller 2024, eq. 4)', () => {
+    // Three tasks, four trials each, every task all-pass or all-fail: the 12 trials carry about 3 tasks' information.
+    const values = [1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1];
+    const tasks = values.map((_, i) => `t${Math.floor(i / 4)}`);
+    const clustered = clusteredMean(values, tasks)!;
+    const naive = clusteredMean(
+      values,
+      values.map((_, i) => i),
+    )!;
+    // By hand: residuals +1/3 and -2/3; cross terms per task 16 r^2 - 4 r^2 = 12 r^2.
+    const r1 = 1 / 3;
+    const r0 = -2 / 3;
+    const clt = (8 * r1 * r1 + 4 * r0 * r0) / 11 / 12;
+    const cross = (2 * 12 * r1 * r1 + 12 * r0 * r0) / 144;
+    expect(clustered.standardError).toBeCloseTo(Math.sqrt(clt + cross), 15);
+    expect(clustered.standardError! / naive.standardError!).toBeGreaterThan(1.5);
+    expect(clustered.interval!.high - clustered.mean).toBeCloseTo(
+      1.959963984540054 * clustered.standardError!,
+      12,
+    );
+  });
+
+  it('has no error bar for one value and is not applicable for none', () => {
+    expect(clusteredMean([0.7], ['a'])).toEqual({
+      mean: 0.7,
+      n: 1,
+      clusters: 1,
+      standardError: null,
+      interval: null,
+    });
+    expect(clusteredMean([], [])).toBeNull();
+    expect(() => clusteredMean([1, 2], ['a'])).toThrow(
+      'clusteredMean expects one cluster per value, got 1 for 2',
+    );
+  });
+});
+
+describe('tests for a drop in pass rate', () => {
+  it("Fisher's exact test equals the hypergeometric tail computed with Python fractions", () => {
+    expect(fisherDrop({ trials: 10, passes: 8 }, { trials: 10, passes: 3 })).toBeCloseTo(
+      0.03488925934746368,
+      14,
+    );
+    expect(fisherDrop({ trials: 30, passes: 24 }, { trials: 30, passes: 18 })).toBeCloseTo(
+      0.07903102588059881,
+      14,
+    );
+    expect(fisherDrop({ trials: 5, passes: 5 }, { trials: 5, passes: 0 })).toBeCloseTo(
+      0.003968253968253968,
+      14,
+    );
+    expect(fisherDrop({ trials: 4, passes: 2 }, { trials: 4, passes: 2 })).toBeCloseTo(
+      0.7571428571428571,
+      13,
+    );
+    expect(fisherDrop({ trials: 0, passes: 0 }, { trials: 4, passes: 2 })).toBe(1);
+  });
+
+  it('the z-test equals the pooled two-proportion test, and sees no drop when nothing varies', () => {
+    expect(zDrop({ trials: 100, passes: 80 }, { trials: 100, passes: 60 })).toBeCloseTo(
+      0.0010141155742260377,
+      13,
+    );
+    expect(zDrop({ trials: 50, passes: 50 }, { trials: 50, passes: 50 })).toBe(1);
+  });
+
+  it("uses Fisher's test when an expected cell is below 5, the z-test otherwise", () => {
+    expect(testDrop({ trials: 10, passes: 8 }, { trials: 10, passes: 3 }).test).toBe('fisher');
+    expect(testDrop({ trials: 30, passes: 28 }, { trials: 30, passes: 29 }).test).toBe('fisher');
+    expect(testDrop({ trials: 100, passes: 80 }, { trials: 100, passes: 60 }).test).toBe('z');
+  });
+});
+
+describe('seededRandom', () => {
+  it('repeats its sequence for a seed and stays in range', () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    const xs = Array.from({ length: 1000 }, () => a.next());
+    expect(Array.from({ length: 1000 }, () => b.next())).toEqual(xs);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(Math.abs(mean - 0.5)).toBeLessThan(0.03);
+    expect(seededRandom(1).below(1)).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Vitest } from 'vitest/node';
+import { NeedleworkTrendReporter } from '../../reporters/trend.js';
+import { readHistory } from '../../src/report/trend/history.js';
+import { describeScope, detectScope, scopeKey } from '../../src/report/trend/scope.js';
+
+describe('detectScope', () => {
+  it('is full for a plain one-shot run, partial for file filters, -t, watch or the UI', () => {
+    expect(detectScope({ config: {} })).toEqual({ kind: 'full' });
+    expect(detectScope({ config: { watch: false }, filenamePattern: [] })).toEqual({ kind: 'full' });
+    const scope = detectScope({
+      config: { watch: true, ui: true, testNamePattern: /cheap/ },
+      filenamePattern: ['flights.test.ts'],
+    });
+    expect(scope).toEqual({
+      kind: 'partial',
+      files: ['flights.test.ts'],
+      testNamePattern: 'cheap',
+      watch: true,
+      ui: true,
+    });
+    expect(describeScope(scope)).toBe('partial (files flights.test.ts; -t "cheap"; watch; UI)');
+  });
+
+  it('makes runs alike when they ran the same filters, in any order, watched or not', () => {
+    expect(scopeKey({ kind: 'full' })).toBe(scopeKey({ kind: 'full' }));
+    expect(scopeKey({ kind: 'partial', files: ['a', 'b'] })).toBe(
+      scopeKey({ kind: 'partial', files: ['b', 'a'], watch: true }),
+    );
+    expect(scopeKey({ kind: 'partial', files: ['a'] })).not.toBe(scopeKey({ kind: 'partial', files: ['b'] }));
+    expect(scopeKey({ kind: 'partial', watch: true })).not.toBe(scopeKey({ kind: 'full' }));
+  });
+});
+
+describe('the trend reporter and partial runs', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'needlework-scope-'));
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  function fakeVitest(config: Record<string, unknown>, filenamePattern?: string[]): Vitest {
+    return { config: { root, ...config }, filenamePattern } as unknown as Vitest;
+  }
+
+  it('leaves a partial run out of the history unless asked, and says so', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const skip = new NeedleworkTrendReporter();
+      skip.onInit(fakeVitest({ watch: true }, ['a.test.ts']));
+      await skip.onTestRunEnd([]);
+      expect(await readdir(root)).toEqual([]);
+      expect(String(write.mock.calls.at(-1)?.[0])).toBe(
+        `needlework: partial (files a.test.ts; watch) run not added to ${join(root, 'needlework-report', 'trend.json')} (set the trend reporter's partialRuns: 'record' to add it)\n`,
+      );
+      const record = new NeedleworkTrendReporter({ partialRuns: 'record' });
+      record.onInit(fakeVitest({ watch: true }, ['a.test.ts']));
+      await record.onTestRunEnd([]);
+      const full = new NeedleworkTrendReporter();
+      full.onInit(fakeVitest({}));
+      await full.onTestRunEnd([]);
+      const history = await readHistory(join(root, 'needlework-report', 'trend.json'));
+      expect(history.runs.map((run) => run.scope)).toEqual([
+        { kind: 'partial', files: ['a.test.ts'], watch: true },
+        { kind: 'full' },
+      ]);
+    } finally {
+      write.mockRestore();
+    }
+  });
+});
