@@ -1,4 +1,4 @@
-import { scoreNeedle } from '../../metrics/needle/score.js';
+import { grounded, surfaced, traversed } from '../../checks/needle.js';
 import type { Check } from '../../model/check.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
@@ -20,17 +20,23 @@ export type NeedleTrialCriterion = 'surfaced' | 'traversed' | 'grounded';
 export type TrialCriterion = { needle: NeedleSpec; criterion: NeedleTrialCriterion } | TrialCheckFunction;
 
 /**
- * The check of a needle criterion on a workup, from the needle's deterministic scores. This is the one place the trial
- * matchers get a verdict from: when the central verdict engine (`checkWorkup`) lands, this body becomes its check of
- * that criterion, and the matchers do not change.
+ * The check of a needle criterion on a workup, decided by the verdict engine's criterion (src/checks/needle), the
+ * same one the YAML tests and `needlework score` use.
  */
 export function needleTrialCheck(needle: NeedleSpec, criterion: NeedleTrialCriterion): TrialCheckFunction {
+  const decide =
+    criterion === 'surfaced'
+      ? (w: Workup) => surfaced(w, needle)
+      : criterion === 'traversed'
+        ? (w: Workup) => traversed(w, needle.required_path)
+        : (w: Workup) => grounded(w, needle);
   return (workup) => {
-    const score = scoreNeedle(workup, needle);
-    const scored =
-      criterion === 'surfaced' ? score.recall : criterion === 'traversed' ? score.trajectory : score.grounded;
-    const value = scored.value === null ? null : Number(scored.value);
-    return { criterion, value, verdict: value === null ? 'not-applicable' : value === 1 ? 'pass' : 'fail' };
+    const measured = decide(workup);
+    return {
+      criterion,
+      value: measured.value === null ? null : Number(measured.value),
+      verdict: measured.verdict,
+    };
   };
 }
 
