@@ -148,6 +148,12 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       });
     }
     for (const failure of failures) declareFailure(failure);
+    if (!spec.workups || spec.workups.length === 0) {
+      // Said, not silent: a spec without patterns is checked against every run, often more than its author meant.
+      console.info(
+        `needlework: ${spec.kind} ${spec.id} (${spec.file}) has no workups: patterns, so it applies to every workup (${workups.length})`,
+      );
+    }
     for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
       describe(workup.id, () => declareCriteria(criteriaOf(spec, context), workup));
     }
