@@ -11,7 +11,8 @@ import { fromOpenAIMessages } from './openai.js';
  * list a run writes, into one workup per result:
  * - `traj`, the OpenAI chat messages of the run, is the trajectory (read by `fromOpenAIMessages`);
  * - `info.task.actions`, the task's expected actions, is the gold trajectory, each `{ name, kwargs }` one tool call;
- * - `reward` is the task outcome (`succeeded` when it is 1), `task_id` the task and `trial` the trial, in the meta.
+ * - `reward` is the task outcome (`succeeded` when it is 1), `task_id` the task and `trial` the trial, in the meta
+ *   (tau-bench counts trials from 0; `meta.trial` counts from 1, so trial 0 is written as 1).
  * A result that cannot be read is listed in `failed` at its file, line and column; the others are still imported.
  */
 export function fromTauBenchResults(json: unknown, options: AdapterSource = {}): ImportResult {
@@ -80,7 +81,7 @@ function readResult(element: unknown, path: number[], file: string, options: Ada
   const task = isRecord(info['task']) ? info['task'] : undefined;
   const dropped: string[] = [];
   const meta: WorkupMeta = { task: String(taskId) };
-  if (trial !== undefined) meta.trial = trial;
+  if (trial !== undefined) meta.trial = trial + 1;
   if (typeof reward === 'number') meta.outcome = { succeeded: reward >= 1, reward };
   if (typeof info['error'] === 'string') {
     meta.outcome = { ...(meta.outcome ?? { succeeded: false }), succeeded: false, status: 'error' };

@@ -219,8 +219,8 @@ describe('tau-bench results', () => {
     const { workups, failed, many } = fromTauBenchResults(await read('tau-bench-results.json'));
     expect([failed, many]).toEqual([[], true]);
     expect(workups.map((w) => [w.name, w.meta.task, w.meta.trial, w.meta.outcome])).toEqual([
-      ['task-0-trial-0', '0', 0, { succeeded: true, reward: 1 }],
-      ['task-1-trial-0', '1', 0, { succeeded: false, reward: 0 }],
+      ['task-0-trial-0', '0', 1, { succeeded: true, reward: 1 }],
+      ['task-1-trial-0', '1', 1, { succeeded: false, reward: 0 }],
     ]);
     expect(calls(workups[0]!.gold!)).toEqual([
       ['find_user_id_by_name_zip', { first_name: 'Yusuf', last_name: 'Rossi', zip: '19122' }],
@@ -265,7 +265,7 @@ describe('tau-bench results', () => {
     expect(ok.meta).toMatchObject({
       task: '0',
       input: "Hi, I'd like to cancel an order I placed.",
-      trial: 0,
+      trial: 1,
       outcome: { succeeded: true, reward: 1 },
     });
     expect(ok.gold?.steps.length).toBe(3);
