@@ -5,6 +5,7 @@ import type { RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import type { ScoreRubricOptions } from '../rubric/score.js';
 import type { CriterionScore, RubricScore, UsageTotals } from '../rubric/types.js';
+import { trialOf } from '../trials/identity.js';
 import { type Measured, toCheck } from './measure.js';
 
 /** Why a rubric criterion was not scored, with what scores it. */
@@ -42,7 +43,7 @@ export async function rubricCriterion(
   const { scoreRubric } = await import('../rubric/score.js');
   const scoped = { ...rubric, criteria: rubric.criteria.filter((c) => c.id === criterion) };
   const result = await scoreRubric(workup, scoped, options);
-  return { check: criterionCheckMeta(result, result.criteria[0]!), result };
+  return { check: { ...criterionCheckMeta(result, result.criteria[0]!), ...trialOf(workup) }, result };
 }
 
 /**

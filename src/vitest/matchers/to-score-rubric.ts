@@ -3,6 +3,7 @@ import { criterionCheckMeta, rubricTotalCheckMeta } from '../../checks/rubric.js
 import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
 import { type ScoreRubricOptions, scoreRubric } from '../../rubric/score.js';
+import { trialOf } from '../../trials/identity.js';
 import { fmt, type MatcherResult, type MatcherState, message, requireWorkup } from './helpers.js';
 
 export interface RubricMatcherOptions extends Omit<ScoreRubricOptions, 'judge'> {
@@ -50,7 +51,11 @@ export async function toScoreRubric(
   const test = TestRunner.getCurrentTest();
   if (test) {
     const meta = one ? criterionCheckMeta(result, one) : rubricTotalCheckMeta(result);
-    test.meta.needlework = { ...meta, verdict: pass !== Boolean(this.isNot) ? 'pass' : 'fail' };
+    test.meta.needlework = {
+      ...meta,
+      ...trialOf(workup),
+      verdict: pass !== Boolean(this.isNot) ? 'pass' : 'fail',
+    };
   }
   const lines = result.criteria.map((c) => {
     const agreement = c.agreement ? `, ${Math.round(c.agreement.agreement * 100)}% agree` : '';
