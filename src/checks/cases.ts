@@ -6,9 +6,9 @@ import { appliesTo } from '../specs/applies.js';
 import { answerChecks } from './answer.js';
 import { budgetChecks } from './budgets.js';
 import { citationPrecision, citationRecall, citationsResolve } from './citations.js';
-import { fmt, type Measured, type SpecRef, toCheck } from './measure.js';
+import { fmt, type Measured, type SpecRef } from './measure.js';
 import { rubricCriterion } from './rubric.js';
-import type { CheckOptions, Criterion } from './spec.js';
+import { type CheckOptions, type Criterion, criterionOf } from './spec.js';
 import { calledTools, toolChecks, toolsNamed } from './tools.js';
 import {
   EFFICIENCY,
@@ -80,18 +80,7 @@ type Decide = (workup: Workup) => Measured | Promise<Measured>;
 export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions = {}): Criterion[] {
   const ref: SpecRef = { id: spec.id, kind: 'cases', ...(spec.file && { file: spec.file }), case: c.id };
   const list: Criterion[] = [];
-  const add = (id: string, name: string, decide: Decide) =>
-    list.push({
-      id,
-      name,
-      check: (workup) => {
-        // The case's own id for the criterion: a kind may reuse a shared check (`trajectory-match` as `tool-calls`).
-        const measured = decide(workup);
-        return measured instanceof Promise
-          ? measured.then((m) => toCheck(ref, workup, { ...m, criterion: id }))
-          : toCheck(ref, workup, { ...measured, criterion: id });
-      },
-    });
+  const add = (id: string, name: string, decide: Decide) => list.push(criterionOf(ref, id, name, decide));
   const e = c.expect;
 
   if (e.tool_calls) {

@@ -41,22 +41,34 @@ function refOf(spec: NeedleSpec | RubricSpec): SpecRef {
   return { id: spec.id, kind: spec.kind, ...(spec.file !== undefined && { file: spec.file }) };
 }
 
+/**
+ * A criterion of `ref`'s spec: its id, its test name, and the decision it makes, as a check carrying that id (a kind
+ * may reuse a shared decision under its own id: a case's `tool-calls` is `trajectory-match`).
+ */
+export function criterionOf(
+  ref: SpecRef,
+  id: string,
+  name: string,
+  decide: (w: Workup) => Measured | Promise<Measured>,
+): Criterion {
+  return {
+    name,
+    id,
+    check: (workup) => {
+      const measured = decide(workup);
+      return measured instanceof Promise
+        ? measured.then((m) => toCheck(ref, workup, { ...m, criterion: id }))
+        : toCheck(ref, workup, { ...measured, criterion: id });
+    },
+  };
+}
+
 function criterion(
   spec: NeedleSpec | RubricSpec,
   id: string,
   decide: (w: Workup) => Measured | Promise<Measured>,
 ): Criterion {
-  const ref = refOf(spec);
-  return {
-    name: id.replace(/-/g, ' '),
-    id,
-    check: (workup) => {
-      const measured = decide(workup);
-      return measured instanceof Promise
-        ? measured.then((m) => toCheck(ref, workup, m))
-        : toCheck(ref, workup, measured);
-    },
-  };
+  return criterionOf(refOf(spec), id, id.replace(/-/g, ' '), decide);
 }
 
 /**
