@@ -1,8 +1,10 @@
 // Checks on a run's final answer, for any agent (task cases' `answer` assertions).
+
 import { answerScores } from '../metrics/hotpot.js';
 import type { AnswerAssertion } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
-import { fmt, type Measured } from './measure.js';
+import { formatValue } from './format.js';
+import type { Measured } from './measure.js';
 
 /**
  * The run's final answer: the trajectory's `final_answer`, else the content of its last `answer` step; null when it
@@ -116,7 +118,7 @@ export function answerChecks(
         ...base,
         value,
         verdict: pass ? 'pass' : 'fail',
-        summary: `${rule.name}: ${pass ? 'yes' : 'no'}${typeof value === 'number' ? ` (${fmt(value)})` : ''}; the answer is ${quote(clip(answer))}`,
+        summary: `${rule.name}: ${pass ? 'yes' : 'no'}${typeof value === 'number' ? ` (${formatValue(value)})` : ''}; the answer is ${quote(clip(answer))}`,
         evidence: { answer },
       };
     },

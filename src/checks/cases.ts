@@ -6,7 +6,8 @@ import { appliesTo } from '../specs/applies.js';
 import { answerChecks } from './answer.js';
 import { budgetChecks } from './budgets.js';
 import { citationPrecision, citationRecall, citationsResolve } from './citations.js';
-import { fmt, type Measured, type SpecRef } from './measure.js';
+import { formatValue } from './format.js';
+import type { Measured, SpecRef } from './measure.js';
 import { rubricCriterion } from './rubric.js';
 import { type CheckOptions, type Criterion, criterionOf } from './spec.js';
 import { calledTools, toolChecks, toolsNamed } from './tools.js';
@@ -113,7 +114,7 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
     for (const [key, score] of STEP_SCORES) {
       const bound = steps[key];
       if (bound === undefined) continue;
-      add(score.criterion, `${score.label} ${score.comparator} ${fmt(bound)}`, (w) =>
+      add(score.criterion, `${score.label} ${score.comparator} ${formatValue(bound)}`, (w) =>
         stepScore(w, score, bound, c.gold ?? w.gold),
       );
     }
@@ -128,11 +129,11 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
     }
     if (g.citation_recall !== undefined) {
       const min = g.citation_recall;
-      add('citation-recall', `citation recall >= ${fmt(min)}`, (w) => citationRecall(w, min));
+      add('citation-recall', `citation recall >= ${formatValue(min)}`, (w) => citationRecall(w, min));
     }
     if (g.citation_precision !== undefined) {
       const min = g.citation_precision;
-      add('citation-precision', `citation precision >= ${fmt(min)}`, async (w) => {
+      add('citation-precision', `citation precision >= ${formatValue(min)}`, async (w) => {
         const threshold = options.entailmentThreshold;
         return (
           await citationPrecision(w, options.verifier, min, threshold !== undefined ? { threshold } : {})

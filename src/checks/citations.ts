@@ -7,7 +7,8 @@ import { asserts, indexUnits } from '../metrics/needle/cited-facts.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import { type Fact, factKey, formatFact } from '../model/fact.js';
 import type { Workup } from '../model/workup.js';
-import { fmt, type Measured, verdictOf } from './measure.js';
+import { formatValue } from './format.js';
+import { type Measured, verdictOf } from './measure.js';
 
 /** Why citation precision was not measured, with what measures it. */
 export const PRECISION_NOT_MEASURED =
@@ -49,7 +50,7 @@ export function citationRecall(workup: Workup, min = 1): Measured {
       ? 'the workup has no note'
       : value === null
         ? (recall.reason ?? 'not measured')
-        : `${recall.covered} of ${recall.total} claim sentences cited (${fmt(value)}, at least ${fmt(min)} required)${
+        : `${recall.covered} of ${recall.total} claim sentences cited (${formatValue(value)}, at least ${formatValue(min)} required)${
             uncited.length > 0
               ? `; uncited: ${uncited.map((u) => `line ${u.line} "${u.text.trim()}"`).join('; ')}`
               : ''
@@ -116,7 +117,7 @@ export async function citationPrecision(
         ? 'the workup has no note'
         : value === null
           ? 'no claim cites a source'
-          : `precision ${fmt(value)}, recall ${fmt(result.recall)}; ${result.unsupported.length} unsupported claims`,
+          : `precision ${formatValue(value)}, recall ${formatValue(result.recall)}; ${result.unsupported.length} unsupported claims`,
       evidence: { unsupported },
       ...(result.recall !== null && { scores: { entailed_recall: result.recall } }),
     },

@@ -1,7 +1,7 @@
 export { type CheckWorkupOptions, checkWorkup } from './check-workup.js';
 export { citationPrecision, citationRecall, citationsResolve, PRECISION_NOT_MEASURED } from './citations.js';
 export { expectationText, formatValue, numericValue, thresholdText } from './format.js';
-export { fmt, MATCHER, type Measured, type SpecRef, toCheck, verdictOf } from './measure.js';
+export { MATCHER, type Measured, type SpecRef, toCheck, verdictOf } from './measure.js';
 export {
   bridgeCitations,
   describePath,

@@ -51,9 +51,3 @@ export function toCheck(spec: SpecRef, workup: Workup, measured: Measured): Chec
     ...measured,
   };
 }
-
-/** `0.667`: scores shown to three places in summaries and messages, as the reporters show them. */
-export function fmt(value: number | null | undefined): string {
-  if (value === null || value === undefined) return 'n/a';
-  return Number.isInteger(value) ? String(value) : value.toFixed(3);
-}

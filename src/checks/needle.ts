@@ -1,4 +1,5 @@
 // The criteria of a planted needle (seed 001, Thread 3), each from its metric to a verdict.
+
 import { claimUnits } from '../metrics/citations/units.js';
 import { traversePath } from '../metrics/needle/path.js';
 import { needleRecall } from '../metrics/needle/recall.js';
@@ -7,7 +8,8 @@ import type { NeedleScore, PathHop } from '../metrics/needle/types.js';
 import { formatFact } from '../model/fact.js';
 import type { NeedleSpec, RequiredPath } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
-import { fmt, type Measured, verdictOf } from './measure.js';
+import { formatValue } from './format.js';
+import { type Measured, verdictOf } from './measure.js';
 
 const scores = new WeakMap<Workup, WeakMap<NeedleSpec, NeedleScore>>();
 
@@ -153,7 +155,7 @@ export function supportingFacts(workup: Workup, needle: NeedleSpec, min?: number
     summary:
       f1 === null
         ? (sf.reason ?? 'not measured')
-        : `F1 ${fmt(f1)} (at least ${fmt(threshold)}); ${sf.missing.length} missing, ${sf.extra.length} extra`,
+        : `F1 ${formatValue(f1)} (at least ${formatValue(threshold)}); ${sf.missing.length} missing, ${sf.extra.length} extra`,
     evidence: { ...(sf.value ?? {}), missing: sf.missing, extra: sf.extra, predicted: sf.predicted },
     ...(sf.value && { scores: { em: sf.value.em, precision: sf.value.precision, recall: sf.value.recall } }),
   };

@@ -1,4 +1,5 @@
 // Trajectory criteria: agentevals' trajectory match and seed 002's step scores, each from its metric to a verdict.
+
 import { redundancyRate, toolEfficiency } from '../metrics/trajectory/efficiency.js';
 import { errorRecoveryRate } from '../metrics/trajectory/error-recovery.js';
 import {
@@ -10,7 +11,8 @@ import { trajectorySimilarity } from '../metrics/trajectory/similarity.js';
 import { stepF1, stepPrecision, stepRecall } from '../metrics/trajectory/step-correctness.js';
 import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
-import { fmt, type Measured, verdictOf } from './measure.js';
+import { formatValue } from './format.js';
+import { type Measured, verdictOf } from './measure.js';
 
 /** Why a trajectory criterion cannot be measured on a workup, or undefined when it can. */
 function missingTrajectory(workup: Workup, reference: Trajectory | undefined, needsReference: boolean) {
@@ -147,6 +149,6 @@ export function stepScore(
     verdict: verdictOf(value, bound, score.comparator),
     summary:
       missing ??
-      `${score.label} ${fmt(value)} (${score.comparator === '>=' ? 'at least' : 'at most'} ${fmt(bound)})`,
+      `${score.label} ${formatValue(value)} (${score.comparator === '>=' ? 'at least' : 'at most'} ${formatValue(bound)})`,
   };
 }

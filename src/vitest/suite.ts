@@ -154,8 +154,9 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
         `needlework: ${spec.kind} ${spec.id} (${spec.file}) has no workups: patterns, so it applies to every workup (${workups.length})`,
       );
     }
+    const criteria = criteriaOf(spec, context);
     for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
-      describe(workup.id, () => declareCriteria(criteriaOf(spec, context), workup));
+      describe(workup.id, () => declareCriteria(criteria, workup));
     }
   });
 }
@@ -222,9 +223,9 @@ function declareCases(
         }
         for (const warning of unusedTools(c, runs))
           console.warn(`${spec.file}${c.line ? `:${c.line}` : ''}: ${warning}`);
-        for (const workup of runs) {
-          describe(workup.id, () => declareCriteria(caseCriteria(spec, c, context), workup));
-        }
+        // Built once per case, not per run: a case's rules (a compiled regex, the reference calls) serve every run.
+        const criteria = caseCriteria(spec, c, context);
+        for (const workup of runs) describe(workup.id, () => declareCriteria(criteria, workup));
       });
     }
   });

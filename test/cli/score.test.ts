@@ -32,7 +32,7 @@ const GROUNDED_CARD = [
   '    pass  citations resolve                 yes                       all 8 citations resolve',
   '    pass  citation recall                   1          >= 1           7 of 7 claim sentences cited (1, at least 1 required)',
   '    n/a   citation precision                n/a        >= 1           not measured: citation precision needs an NLI model (needlework run --entail, score --entail, or the plugin’s entail option)',
-  '    pass  supporting facts                  1          >= 0.8         F1 1 (at least 0.800); 0 missing, 0 extra',
+  '    pass  supporting facts                  1          >= 0.8         F1 1 (at least 0.8); 0 missing, 0 extra',
   '    pass  pivot burden                      5 queries  <= 20 queries  path completed by g5 after 5 queries, 3 hops',
   '',
   '  trajectory',

@@ -76,7 +76,7 @@ describe('seed 002 score matchers', () => {
   it('toBeEfficient compares call counts with the gold', () => {
     expect(grounded).toBeEfficient(undefined, 0.5);
     expect(failure(() => expect(grounded).toBeEfficient(undefined, 0.6))).toBe(
-      'expect(workup).toBeEfficient(gold, bound)\n\nExpected tool efficiency of at least 0.600, but it is 0.571.',
+      'expect(workup).toBeEfficient(gold, bound)\n\nExpected tool efficiency of at least 0.6, but it is 0.571.',
     );
   });
 
@@ -86,7 +86,7 @@ describe('seed 002 score matchers', () => {
       'expect(workup).toHaveRedundancyAtMost(bound)\n\nExpected redundancy of at most 0, but it is 0.143.',
     );
     expect(failure(() => expect(grounded).not.toHaveRedundancyAtMost(0.5))).toBe(
-      'expect(workup).not.toHaveRedundancyAtMost(bound)\n\nExpected redundancy above 0.500, but it is 0.143.',
+      'expect(workup).not.toHaveRedundancyAtMost(bound)\n\nExpected redundancy above 0.5, but it is 0.143.',
     );
   });
 

@@ -5,7 +5,7 @@ import type { Check } from '../../model/check.js';
 import type { NeedleSpec, RequiredPath } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
 
-export { fmt } from '../../checks/measure.js';
+export { formatValue } from '../../checks/format.js';
 export type { MatcherState };
 /** What a needlework matcher returns: Vitest prints `message`, and a diff of `expected` against `actual` when given. */
 export interface MatcherResult {

@@ -1,7 +1,7 @@
 import { citationPrecision, type PrecisionCheckOptions } from '../../checks/citations.js';
 import type { EntailmentVerifier } from '../../model/entailment.js';
 import {
-  fmt,
+  formatValue,
   type MatcherResult,
   type MatcherState,
   message,
@@ -40,9 +40,10 @@ export async function toHaveCitationPrecision(
     pass,
     message: message(this, '.toHaveCitationPrecision', 'min, { verifier }', (negated) => {
       if (value === null) return [`Cannot measure citation precision: ${measured.summary}.`];
-      if (negated) return [`Expected citation precision below ${fmt(bound)}, but it is ${fmt(value)}.`];
+      if (negated)
+        return [`Expected citation precision below ${formatValue(bound)}, but it is ${formatValue(value)}.`];
       return [
-        `Expected citation precision of at least ${fmt(bound)}, but it is ${fmt(value)} (entailed recall ${fmt(result?.recall)}).`,
+        `Expected citation precision of at least ${formatValue(bound)}, but it is ${formatValue(value)} (entailed recall ${formatValue(result?.recall)}).`,
         ...(unsupported.length > 0 ? ['Unsupported claims:', ...unsupported.map((u) => `  ${u}`)] : []),
       ];
     }),

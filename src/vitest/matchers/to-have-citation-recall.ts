@@ -1,6 +1,6 @@
 import { citationRecall } from '../../checks/citations.js';
 import {
-  fmt,
+  formatValue,
   type MatcherResult,
   type MatcherState,
   message,
@@ -28,9 +28,10 @@ export function toHaveCitationRecall(this: MatcherState, received: unknown, min:
     pass,
     message: message(this, '.toHaveCitationRecall', 'min', (negated) => {
       if (value === null) return [`Cannot measure citation recall: ${measured.summary}.`];
-      if (negated) return [`Expected citation recall below ${fmt(threshold)}, but it is ${fmt(value)}.`];
+      if (negated)
+        return [`Expected citation recall below ${formatValue(threshold)}, but it is ${formatValue(value)}.`];
       return [
-        `Expected citation recall of at least ${fmt(threshold)}, but it is ${fmt(value)} (${covered} of ${total} claims cited).`,
+        `Expected citation recall of at least ${formatValue(threshold)}, but it is ${formatValue(value)} (${covered} of ${total} claims cited).`,
         'Uncited claims:',
         ...uncited.map((u) => `  line ${u.line}: ${u.text}`),
       ];

@@ -1,7 +1,7 @@
 import { needleScore, supportingFacts } from '../../checks/needle.js';
 import { formatFact } from '../../model/fact.js';
 import {
-  fmt,
+  formatValue,
   type MatcherResult,
   type MatcherState,
   message,
@@ -35,9 +35,10 @@ export function toHaveSupportingFactF1(
     pass,
     message: message(this, '.toHaveSupportingFactF1', 'needle, min', (negated) => {
       if (f1 === null) return [`Cannot score supporting facts: ${sf.reason}.`];
-      if (negated) return [`Expected supporting-fact F1 below ${fmt(threshold)}, but it is ${fmt(f1)}.`];
+      if (negated)
+        return [`Expected supporting-fact F1 below ${formatValue(threshold)}, but it is ${formatValue(f1)}.`];
       return [
-        `Expected supporting-fact F1 of at least ${fmt(threshold)}, but it is ${fmt(f1)} (precision ${fmt(sf.value!.precision)}, recall ${fmt(sf.value!.recall)}).`,
+        `Expected supporting-fact F1 of at least ${formatValue(threshold)}, but it is ${formatValue(f1)} (precision ${formatValue(sf.value!.precision)}, recall ${formatValue(sf.value!.recall)}).`,
         ...(sf.missing.length > 0
           ? ['Required facts not cited:', ...sf.missing.map((f) => `  ${formatFact(f)}`)]
           : []),

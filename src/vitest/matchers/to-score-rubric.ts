@@ -4,7 +4,7 @@ import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
 import { type ScoreRubricOptions, scoreRubric } from '../../rubric/score.js';
 import { trialOf } from '../../trials/identity.js';
-import { fmt, type MatcherResult, type MatcherState, message, requireWorkup } from './helpers.js';
+import { formatValue, type MatcherResult, type MatcherState, message, requireWorkup } from './helpers.js';
 
 export interface RubricMatcherOptions extends Omit<ScoreRubricOptions, 'judge'> {
   judge: Judge;
@@ -72,8 +72,8 @@ export async function toScoreRubric(
       const got = one ? one.score : result.total;
       const mark = one ? one.threshold : result.threshold;
       if (negated)
-        return [`Expected ${subject} to score below ${mark}, but it scored ${fmt(got)}.`, ...lines];
-      return [`Expected ${subject} to score at least ${mark}, but it scored ${fmt(got)}.`, ...lines];
+        return [`Expected ${subject} to score below ${mark}, but it scored ${formatValue(got)}.`, ...lines];
+      return [`Expected ${subject} to score at least ${mark}, but it scored ${formatValue(got)}.`, ...lines];
     }),
     expected: one ? one.threshold : result.threshold,
     actual: one ? one.score : result.total,

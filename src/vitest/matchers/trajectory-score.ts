@@ -1,6 +1,6 @@
 import { type StepScore, stepScore } from '../../checks/trajectory.js';
 import {
-  fmt,
+  formatValue,
   type MatcherResult,
   type MatcherState,
   message,
@@ -32,8 +32,11 @@ export function trajectoryScoreMatcher(name: string, score: StepScore) {
       pass,
       message: message(this, `.${name}`, score.needsReference ? 'gold, bound' : 'bound', (negated) => {
         if (value === null) return [`Cannot measure ${score.label}: ${measured.summary}.`];
-        if (negated) return [`Expected ${score.label} ${opposite} ${fmt(bound)}, but it is ${fmt(value)}.`];
-        return [`Expected ${score.label} of ${word} ${fmt(bound)}, but it is ${fmt(value)}.`];
+        if (negated)
+          return [
+            `Expected ${score.label} ${opposite} ${formatValue(bound)}, but it is ${formatValue(value)}.`,
+          ];
+        return [`Expected ${score.label} of ${word} ${formatValue(bound)}, but it is ${formatValue(value)}.`];
       }),
       expected: bound,
       actual: value,
