@@ -126,6 +126,17 @@ describe('what the matchers tell the reporters', () => {
     });
   });
 
+  it('keeps the first failed check when a test goes on after it (expect.soft), not a later passing one', ({
+    task,
+  }) => {
+    expect.soft(grounded).toHaveRedundancyAtMost(0);
+    expect(grounded).toHaveRedundancyAtMost(1);
+    expect(task.meta.needlework).toMatchObject({ criterion: 'redundancy', threshold: 0, verdict: 'fail' });
+    // The soft failure is this test's own expectation: clear it so the test reports what it asserts.
+    task.result!.state = 'pass';
+    task.result!.errors = [];
+  });
+
   it('records the assertion outcome under .not', ({ task }) => {
     expect(grounded).not.toHaveRedundancyAtMost(0);
     expect(task.meta.needlework).toMatchObject({ criterion: 'redundancy', value: 1 / 7, verdict: 'pass' });
