@@ -102,9 +102,9 @@ export function message(
 /**
  * Tells the reporters what this assertion measured, on the running test's `task.meta.needlework`, and returns
  * whether the matcher passed before `.not`. The check was decided by the criterion (src/checks); a hand-written
- * assertion's spec is `matcher`. A test that asserts several times carries its first failed check (with
- * `expect.soft` a test goes on after a failure, and the reports must name the failure it failed on), else its last
- * one. The recorded verdict
+ * assertion's spec is `matcher`. A test that asserts several times carries its first failed check if that
+ * failure failed the test (with `expect.soft` a test goes on after a failure, and the reports must name the failure
+ * it failed on), else its last one. The recorded verdict
  * is the assertion's outcome (so `.not` is honoured): a metric that does not apply fails its assertion, and the
  * summary says why, so the reporters agree with the test.
  */
@@ -117,7 +117,10 @@ export function record(state: MatcherState, workup: Workup, measured: Measured):
     // chai leaves its negate flag undefined, not false, on an assertion without .not.
     verdict: met !== Boolean(state.isNot) ? 'pass' : 'fail',
   });
-  if (test.meta.needlework?.verdict !== 'fail') {
+  // Only a failure the test counted (expect.soft marks the test failed and goes on) is kept; one the test caught
+  // and moved past is not its outcome.
+  const failedAlready = test.meta.needlework?.verdict === 'fail' && test.result?.state === 'fail';
+  if (!failedAlready) {
     test.meta.needlework = JSON.parse(JSON.stringify(check)) as Check;
   }
   return met;
