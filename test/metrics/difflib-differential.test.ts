@@ -6,10 +6,7 @@ import * as v1 from '../reference/difflib-v1.js';
 // Short sequences over small alphabets (many ties), long ones (200 to 700 items, where autojunk makes some elements
 // popular) and ones of very different lengths, so the buffers reused between comparisons grow and shrink in use.
 const element = (k: number) =>
-  fc.oneof(
-    fc.constantFrom<SequenceElement>(...'abcdefgh'.slice(0, k), null),
-    fc.integer({ min: 0, max: 2 }),
-  );
+  fc.oneof(fc.constantFrom<SequenceElement>(...'abcdefgh'.slice(0, k), null), fc.integer({ min: 0, max: 2 }));
 const sized = (min: number, max: number) =>
   fc.integer({ min: 1, max: 8 }).chain((k) => fc.array(element(k), { minLength: min, maxLength: max }));
 const sequence: fc.Arbitrary<SequenceElement[]> = fc.oneof(sized(0, 25), sized(26, 199), sized(200, 700));

@@ -60,7 +60,13 @@ const words = fc.constantFrom(
 const sentence = fc
   .array(words, { minLength: 1, maxLength: 12 })
   .map((ws) => `${ws.join(' ')}.`)
-  .chain((s) => fc.constantFrom(s, `${s} [cite:g1]`, s.replace(/^./, (c) => c.toUpperCase())));
+  .chain((s) =>
+    fc.constantFrom(
+      s,
+      `${s} [cite:g1]`,
+      s.replace(/^./, (c) => c.toUpperCase()),
+    ),
+  );
 const note = fc
   .tuple(
     fc.array(fc.array(sentence, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 }),

@@ -1,8 +1,7 @@
 // src/metrics/tradecraft/lint.ts as it stood at commit 348d88e (a spread object per hit, a match array per rule tried),
 // kept verbatim but for its import paths as the baseline of test/metrics/tradecraft-differential.test.ts. Not part of
 // the package.
-import type { Note, SourcePosition } from '../../src/model/note.js';
-import { LineIndex } from '../../src/parse/position.js';
+
 import {
   BAND_PATTERNS,
   CONFIDENCE_PATTERNS,
@@ -13,6 +12,8 @@ import {
   LIKELIHOOD_BANDS,
   type LikelihoodBand,
 } from '../../src/metrics/tradecraft/terms.js';
+import type { Note, SourcePosition } from '../../src/model/note.js';
+import { LineIndex } from '../../src/parse/position.js';
 
 /** One phrase found in the note. */
 export interface PhraseHit {

@@ -1,7 +1,7 @@
 import { type Fact, formatFact } from '../../model/fact.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { RequiredPath } from '../../model/spec.js';
-import { factId, ledgerEntities } from './fact-id.js';
+import { factId } from './fact-id.js';
 import type { PathHop, TrajectoryScore } from './types.js';
 
 /** A fact usable at one hop, walked one way. */
@@ -47,13 +47,11 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
   const k = relations.length;
   if (k === 0) return { value: null, reason: "the needle's required_path has no relations" };
   if (ledger.length === 0) return { value: null, reason: 'the ledger is empty' };
-  for (const [end, name] of [
-    [path.from, 'from'],
-    [path.to, 'to'],
-  ] as const) {
-    if (end !== undefined && !ledgerEntities(ledger).has(end)) {
-      return { value: 0, reason: `the path's ${name} endpoint ${end} is in no fact of the ledger` };
-    }
+  if (path.from !== undefined && !mentioned(ledger, path.from)) {
+    return { value: 0, reason: `the path's from endpoint ${path.from} is in no fact of the ledger` };
+  }
+  if (path.to !== undefined && !mentioned(ledger, path.to)) {
+    return { value: 0, reason: `the path's to endpoint ${path.to} is in no fact of the ledger` };
   }
 
   // hopsOf[relation]: the hops that relation may fill.
@@ -87,9 +85,9 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
       }
     }
   };
-  const starts = (hop: number, node: string): State[] => {
-    if (hop > 0) return states[hop]!.get(node) ?? [];
-    if (path.from !== undefined && node !== path.from) return [];
+  const starts = (hop: number, node: string): readonly State[] => {
+    if (hop > 0) return states[hop]!.get(node) ?? NO_STATES;
+    if (path.from !== undefined && node !== path.from) return NO_STATES;
     // A chain of no hops stands at any entity (or only at `from`): made on demand.
     const existing = states[0]!.get(node);
     if (existing) return existing;
@@ -162,6 +160,16 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
       hops,
     },
   };
+}
+
+const NO_STATES: readonly State[] = [];
+
+/** Whether some fact of the ledger names `entity` as its subject or object (a scan: cheaper than indexing them). */
+function mentioned(ledger: readonly LedgerEntry[], entity: string): boolean {
+  for (const entry of ledger) {
+    for (const fact of entry.results) if (fact.subject === entity || fact.object === entity) return true;
+  }
+  return false;
 }
 
 function chain(end: State, ledger: readonly LedgerEntry[]): PathHop[] {

@@ -146,15 +146,40 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
         const { line, column } = position;
         const sentenceText = sentence.text;
         if (what.kind === 'likelihood') {
-          report.likelihood.push({ text, section, sentence: sentenceText, position, line, column, band: what.band });
+          report.likelihood.push({
+            text,
+            section,
+            sentence: sentenceText,
+            position,
+            line,
+            column,
+            band: what.band,
+          });
         } else if (what.kind === 'hedge') {
           const suggestion = what.suggestion;
           report.hedges.push({ text, section, sentence: sentenceText, position, line, column, suggestion });
         } else if (what.kind === 'confidence') {
-          report.confidence.push({ text, section, sentence: sentenceText, position, line, column, level: what.level });
+          report.confidence.push({
+            text,
+            section,
+            sentence: sentenceText,
+            position,
+            line,
+            column,
+            level: what.level,
+          });
         } else {
           const { rule, message } = what;
-          report.confusions.push({ text, section, sentence: sentenceText, position, line, column, rule, message });
+          report.confusions.push({
+            text,
+            section,
+            sentence: sentenceText,
+            position,
+            line,
+            column,
+            rule,
+            message,
+          });
         }
       }
     }

@@ -89,7 +89,7 @@ class ValueTable {
     let n = 0;
     let sorted = true;
     for (const key in record) {
-      if (!hasOwnProperty.call(record, key)) continue;
+      if (!hasOwn.call(record, key)) continue;
       if (n > 0 && sorted && compareCodePoints(keys[n - 1] as string, key) > 0) sorted = false;
       keys[n++] = key;
     }
@@ -216,7 +216,7 @@ function insertionSort(keys: string[], n: number): void {
   }
 }
 
-const hasOwnProperty = Object.prototype.hasOwnProperty;
+const hasOwn = Object.prototype.hasOwnProperty;
 
 let table = new ValueTable();
 
