@@ -118,4 +118,21 @@ describe('numberCalls', () => {
       expect(ids[twice.length - 1 - i]).toBe(i);
     }
   });
+
+  it('numbers as before once its table, past its bounds after a large numbering, has started over', () => {
+    // 80,000 distinct calls of several values each: over a million ids, past the table's bound, so the next
+    // numbering starts from a fresh table; the numbers must not depend on what the table held.
+    const big: Array<[string, unknown]> = [];
+    for (let i = 0; i < 80_000; i++) big.push(['f', { q: `w${i}`, n: [i, i + 0.5, { k: `k${i}` }] }]);
+    expect(numberCalls([calls(big)]).size).toBe(80_000);
+    const a = calls([
+      ['f', { a: 1 }],
+      ['g', { q: 'w1', n: [1, 1.5, { k: 'k1' }] }],
+      ['f', { a: 1 }],
+    ]);
+    expect(numberCalls([a, calls([['g', { q: 'w1', n: [1, 1.5, { k: 'k1' }] }]])])).toEqual({
+      calls: [[0, 1, 0], [1]],
+      size: 2,
+    });
+  });
 });

@@ -12,10 +12,11 @@ const FIRST_FREE = 5;
 const INITIAL_SLOTS = 1 << 12;
 /**
  * When a numbering starts with the table past any of these, the table starts over: it is a memo, and a long-lived
- * process scoring many different runs must not hold every string it ever met.
+ * process scoring many different runs must not hold every value it ever met. At these bounds the table holds at
+ * most about 20 MB (the pair columns, 20 bytes a slot, at most half full, and the strings' characters).
  */
-const MAX_IDS = 1 << 22;
-const MAX_STRING_CHARS = 1 << 22;
+const MAX_IDS = 1 << 19;
+const MAX_STRING_CHARS = 1 << 21;
 const MAX_STAMP = 0x7fffffff;
 
 /**
