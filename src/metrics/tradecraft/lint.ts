@@ -142,32 +142,18 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
         if (at !== undefined) cursor = at + 1;
         const position = lines.position(at ?? sentence.position.offset);
         // Each hit is written out whole: spreading a shared PhraseHit into each was half of the lint's time.
-        const section = segment.section;
+        const { section } = segment;
         const { line, column } = position;
         const sentenceText = sentence.text;
         if (what.kind === 'likelihood') {
-          report.likelihood.push({
-            text,
-            section,
-            sentence: sentenceText,
-            position,
-            line,
-            column,
-            band: what.band,
-          });
+          const { band } = what;
+          report.likelihood.push({ text, section, sentence: sentenceText, position, line, column, band });
         } else if (what.kind === 'hedge') {
-          const suggestion = what.suggestion;
+          const { suggestion } = what;
           report.hedges.push({ text, section, sentence: sentenceText, position, line, column, suggestion });
         } else if (what.kind === 'confidence') {
-          report.confidence.push({
-            text,
-            section,
-            sentence: sentenceText,
-            position,
-            line,
-            column,
-            level: what.level,
-          });
+          const { level } = what;
+          report.confidence.push({ text, section, sentence: sentenceText, position, line, column, level });
         } else {
           const { rule, message } = what;
           report.confusions.push({
