@@ -109,10 +109,15 @@ class ValueTable {
   }
 
   string(s: string): number {
-    let id = this.strings.get(s);
+    return this.text(this.strings, s);
+  }
+
+  /** The id `map` holds for a text, given the next free id (and its characters counted) when it holds none. */
+  private text(map: Map<string, number>, s: string): number {
+    let id = map.get(s);
     if (id === undefined) {
       id = this.next++;
-      this.strings.set(s, id);
+      map.set(s, id);
       this.stringChars += s.length;
     }
     return id;
@@ -135,14 +140,7 @@ class ValueTable {
   private bigint(b: bigint): number {
     const x = Number(b);
     if (Math.abs(x) < 1e21 && BigInt(x) === b) return this.number(x);
-    const text = b.toString();
-    let id = this.bigints.get(text);
-    if (id === undefined) {
-      id = this.next++;
-      this.bigints.set(text, id);
-      this.stringChars += text.length;
-    }
-    return id;
+    return this.text(this.bigints, b.toString());
   }
 
   /** The id of the ordered pair `(left, right)`: equal pairs, equal ids. */
