@@ -97,27 +97,49 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
     return [state];
   };
 
+  // A chain of no hops stands only at `from` when it is given, so a walk that fills the first hop is of use only when
+  // it leaves from `from`: no other is ever looked up. Skipping the others (most facts of a first hop's relation)
+  // leaves every state and every chain as they were.
+  const from = path.from;
+  const useless = (hop: number, tail: string): boolean => hop === 0 && from !== undefined && tail !== from;
+  /** Indexes an edge for a hop, and extends every chain that ends at its tail by it. */
+  const walk = (hop: number, edge: Edge): void => {
+    if (useless(hop, edge.tail)) return;
+    push(edges[hop]!, edge.tail, edge);
+    // reach() only adds states past this hop, so the list is stable while it is walked.
+    for (const state of starts(hop, edge.tail)) {
+      if (edge.key !== state.via?.key) reach({ hop: hop + 1, node: edge.head, via: edge, prev: state });
+    }
+  };
   for (let entry = 0; entry < ledger.length && !done; entry++) {
     for (const fact of ledger[entry]!.results) {
       const hops = hopsOf.get(fact.relation);
       if (!hops) continue;
+      const backward = !path.directed && fact.subject !== fact.object;
+      if (
+        hops.length === 1 &&
+        useless(hops[0]!, fact.subject) &&
+        (!backward || useless(hops[0]!, fact.object))
+      ) {
+        continue;
+      }
       const key = factId(fact);
       if (seenFact.has(key)) continue;
       seenFact.add(key);
-      const walks: Edge[] = [
-        { key, fact, entry, direction: 'forward', tail: fact.subject, head: fact.object },
-      ];
-      if (!path.directed && fact.subject !== fact.object) {
-        walks.push({ key, fact, entry, direction: 'backward', tail: fact.object, head: fact.subject });
-      }
+      const forwardEdge: Edge = {
+        key,
+        fact,
+        entry,
+        direction: 'forward',
+        tail: fact.subject,
+        head: fact.object,
+      };
+      const backwardEdge: Edge | undefined = backward
+        ? { key, fact, entry, direction: 'backward', tail: fact.object, head: fact.subject }
+        : undefined;
       for (const hop of hops) {
-        for (const edge of walks) {
-          push(edges[hop]!, edge.tail, edge);
-          // reach() only adds states past this hop, so the list is stable while it is walked.
-          for (const state of starts(hop, edge.tail)) {
-            if (edge.key !== state.via?.key) reach({ hop: hop + 1, node: edge.head, via: edge, prev: state });
-          }
-        }
+        walk(hop, forwardEdge);
+        if (backwardEdge) walk(hop, backwardEdge);
       }
     }
     if (done) {
