@@ -30,7 +30,8 @@ const MAX_STAMP = 0x7fffffff;
  * Ids depend only on content, so keeping them across comparisons changes no result; it spares every comparison
  * the cost of growing its own maps (most of the cost of numbering a trajectory's calls was building them). Pairs
  * live in an open-addressing table of integer columns, which also holds, per pair, the dense number the current
- * numbering gave it (`stamp` tells whether that number is the current numbering's).
+ * numbering gave it (`stamp` tells whether that number is the current numbering's). One table serves every numbering
+ * in turn, so a value must not call back into the metrics while it is read (JSON data has no getters).
  */
 class ValueTable {
   strings = new Map<string, number>();
