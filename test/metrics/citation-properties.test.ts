@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { citationRecall, citedClaims, findUncitedClaims } from '../../src/metrics/citations/index.js';
+import { claimUnits, uncoveredUnits } from '../../src/metrics/citations/units.js';
 import { lintEstimativeLanguage } from '../../src/metrics/tradecraft/index.js';
 import { parseNote } from '../../src/note/parse.js';
 
@@ -46,6 +47,16 @@ describe('citation and tradecraft properties', () => {
         );
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('builds as uncovered units exactly the claim units no citation covers', () => {
+    fc.assert(
+      fc.property(noteArb, (md) => {
+        const note = parseNote(md);
+        expect(uncoveredUnits(note)).toEqual(claimUnits(note).filter((unit) => !unit.covered));
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -5,6 +5,7 @@ import { UserError } from '../../src/errors/index.js';
 import {
   errorRecoveryRate,
   evaluateTrajectoryBatch,
+  pairScores,
   redundancyRate,
   stepF1,
   stepPrecision,
@@ -225,6 +226,22 @@ describe('properties', () => {
         expect(row?.efficiency).toBe(toolEfficiency(pred, gold));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('gives in pairScores, from one numbering of the calls, the values of the single-metric functions', () => {
+    fc.assert(
+      fc.property(trajectoryPair, ([pred, gold]) => {
+        expect(pairScores(pred, gold)).toEqual({
+          stepPrecision: stepPrecision(pred, gold),
+          stepRecall: stepRecall(pred, gold),
+          stepF1: stepF1(pred, gold),
+          toolEfficiency: toolEfficiency(pred, gold),
+          redundancyRate: redundancyRate(pred),
+          errorRecoveryRate: errorRecoveryRate(pred),
+        });
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -10,15 +10,7 @@ import { type Diagnostic, formatDiagnostic, UserError } from '../../errors/index
 import type { Judge } from '../../judge/types.js';
 import { citationRecall, resolveCitations } from '../../metrics/citations/index.js';
 import { lintEstimativeLanguage } from '../../metrics/tradecraft/index.js';
-import {
-  errorRecoveryRate,
-  redundancyRate,
-  stepF1,
-  stepPrecision,
-  stepRecall,
-  toolEfficiency,
-  trajectorySimilarity,
-} from '../../metrics/trajectory/index.js';
+import { pairScores, trajectorySimilarity } from '../../metrics/trajectory/index.js';
 import type { EntailmentVerifier } from '../../model/entailment.js';
 import type { CasesSpec, NeedleSpec, RubricSpec, Spec } from '../../model/spec.js';
 import type { Trajectory } from '../../model/trajectory.js';
@@ -93,16 +85,17 @@ export async function scoreWorkup(
   return report;
 }
 
-/** The seed 002 metrics of a trajectory against its gold. */
+/** The seed 002 metrics of a trajectory against its gold (the calls numbered once for all of them). */
 export function trajectoryScores(trajectory: Trajectory, gold: Trajectory): TrajectoryScores {
+  const scores = pairScores(trajectory, gold);
   return {
     gold: gold.task_id,
-    stepPrecision: stepPrecision(trajectory, gold),
-    stepRecall: stepRecall(trajectory, gold),
-    stepF1: stepF1(trajectory, gold),
-    toolEfficiency: toolEfficiency(trajectory, gold),
-    redundancyRate: redundancyRate(trajectory),
-    errorRecoveryRate: errorRecoveryRate(trajectory),
+    stepPrecision: scores.stepPrecision,
+    stepRecall: scores.stepRecall,
+    stepF1: scores.stepF1,
+    toolEfficiency: scores.toolEfficiency,
+    redundancyRate: scores.redundancyRate,
+    errorRecoveryRate: scores.errorRecoveryRate,
     trajectorySimilarity: trajectorySimilarity(trajectory, gold),
   };
 }

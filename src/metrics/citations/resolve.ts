@@ -1,3 +1,4 @@
+import type { LedgerEntry } from '../../model/ledger.js';
 import type { SourcePosition } from '../../model/note.js';
 import type { Workup } from '../../model/workup.js';
 
@@ -35,7 +36,8 @@ export function resolveCitations(workup: Workup): CitationResolution {
   if (!workup.note) {
     return { value: null, reason: 'the workup has no note', resolved: [], dangling: [] };
   }
-  const entries = new Map(workup.ledger.map((entry) => [entry.id, entry]));
+  const entries = new Map<string, LedgerEntry>();
+  for (const entry of workup.ledger) entries.set(entry.id, entry);
   const resolved: CitationReference[] = [];
   const dangling: CitationReference[] = [];
   for (const segment of workup.note.segments) {

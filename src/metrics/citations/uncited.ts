@@ -1,5 +1,5 @@
 import type { Note, SourcePosition } from '../../model/note.js';
-import { claimUnits } from './units.js';
+import { uncoveredUnits } from './units.js';
 
 /** Claim-making prose that no citation covers. */
 export interface UncitedClaim {
@@ -28,14 +28,12 @@ export interface UncitedClaim {
  * Prose with no letter or digit (a stray `.` after the last marker) is not a claim.
  */
 export function findUncitedClaims(note: Note): UncitedClaim[] {
-  return claimUnits(note)
-    .filter((unit) => !unit.covered)
-    .map((unit) => ({
-      section: unit.section,
-      text: unit.text,
-      sentences: unit.sentences.map((s) => s.text),
-      position: unit.position,
-      line: unit.position.line,
-      column: unit.position.column,
-    }));
+  return uncoveredUnits(note).map((unit) => ({
+    section: unit.section,
+    text: unit.text,
+    sentences: unit.sentences.map((s) => s.text),
+    position: unit.position,
+    line: unit.position.line,
+    column: unit.position.column,
+  }));
 }

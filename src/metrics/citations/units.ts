@@ -37,12 +37,21 @@ const PROSE = /[\p{L}\p{N}]/u;
 
 /** The claim units of every claim-making segment of a note, in source order (exempt sections give none). */
 export function claimUnits(note: Note): ClaimUnit[] {
-  const units: ClaimUnit[] = [];
+  return units(note, true);
+}
+
+/** The uncovered units only (each claim-making segment's prose after its last citation): no covered unit is built. */
+export function uncoveredUnits(note: Note): ClaimUnit[] {
+  return units(note, false);
+}
+
+function units(note: Note, covered: boolean): ClaimUnit[] {
+  const out: ClaimUnit[] = [];
   let lines: LineIndex | undefined;
   for (const segment of note.segments) {
     if (!segment.claims) continue;
     const split = Math.max(segment.lastCitationAt, 0);
-    if (split > 0) units.push(unit(segment, 0, split, true));
+    if (covered && split > 0) out.push(unit(segment, 0, split, true));
     if (PROSE.test(segment.text.slice(split))) {
       const tail = unit(segment, split, segment.text.length, false);
       const after = segment.citations[segment.citations.length - 1]?.position.offset;
@@ -53,10 +62,10 @@ export function claimUnits(note: Note): ClaimUnit[] {
           tail.position = lines.position(at);
         }
       }
-      units.push(tail);
+      out.push(tail);
     }
   }
-  return units;
+  return out;
 }
 
 /** Where the first word of `text` stands in `source` at or after `from` (markup may hide it: then undefined). */

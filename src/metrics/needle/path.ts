@@ -1,7 +1,7 @@
 import { type Fact, formatFact } from '../../model/fact.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { RequiredPath } from '../../model/spec.js';
-import { factId, ledgerEntities } from './fact-id.js';
+import { factId } from './fact-id.js';
 import type { PathHop, TrajectoryScore } from './types.js';
 
 /** A fact usable at one hop, walked one way. */
@@ -47,13 +47,11 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
   const k = relations.length;
   if (k === 0) return { value: null, reason: "the needle's required_path has no relations" };
   if (ledger.length === 0) return { value: null, reason: 'the ledger is empty' };
-  for (const [end, name] of [
-    [path.from, 'from'],
-    [path.to, 'to'],
-  ] as const) {
-    if (end !== undefined && !ledgerEntities(ledger).has(end)) {
-      return { value: 0, reason: `the path's ${name} endpoint ${end} is in no fact of the ledger` };
-    }
+  if (path.from !== undefined && !mentioned(ledger, path.from)) {
+    return { value: 0, reason: `the path's from endpoint ${path.from} is in no fact of the ledger` };
+  }
+  if (path.to !== undefined && !mentioned(ledger, path.to)) {
+    return { value: 0, reason: `the path's to endpoint ${path.to} is in no fact of the ledger` };
   }
 
   // hopsOf[relation]: the hops that relation may fill.
@@ -87,9 +85,9 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
       }
     }
   };
-  const starts = (hop: number, node: string): State[] => {
-    if (hop > 0) return states[hop]!.get(node) ?? [];
-    if (path.from !== undefined && node !== path.from) return [];
+  const starts = (hop: number, node: string): readonly State[] => {
+    if (hop > 0) return states[hop]!.get(node) ?? NO_STATES;
+    if (path.from !== undefined && node !== path.from) return NO_STATES;
     // A chain of no hops stands at any entity (or only at `from`): made on demand.
     const existing = states[0]!.get(node);
     if (existing) return existing;
@@ -99,27 +97,49 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
     return [state];
   };
 
+  // A chain of no hops stands only at `from` when it is given, so a walk that fills the first hop is of use only when
+  // it leaves from `from`: no other is ever looked up. Skipping the others (most facts of a first hop's relation)
+  // leaves every state and every chain as they were.
+  const from = path.from;
+  const useless = (hop: number, tail: string): boolean => hop === 0 && from !== undefined && tail !== from;
+  /** Indexes an edge for a hop, and extends every chain that ends at its tail by it. */
+  const walk = (hop: number, edge: Edge): void => {
+    if (useless(hop, edge.tail)) return;
+    push(edges[hop]!, edge.tail, edge);
+    // reach() only adds states past this hop, so the list is stable while it is walked.
+    for (const state of starts(hop, edge.tail)) {
+      if (edge.key !== state.via?.key) reach({ hop: hop + 1, node: edge.head, via: edge, prev: state });
+    }
+  };
   for (let entry = 0; entry < ledger.length && !done; entry++) {
     for (const fact of ledger[entry]!.results) {
       const hops = hopsOf.get(fact.relation);
       if (!hops) continue;
+      const backward = !path.directed && fact.subject !== fact.object;
+      if (
+        hops.length === 1 &&
+        useless(hops[0]!, fact.subject) &&
+        (!backward || useless(hops[0]!, fact.object))
+      ) {
+        continue;
+      }
       const key = factId(fact);
       if (seenFact.has(key)) continue;
       seenFact.add(key);
-      const walks: Edge[] = [
-        { key, fact, entry, direction: 'forward', tail: fact.subject, head: fact.object },
-      ];
-      if (!path.directed && fact.subject !== fact.object) {
-        walks.push({ key, fact, entry, direction: 'backward', tail: fact.object, head: fact.subject });
-      }
+      const forwardEdge: Edge = {
+        key,
+        fact,
+        entry,
+        direction: 'forward',
+        tail: fact.subject,
+        head: fact.object,
+      };
+      const backwardEdge: Edge | undefined = backward
+        ? { key, fact, entry, direction: 'backward', tail: fact.object, head: fact.subject }
+        : undefined;
       for (const hop of hops) {
-        for (const edge of walks) {
-          push(edges[hop]!, edge.tail, edge);
-          // reach() only adds states past this hop, so the list is stable while it is walked.
-          for (const state of starts(hop, edge.tail)) {
-            if (edge.key !== state.via?.key) reach({ hop: hop + 1, node: edge.head, via: edge, prev: state });
-          }
-        }
+        walk(hop, forwardEdge);
+        if (backwardEdge) walk(hop, backwardEdge);
       }
     }
     if (done) {
@@ -162,6 +182,16 @@ export function traversePath(ledger: readonly LedgerEntry[], path: RequiredPath)
       hops,
     },
   };
+}
+
+const NO_STATES: readonly State[] = [];
+
+/** Whether some fact of the ledger names `entity` as its subject or object (a scan: cheaper than indexing them). */
+function mentioned(ledger: readonly LedgerEntry[], entity: string): boolean {
+  for (const entry of ledger) {
+    for (const fact of entry.results) if (fact.subject === entity || fact.object === entity) return true;
+  }
+  return false;
 }
 
 function chain(end: State, ledger: readonly LedgerEntry[]): PathHop[] {

@@ -20,7 +20,7 @@ export function bridgePrecision(
   note: Note | undefined,
   units: readonly IndexedUnit[],
   bridge: readonly Fact[],
-  ledger: readonly LedgerEntry[],
+  entries: ReadonlyMap<string, LedgerEntry>,
 ): PrecisionScore {
   if (!note) return { value: null, reason: 'the workup has no note', assertions: [], unasserted: [] };
   if (bridge.length === 0) {
@@ -31,7 +31,6 @@ export function bridgePrecision(
       unasserted: [],
     };
   }
-  const entries = new Map(ledger.map((entry) => [entry.id, entry]));
   const returns = (id: string, fact: Fact): boolean =>
     entries
       .get(id)

@@ -65,10 +65,12 @@ export function reconcileStores(
     const key = JSON.stringify(stores[0]!.objects);
     verdict = stores.every((s) => JSON.stringify(s.objects) === key) ? 'agree' : 'conflict';
   }
-  const text = note.segments.map((s) => s.text).join('\n');
-  const wording = verdict
-    ? [...text.matchAll(verdict === 'agree' ? AGREEMENT : CONFLICT)].map((m) => m[0])
-    : [];
+  // Segment by segment: no word spans two segments, so this finds what a search of their joined text finds.
+  const wording: string[] = [];
+  if (verdict) {
+    const words = verdict === 'agree' ? AGREEMENT : CONFLICT;
+    for (const segment of note.segments) for (const m of segment.text.matchAll(words)) wording.push(m[0]);
+  }
   const languageMatches = wording.length > 0;
   const passed = [surfaced, storesQueried, languageMatches].filter(Boolean).length;
   const problems = [

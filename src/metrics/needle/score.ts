@@ -1,9 +1,10 @@
-import { type Fact, factKey } from '../../model/fact.js';
+import type { Fact } from '../../model/fact.js';
 import type { Note } from '../../model/note.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
 import { claimUnits } from '../citations/units.js';
-import { type IndexedUnit, indexUnits } from './cited-facts.js';
+import { entriesById, type IndexedUnit, indexUnits } from './cited-facts.js';
+import { factId } from './fact-id.js';
 import { traversePath } from './path.js';
 import { bridgePrecision } from './precision.js';
 import { needleRecall } from './recall.js';
@@ -71,7 +72,8 @@ export function scoreNeedle(workup: Workup, needle: NeedleSpec): NeedleScore {
 
   const bridge: Fact[] =
     needle.required_cites.length > 0 ? needle.required_cites : (trajectory.path ?? []).map((hop) => hop.fact);
-  const unique = [...new Map(bridge.map((f) => [factKey(f), f])).values()];
+  const unique = [...new Map(bridge.map((f) => [factId(f), f])).values()];
+  const entries = entriesById(workup.ledger);
 
   return {
     needle: needle.id,
@@ -80,9 +82,9 @@ export function scoreNeedle(workup: Workup, needle: NeedleSpec): NeedleScore {
     trajectory,
     guess,
     grounded,
-    precision: bridgePrecision(note, units, unique, workup.ledger),
+    precision: bridgePrecision(note, units, unique, entries),
     pivotBurden,
-    supportingFacts: supportingFacts(note, units, workup.ledger, needle),
+    supportingFacts: supportingFacts(note, units, entries, needle),
     reconciliation: reconcileStores(note, workup.ledger, needle, recall),
   };
 }

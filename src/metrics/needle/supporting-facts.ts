@@ -1,9 +1,9 @@
-import { type Fact, factKey } from '../../model/fact.js';
 import type { LedgerEntry } from '../../model/ledger.js';
 import type { Note } from '../../model/note.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import { supportingFactScores } from '../hotpot.js';
 import { citedFacts, type IndexedUnit } from './cited-facts.js';
+import { factId } from './fact-id.js';
 import type { SupportingFactScore } from './types.js';
 
 /**
@@ -21,7 +21,7 @@ import type { SupportingFactScore } from './types.js';
 export function supportingFacts(
   note: Note | undefined,
   units: readonly IndexedUnit[],
-  ledger: readonly LedgerEntry[],
+  entries: ReadonlyMap<string, LedgerEntry>,
   needle: NeedleSpec,
 ): SupportingFactScore {
   const empty = { predicted: [], missing: [], extra: [] };
@@ -33,19 +33,22 @@ export function supportingFacts(
     ...needle.required_path.relations,
     ...needle.required_cites.map((f) => f.relation),
   ]);
-  const predicted = citedFacts(units, ledger, relations);
+  const predicted = citedFacts(units, entries, relations);
   const gold = needle.required_cites.map((f) => ({
     subject: f.subject,
     relation: f.relation,
     object: f.object,
   }));
-  const item = (f: Fact) => [f.subject, f.relation, f.object];
-  const predictedKeys = new Set(predicted.map(factKey));
-  const goldKeys = new Set(gold.map(factKey));
+  // Each fact is scored as its factId, one string per (subject, relation, object): as HotpotQA's items, two facts
+  // are the same item exactly when their triples are equal, so the counts are those of the `[s, r, o]` lists.
+  const predictedIds = predicted.map(factId);
+  const goldIds = gold.map(factId);
+  const predictedKeys = new Set(predictedIds);
+  const goldKeys = new Set(goldIds);
   return {
-    value: supportingFactScores(predicted.map(item), gold.map(item)),
+    value: supportingFactScores(predictedIds, goldIds),
     predicted,
-    missing: gold.filter((f) => !predictedKeys.has(factKey(f))),
-    extra: predicted.filter((f) => !goldKeys.has(factKey(f))),
+    missing: gold.filter((_, i) => !predictedKeys.has(goldIds[i] as string)),
+    extra: predicted.filter((_, i) => !goldKeys.has(predictedIds[i] as string)),
   };
 }

@@ -65,7 +65,10 @@ type Found =
 
 interface Rule {
   regex: RegExp;
-  make: (match: RegExpExecArray) => Found;
+  /** What the rule found: the same object for every match, except where it depends on the words matched. */
+  found: Found | undefined;
+  /** For a rule whose finding depends on the words matched (`found` undefined). */
+  make?: (match: RegExpExecArray) => Found;
 }
 
 const edge = (pattern: string) => `(?<![\\p{L}\\p{N}_])(?:${pattern})(?![\\p{L}\\p{N}_])`;
@@ -84,25 +87,26 @@ const RULES: readonly Rule[] = [
   ...CONFUSIONS.map(
     (c): Rule => ({
       regex: new RegExp(edge(c.pattern), 'giu'),
-      make: () => ({ kind: 'confusion', rule: c.rule, message: c.message }),
+      found: { kind: 'confusion', rule: c.rule, message: c.message },
     }),
   ),
   ...CONFIDENCE_PATTERNS.map(
     (c): Rule => ({
       regex: new RegExp(edge(c.pattern), 'giu'),
-      make: (m) => ({ kind: 'confidence', level: c.level ?? (m[1]!.toLowerCase() as ConfidenceLevel) }),
+      found: c.level === undefined ? undefined : { kind: 'confidence', level: c.level },
+      make: (m) => ({ kind: 'confidence', level: m[1]!.toLowerCase() as ConfidenceLevel }),
     }),
   ),
   ...BAND_PATTERNS.map(
     (b): Rule => ({
       regex: new RegExp(edge(b.pattern), 'giu'),
-      make: () => ({ kind: 'likelihood', band: bands.get(b.band)! }),
+      found: { kind: 'likelihood', band: bands.get(b.band)! },
     }),
   ),
   ...HEDGES.map(
     (h): Rule => ({
       regex: new RegExp(edge(h.pattern), h.caseSensitive ? 'gu' : 'giu'),
-      make: () => ({ kind: 'hedge', suggestion: h.suggestion }),
+      found: { kind: 'hedge', suggestion: h.suggestion },
     }),
   ),
 ];
@@ -129,25 +133,40 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
   for (const segment of note.segments) {
     if (!segment.claims) continue;
     for (const sentence of segment.sentences) {
-      const found = scan(sentence.text);
+      const count = scan(sentence.text);
       let cursor = sentence.position.offset;
-      for (const { start, end, what } of found) {
-        const text = sentence.text.slice(start, end);
+      for (let k = 0; k < count; k++) {
+        const text = sentence.text.slice(foundStarts[k] as number, foundEnds[k] as number);
+        const what = foundWhats[k] as Found;
         const at = locate(note.source, text, cursor);
         if (at !== undefined) cursor = at + 1;
         const position = lines.position(at ?? sentence.position.offset);
-        const hit: PhraseHit = {
-          text,
-          section: segment.section,
-          sentence: sentence.text,
-          position,
-          line: position.line,
-          column: position.column,
-        };
-        if (what.kind === 'likelihood') report.likelihood.push({ ...hit, band: what.band });
-        else if (what.kind === 'hedge') report.hedges.push({ ...hit, suggestion: what.suggestion });
-        else if (what.kind === 'confidence') report.confidence.push({ ...hit, level: what.level });
-        else report.confusions.push({ ...hit, rule: what.rule, message: what.message });
+        // Each hit is written out whole: spreading a shared PhraseHit into each was half of the lint's time.
+        const { section } = segment;
+        const { line, column } = position;
+        const sentenceText = sentence.text;
+        if (what.kind === 'likelihood') {
+          const { band } = what;
+          report.likelihood.push({ text, section, sentence: sentenceText, position, line, column, band });
+        } else if (what.kind === 'hedge') {
+          const { suggestion } = what;
+          report.hedges.push({ text, section, sentence: sentenceText, position, line, column, suggestion });
+        } else if (what.kind === 'confidence') {
+          const { level } = what;
+          report.confidence.push({ text, section, sentence: sentenceText, position, line, column, level });
+        } else {
+          const { rule, message } = what;
+          report.confusions.push({
+            text,
+            section,
+            sentence: sentenceText,
+            position,
+            line,
+            column,
+            rule,
+            message,
+          });
+        }
       }
     }
   }
@@ -168,49 +187,62 @@ const STICKY = RULES.map((rule) => ({
 }));
 
 /**
- * The rules that can match where a phrase starts with a given ASCII character (lower-cased), in `STICKY`'s order:
- * only those are tried there. A phrase starting with any other character (under case folding, `ſ` reads as `s`
- * and the Kelvin sign as `k`) tries every rule.
+ * The rules that can match where a phrase starts with a given ASCII character, by its code (either case), in
+ * `STICKY`'s order: only those are tried there. A phrase starting with any other character (under case folding, `ſ`
+ * reads as `s` and the Kelvin sign as `k`) tries every rule.
  */
-const BY_FIRST = new Map<string, typeof STICKY>();
-{
+const BY_CODE: ReadonlyArray<typeof STICKY> = (() => {
   const firsts = STICKY.map((_, i) => firstChars(RULES_PATTERNS[i]!));
-  for (let code = 0; code < 128; code++) {
+  return Array.from({ length: 128 }, (_, code) => {
     const c = String.fromCharCode(code).toLowerCase();
-    if (BY_FIRST.has(c)) continue;
-    BY_FIRST.set(
-      c,
-      STICKY.filter((_, i) => firsts[i] === undefined || firsts[i]!.has(c)),
-    );
-  }
-}
+    return STICKY.filter((_, i) => firsts[i] === undefined || firsts[i]!.has(c));
+  });
+})();
+
+// What `scan` found in the last sentence it scanned: start, end and finding of each phrase (reused, so that
+// scanning a sentence allocates nothing but the findings that depend on the words matched).
+const foundStarts: number[] = [];
+const foundEnds: number[] = [];
+const foundWhats: Found[] = [];
 
 /**
  * Every phrase of a sentence, without overlaps, in order: from left to right, the longest phrase any rule matches
- * where the next phrase starts (the kind listed first winning a tie), then on from its end.
+ * where the next phrase starts (the kind listed first winning a tie), then on from its end. Leaves them in
+ * `foundStarts`, `foundEnds` and `foundWhats`, and returns how many there are.
  */
-function scan(text: string): Array<{ start: number; end: number; what: Found }> {
-  const kept: Array<{ start: number; end: number; what: Found }> = [];
+function scan(text: string): number {
+  let count = 0;
   ANY.lastIndex = 0;
   for (let m = ANY.exec(text); m; m = ANY.exec(text)) {
     const start = m.index;
-    let best: { end: number; rule: Rule; match: RegExpExecArray } | undefined;
+    let bestEnd = -1;
+    let best: Rule | undefined;
     const first = text.charCodeAt(start);
-    for (const rule of first < 128 ? BY_FIRST.get(String.fromCharCode(first).toLowerCase())! : STICKY) {
+    // A sticky regex's test() leaves lastIndex at the end of its match: no match array is made per rule tried.
+    for (const rule of first < 128 ? BY_CODE[first]! : STICKY) {
       rule.regex.lastIndex = start;
-      const match = rule.regex.exec(text);
-      if (match && (!best || start + match[0].length > best.end))
-        best = { end: start + match[0].length, rule, match };
+      if (rule.regex.test(text) && rule.regex.lastIndex > bestEnd) {
+        bestEnd = rule.regex.lastIndex;
+        best = rule;
+      }
     }
     if (!best) {
       // The case-insensitive finder saw a phrase only a case-sensitive rule knows ("May"): step past it.
       ANY.lastIndex = start + 1;
       continue;
     }
-    kept.push({ start, end: best.end, what: best.rule.make(best.match) });
-    ANY.lastIndex = best.end;
+    let what = best.found;
+    if (what === undefined) {
+      best.regex.lastIndex = start;
+      what = best.make!(best.regex.exec(text)!);
+    }
+    foundStarts[count] = start;
+    foundEnds[count] = bestEnd;
+    foundWhats[count] = what;
+    count++;
+    ANY.lastIndex = bestEnd;
   }
-  return kept;
+  return count;
 }
 
 /**

@@ -1,9 +1,6 @@
 import { UserError } from '../../errors/index.js';
 import type { Trajectory } from '../../model/index.js';
-import { CallIndex } from './call-key.js';
-import { efficiencyOfCounts, redundancyOfCalls } from './efficiency.js';
-import { errorRecoveryRate } from './error-recovery.js';
-import { f1Of, precisionOfCalls, recallOfCalls } from './step-correctness.js';
+import { pairScores } from './pair.js';
 
 /** One task's row of the batch report (seed 002's `results` entry, keys in camelCase). */
 export interface TrajectoryTaskReport {
@@ -71,20 +68,16 @@ export function evaluateTrajectoryBatch(
   const perTask: TrajectoryTaskReport[] = [];
   for (let i = 0; i < predicted.length; i++) {
     const pred = predicted[i] as Trajectory;
-    const index = new CallIndex();
-    const predCalls = index.calls(pred);
-    const goldCalls = index.calls(gold[i] as Trajectory);
-    const p = precisionOfCalls(predCalls, goldCalls, index.size);
-    const r = recallOfCalls(predCalls, goldCalls, index.size);
+    const scores = pairScores(pred, gold[i] as Trajectory);
     perTask.push({
       taskId: pred.task_id,
       succeeded: pred.succeeded,
-      stepPrecision: p,
-      stepRecall: r,
-      stepF1: f1Of(p, r),
-      efficiency: efficiencyOfCounts(predCalls.length, goldCalls.length),
-      redundancy: redundancyOfCalls(predCalls, index.size),
-      errorRecovery: errorRecoveryRate(pred),
+      stepPrecision: scores.stepPrecision,
+      stepRecall: scores.stepRecall,
+      stepF1: scores.stepF1,
+      efficiency: scores.toolEfficiency,
+      redundancy: scores.redundancyRate,
+      errorRecovery: scores.errorRecoveryRate,
       totalTokens: pred.total_tokens,
       totalLatencyMs: pred.total_latency_ms,
     });

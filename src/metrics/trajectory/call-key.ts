@@ -1,5 +1,6 @@
 import type { Trajectory } from '../../model/index.js';
-import { compareCodePoints, pythonJsonDumps } from './python-json.js';
+import { pythonJsonDumps } from './python-json.js';
+import { NULL, valueTable } from './value-ids.js';
 
 /**
  * The identity seed 002 gives a tool call: the tuple `(s.tool_name, json.dumps(s.tool_input, sort_keys=True))`.
@@ -12,176 +13,59 @@ export function callKey(toolName: string | null, toolInput: unknown): string {
   return `${JSON.stringify(toolName ?? null)} ${pythonJsonDumps(toolInput ?? null)}`;
 }
 
-// Ids of the values every index knows from the start, and the tags that open a compound value's chain.
-const NULL = 0;
-const TRUE = 1;
-const FALSE = 2;
-const OBJECT = 3;
-const ARRAY = 4;
-const FIRST_FREE = 5;
-// A pair of ids below 2^15 packs into one small integer (a V8 Smi, compared and hashed without allocation).
-const PACKED_LIMIT = 1 << 15;
+/** The calls of some trajectories, numbered together (see `numberCalls`). */
+export interface CallNumbers {
+  /** Per trajectory, in the order given: the number of each tool call (`tool_call` step), in order, duplicates kept. */
+  calls: number[][];
+  /** Number of distinct calls (every number is below it). */
+  size: number;
+}
 
 /**
- * Numbers the distinct calls met across the trajectories it is given, so a trajectory's calls become a small integer
- * array and the set operations of the metrics become array lookups.
+ * Numbers the distinct calls of the given trajectories 0, 1, 2, ... in order of first appearance, so each
+ * trajectory's calls become a small integer array and the metrics' set operations become array look-ups. Two calls
+ * get the same number exactly when their `callKey`s are equal, but no key text is built: the tool name and the
+ * arguments get ids by content from a table kept across numberings (see `ValueTable`), which holds each call's
+ * number in this numbering beside its id.
  *
- * Two calls get the same id exactly when their `callKey`s are equal, but no key text is built: each value gets an id
- * (strings and numbers through a map of their own, so `"1"`, `1` and `true` stay apart as their JSON texts do), and a
- * compound value is the chain of its children's ids, folded pair by pair through one table (an object's keys in
- * Python's code-point order, as `sort_keys` writes them). Building and hashing Python's JSON text for every call was
- * two thirds of the seed 002 workload; the chain costs a few integer map look-ups per argument.
+ * The arrays are plain arrays: a typed array this size lives outside the heap, and allocating one per call was a
+ * tenth of the seed 002 workload.
  */
-export class CallIndex {
-  private readonly strings = new Map<string, number>();
-  private readonly numbers = new Map<number, number>();
-  /** Texts of the integers that only a `bigint` can hold (a `bigint` that fits a number is that number). */
-  private readonly bigints = new Map<string, number>();
-  private readonly packedPairs = new Map<number, number>();
-  private readonly widePairs = new Map<string, number>();
-  /** The call id of each (tool, arguments) pair id, by pair id (holes where an id is not a call's). */
-  private readonly callIds: number[] = [];
-  private callCount = 0;
-  private next = FIRST_FREE;
-
-  /** Number of distinct calls seen so far (every call id is below it). */
-  get size(): number {
-    return this.callCount;
-  }
-
-  /**
-   * The ids of a trajectory's tool calls (`tool_call` steps), in order, duplicates kept. A plain array: a typed
-   * array this size lives outside the heap, and allocating one per call was a tenth of the seed 002 workload.
-   */
-  calls(trajectory: Trajectory): number[] {
-    const steps = trajectory.steps;
+export function numberCalls(trajectories: readonly Trajectory[]): CallNumbers {
+  const values = valueTable();
+  const stamp = values.stamp;
+  let size = 0;
+  const calls: number[][] = [];
+  for (const trajectory of trajectories) {
     const out: number[] = [];
-    for (const step of steps) {
+    for (const step of trajectory.steps) {
       if (step.step_type !== 'tool_call') continue;
       // `?? null`: a step read from JSON without the field has the seed dataclass's default, None.
-      const tool = step.tool_name == null ? NULL : this.string(step.tool_name);
-      // A pair id identifies its two halves, so (tool, arguments) is one id; only calls are looked up here.
-      const pair = this.pair(tool, this.value(step.tool_input));
-      let id = this.callIds[pair];
-      if (id === undefined) {
-        id = this.callCount++;
-        this.callIds[pair] = id;
+      const tool = step.tool_name == null ? NULL : values.string(step.tool_name);
+      // A pair id identifies its two halves, so (tool, arguments) is one pair; its slot holds the call's number.
+      const slot = values.slot(tool, values.value(step.tool_input, 0));
+      // Read after the arguments: numbering them may have grown the table, which moves the columns.
+      const stamps = values.stamps;
+      const dense = values.dense;
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        dense[slot] = size++;
       }
-      out.push(id);
+      out.push(dense[slot] as number);
     }
-    return out;
+    calls.push(out);
   }
-
-  /** The id of a value: equal ids exactly when `pythonJsonDumps` writes equal texts. */
-  private value(v: unknown): number {
-    switch (typeof v) {
-      case 'string':
-        return this.string(v);
-      case 'number':
-        return this.number(v);
-      case 'boolean':
-        return v ? TRUE : FALSE;
-      case 'bigint':
-        return this.bigint(v);
-      case 'object':
-        if (v === null) return NULL;
-        return Array.isArray(v) ? this.array(v) : this.object(v as Record<string, unknown>);
-      default:
-        // undefined, functions, symbols: `pythonJsonDumps` writes them `null`.
-        return NULL;
-    }
-  }
-
-  /**
-   * A compound value is the fold of its children through `pair`, from its tag: since a pair id names its two halves,
-   * the final id names the tag and every child in order, so no end marker is needed (`[]` is `ARRAY` itself).
-   */
-  private array(list: readonly unknown[]): number {
-    let id = ARRAY;
-    for (let i = 0; i < list.length; i++) id = this.pair(id, this.value(list[i]));
-    return id;
-  }
-
-  private object(record: Record<string, unknown>): number {
-    // for-in walks the keys in Object.keys' order without building the array; when two keys are out of Python's
-    // order (rare: most objects have one or two keys, often written sorted), start again from sorted keys.
-    let id = OBJECT;
-    let previous: string | undefined;
-    for (const key in record) {
-      if (!Object.hasOwn(record, key)) continue;
-      if (previous !== undefined && compareCodePoints(previous, key) > 0) return this.sortedObject(record);
-      previous = key;
-      id = this.pair(this.pair(id, this.string(key)), this.value(record[key]));
-    }
-    return id;
-  }
-
-  private sortedObject(record: Record<string, unknown>): number {
-    const keys = Object.keys(record);
-    if (keys.length > 8) keys.sort(compareCodePoints);
-    else insertionSort(keys);
-    let id = OBJECT;
-    for (const key of keys) id = this.pair(this.pair(id, this.string(key)), this.value(record[key]));
-    return id;
-  }
-
-  private string(s: string): number {
-    return this.intern(this.strings, s);
-  }
-
-  /**
-   * Numbers are told apart by value, as their Python texts are (shortest round-trip digits, integers exactly);
-   * `Map` keys compare by SameValueZero, so `0` and `-0` meet (both written `0`) and NaN meets NaN.
-   */
-  private number(x: number): number {
-    return this.intern(this.numbers, x);
-  }
-
-  /** A `bigint` is written as its digits, which an integral number below 1e21 in magnitude also writes. */
-  private bigint(b: bigint): number {
-    const x = Number(b);
-    if (Math.abs(x) < 1e21 && BigInt(x) === b) return this.number(x);
-    return this.intern(this.bigints, b.toString());
-  }
-
-  /** The id of the ordered pair `(left, right)`: equal pairs, equal ids. */
-  private pair(left: number, right: number): number {
-    if (left < PACKED_LIMIT && right < PACKED_LIMIT)
-      return this.intern(this.packedPairs, left * PACKED_LIMIT + right);
-    return this.intern(this.widePairs, `${left},${right}`);
-  }
-
-  /** The id `map` holds for `key`, given the next free id when it holds none. */
-  private intern<K>(map: Map<K, number>, key: K): number {
-    let id = map.get(key);
-    if (id === undefined) {
-      id = this.next++;
-      map.set(key, id);
-    }
-    return id;
-  }
+  return { calls, size };
 }
 
-/** Sorts a few keys in code-point order in place (cheaper than `Array.prototype.sort` with a comparator for a few). */
-function insertionSort(keys: string[]): void {
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && compareCodePoints(keys[j] as string, key) > 0) {
-      keys[j + 1] = keys[j] as string;
-      j--;
-    }
-    keys[j + 1] = key;
-  }
-}
+let scratch = new Uint8Array(1024);
 
-/** `size` zeros in a plain array, for per-call-id marks (see `CallIndex.calls` on why not a typed array). */
-export function zeros(size: number): number[] {
-  return filled(size, 0);
-}
-
-function filled(size: number, value: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < size; i++) out.push(value);
-  return out;
+/**
+ * `size` zeroed marks, one per call number, for a metric's set operations. One buffer serves every metric (each
+ * uses it and is done before the next starts), so a comparison allocates none; valid until the next `marks` call.
+ */
+export function marks(size: number): Uint8Array {
+  if (scratch.length < size) scratch = new Uint8Array(Math.max(size, 2 * scratch.length));
+  else scratch.fill(0, 0, size);
+  return scratch;
 }

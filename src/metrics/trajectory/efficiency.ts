@@ -1,5 +1,5 @@
-import { type Trajectory, toolCalls } from '../../model/index.js';
-import { CallIndex, zeros } from './call-key.js';
+import type { Trajectory } from '../../model/index.js';
+import { marks, numberCalls } from './call-key.js';
 
 /**
  * `tool_efficiency_score` of seed 002: `gold_calls / max(agent_calls, gold_calls)` over the counts of `tool_call`
@@ -8,7 +8,14 @@ import { CallIndex, zeros } from './call-key.js';
  * none either, else 0.
  */
 export function toolEfficiency(trajectory: Trajectory, gold: Trajectory): number {
-  return efficiencyOfCounts(toolCalls(trajectory).length, toolCalls(gold).length);
+  return efficiencyOfCounts(countCalls(trajectory), countCalls(gold));
+}
+
+/** The number of `tool_call` steps (`len(t.tool_calls())`, without building the list). */
+function countCalls(trajectory: Trajectory): number {
+  let n = 0;
+  for (const step of trajectory.steps) if (step.step_type === 'tool_call') n++;
+  return n;
 }
 
 /** `tool_efficiency_score`'s arithmetic over call counts. */
@@ -22,13 +29,13 @@ export function efficiencyOfCounts(agentCalls: number, goldCalls: number): numbe
  * arguments by `callKey`): a sign of looping or of not using a result already fetched. 0 with no tool calls.
  */
 export function redundancyRate(trajectory: Trajectory): number {
-  const index = new CallIndex();
-  return redundancyOfCalls(index.calls(trajectory), index.size);
+  const { calls, size } = numberCalls([trajectory]);
+  return redundancyOfCalls(calls[0] as number[], size);
 }
 
-/** `redundancy_rate` over call ids from one `CallIndex` (`size` its number of ids). */
+/** `redundancy_rate` over call numbers from one `numberCalls` (`size` its number of calls). */
 export function redundancyOfCalls(calls: readonly number[], size: number): number {
-  const seen = zeros(size);
+  const seen = marks(size);
   let duplicates = 0;
   for (const id of calls) {
     duplicates += seen[id] as number;

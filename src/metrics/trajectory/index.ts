@@ -14,6 +14,7 @@ export {
   type TrajectoryMatchMode,
   type TrajectoryMatchResult,
 } from './match.js';
+export { type PairScores, pairScores } from './pair.js';
 export { pythonJsonDumps } from './python-json.js';
 export { toolNames, trajectorySimilarity } from './similarity.js';
 export { stepF1, stepPrecision, stepRecall } from './step-correctness.js';

@@ -1,4 +1,4 @@
-import { type Trajectory, toolCalls } from '../../model/index.js';
+import type { Trajectory } from '../../model/index.js';
 import { sequenceRatio } from '../difflib.js';
 
 /**
@@ -16,5 +16,7 @@ export function trajectorySimilarity(t1: Trajectory, t2: Trajectory): number {
 
 /** The tool names of the `tool_call` steps, in order (`null` where a call names no tool). */
 export function toolNames(trajectory: Trajectory): (string | null)[] {
-  return toolCalls(trajectory).map((step) => step.tool_name ?? null);
+  const names: (string | null)[] = [];
+  for (const step of trajectory.steps) if (step.step_type === 'tool_call') names.push(step.tool_name ?? null);
+  return names;
 }

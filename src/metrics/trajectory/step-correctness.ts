@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../model/index.js';
-import { CallIndex, zeros } from './call-key.js';
+import { marks, numberCalls } from './call-key.js';
 
 /**
  * Step correctness against a gold trajectory, after seed 002 ("Trajectory-Level Evaluation", functions
@@ -13,9 +13,8 @@ import { CallIndex, zeros } from './call-key.js';
  * anywhere in the gold trajectory. With no predicted calls: 1 when the gold has none either, else 0.
  */
 export function stepPrecision(predicted: Trajectory, gold: Trajectory): number {
-  const index = new CallIndex();
-  const pred = index.calls(predicted);
-  return precisionOfCalls(pred, index.calls(gold), index.size);
+  const { calls, size } = numberCalls([predicted, gold]);
+  return precisionOfCalls(calls[0] as number[], calls[1] as number[], size);
 }
 
 /**
@@ -23,29 +22,28 @@ export function stepPrecision(predicted: Trajectory, gold: Trajectory): number {
  * least once. With no gold calls: 1, whatever was predicted (the seed's definition: nothing was required).
  */
 export function stepRecall(predicted: Trajectory, gold: Trajectory): number {
-  const index = new CallIndex();
-  const pred = index.calls(predicted);
-  return recallOfCalls(pred, index.calls(gold), index.size);
+  const { calls, size } = numberCalls([predicted, gold]);
+  return recallOfCalls(calls[0] as number[], calls[1] as number[], size);
 }
 
 /** `step_f1`: the harmonic mean `2·p·r/(p + r)` of step precision and recall; 0 when both are 0. */
 export function stepF1(predicted: Trajectory, gold: Trajectory): number {
-  const index = new CallIndex();
-  const pred = index.calls(predicted);
-  const goldCalls = index.calls(gold);
-  return f1Of(precisionOfCalls(pred, goldCalls, index.size), recallOfCalls(pred, goldCalls, index.size));
+  const { calls, size } = numberCalls([predicted, gold]);
+  const pred = calls[0] as number[];
+  const goldCalls = calls[1] as number[];
+  return f1Of(precisionOfCalls(pred, goldCalls, size), recallOfCalls(pred, goldCalls, size));
 }
 
 /**
- * `step_precision` over call ids from one `CallIndex` (`size` its number of ids); shared with the batch report,
- * which numbers each pair's calls once.
+ * `step_precision` over call numbers from one `numberCalls` (`size` its number of calls); shared with the batch
+ * report, which numbers each pair's calls once.
  */
 export function precisionOfCalls(pred: readonly number[], gold: readonly number[], size: number): number {
   if (pred.length === 0) return gold.length === 0 ? 1.0 : 0.0;
   return fractionIn(pred, gold, size);
 }
 
-/** `step_recall` over call ids from one `CallIndex`. */
+/** `step_recall` over call numbers from one `numberCalls`. */
 export function recallOfCalls(pred: readonly number[], gold: readonly number[], size: number): number {
   if (gold.length === 0) return 1.0;
   return fractionIn(gold, pred, size);
@@ -53,7 +51,7 @@ export function recallOfCalls(pred: readonly number[], gold: readonly number[], 
 
 /** The share of `items` (duplicates counted) that occur in `within`. */
 function fractionIn(items: readonly number[], within: readonly number[], size: number): number {
-  const present = zeros(size);
+  const present = marks(size);
   for (const id of within) present[id] = 1;
   let correct = 0;
   for (const id of items) correct += present[id] as number;
