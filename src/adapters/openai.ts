@@ -32,26 +32,31 @@ function isRole(role: string): role is Role {
  */
 class RequestedCall implements SourceToolCall {
   readonly text: string | undefined;
+  /** The step's `content`: the arguments as written, or as compact JSON when they were not text. */
+  readonly content: string;
   #args: Record<string, unknown> | undefined;
 
   constructor(
     readonly tool: string,
-    readonly raw: unknown,
+    private readonly raw: unknown,
     /** Absent on a legacy `function_call`. */
     readonly id: string | undefined,
   ) {
-    this.text = typeof raw === 'string' ? raw : undefined;
-    this.#args = undefined;
+    if (typeof raw === 'string') {
+      this.text = raw;
+      this.content = raw;
+      this.#args = undefined;
+    } else {
+      // Arguments given as data need no parsing: taken now, as written now.
+      this.text = undefined;
+      this.#args = toolInput(raw);
+      this.content = JSON.stringify(this.#args);
+    }
   }
 
   args(): Record<string, unknown> {
     this.#args ??= toolInput(this.raw);
     return this.#args;
-  }
-
-  /** The step's `content`: the arguments as written, or as compact JSON when they were not text. */
-  content(): string {
-    return this.text ?? JSON.stringify(this.args());
   }
 }
 
@@ -159,7 +164,7 @@ class OpenAISteps implements StepSource {
           for (const call of message.calls) {
             if (call.id !== undefined) callNames.set(call.id, call.tool);
             steps.push(
-              step(steps.length + 1, 'tool_call', call.content(), call.tool, call.args(), null, call.id),
+              step(steps.length + 1, 'tool_call', call.content, call.tool, call.args(), null, call.id),
             );
           }
           break;

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromOpenAIMessages } from '../../src/adapters/openai.js';
 import { UserError } from '../../src/errors/index.js';
-import { errorSteps, makeTrajectory, type Trajectory, toolCalls } from '../../src/model/trajectory.js';
+import {
+  errorSteps,
+  makeStep,
+  makeTrajectory,
+  type Trajectory,
+  toolCalls,
+} from '../../src/model/trajectory.js';
 import { parseJson } from '../../src/parse/json.js';
 import { locateInJson } from '../../src/parse/locate.js';
 
@@ -343,15 +349,7 @@ describe('fromOpenAIMessages builds the steps on their first read', () => {
       },
       { step_id: 7, step_type: 'observation', content: '1', tool_name: 'sum', tool_output: 1, call_id: 'c3' },
       { step_id: 8, step_type: 'answer', content: 'It is 21 degrees.', tool_name: null, tool_output: null },
-    ].map((s) => ({
-      tool_input: null,
-      tool_output: null,
-      timestamp: null,
-      latency_ms: 0,
-      tokens_used: 0,
-      error: null,
-      ...s,
-    })),
+    ].map((s) => makeStep(s as Parameters<typeof makeStep>[0])),
     final_answer: 'It is 21 degrees.',
     succeeded: true,
     total_tokens: 0,

@@ -165,8 +165,8 @@ interface ArgsMatch {
   compare: ToolArgsMatcher;
   /**
    * Whether two calls whose arguments have the same text match without parsing them: true for every built-in mode
-   * and key list, which hold for any arguments and themselves (`args()` is a function of the text); false for a
-   * custom function, which may say anything.
+   * and key list, which match any arguments with themselves (and `args()` is a function of the text alone); false
+   * for a custom function, which may say anything.
    */
   sameText: boolean;
 }
