@@ -32,11 +32,13 @@ export type TrajectoryFields = Omit<Trajectory, 'steps'>;
  * A trajectory whose `steps` are built on their first read, from `source`: an importer's conversion then costs no
  * JSON parsing of tool arguments and results for a reader that never looks at the steps, or only at the calls
  * (`sourceToolCalls`). Every reader sees the same values as if the steps had been built at once: `steps` is an own
- * enumerable property (an accessor until its first read, a plain data property from then on), so property reads,
+ * enumerable accessor that builds them once and gives that same list on every read, so property reads,
  * `JSON.stringify`, spreads, `structuredClone`, `Object.keys` (in `makeTrajectory`'s key order) and Vitest's
- * `toEqual` all read the built steps; assigning `steps` replaces them as it would a data property. `steps` stays an
- * accessor after its first read (replacing it with a data property cost more than building the steps), so only
- * `Object.getOwnPropertyDescriptor` and `util.inspect` (`[Getter/Setter]`) tell it from a plain trajectory.
+ * `toEqual` all read the built steps; assigning `steps` replaces them as it would a data property. It stays an
+ * accessor after the first read (replacing it with a data property cost more than building the steps), so
+ * `Object.getOwnPropertyDescriptor` and `util.inspect` (`[Getter/Setter]`) tell it from a plain trajectory, and a
+ * proxy that passes itself to the getter as the receiver gets a `TypeError` (a plain copy, `{ ...trajectory }`, is a
+ * plain trajectory).
  */
 export function deferredTrajectory(fields: TrajectoryFields, source: StepSource): Trajectory {
   // Built key by key in `makeTrajectory`'s order, with `steps` defined in its place: an accessor from an object
@@ -99,7 +101,13 @@ class Deferred extends Stamp {
   static steps(receiver: object): TrajectoryStep[] {
     let target: object | null = receiver;
     while (target !== null && !(#source in target)) target = Object.getPrototypeOf(target);
-    if (target === null) return [];
+    if (target === null) {
+      // A proxy that passes itself as the receiver, or the accessor copied onto another object: no steps to give,
+      // and an empty list would be a silent lie.
+      throw new TypeError(
+        'trajectory.steps: this trajectory builds its steps when read, and cannot be read through a proxy that passes itself as the receiver, nor through a copy of its property descriptors; wrap or copy a plain copy instead ({ ...trajectory })',
+      );
+    }
     const holder = target as Deferred;
     if (holder.#steps === undefined) {
       holder.#steps = (holder.#source as StepSource).build();

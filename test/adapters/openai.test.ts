@@ -415,6 +415,15 @@ describe('fromOpenAIMessages builds the steps on their first read', () => {
     expect(frozen.steps).toEqual(expected.steps);
   });
 
+  it('says so, rather than give no steps, when read through a proxy that passes itself as the receiver', () => {
+    const wrap = <T extends object>(t: T) =>
+      new Proxy(t, { get: (target, key, receiver) => Reflect.get(target, key, receiver) });
+    expect(() => wrap(fromOpenAIMessages(log())).steps).toThrow(
+      'trajectory.steps: this trajectory builds its steps when read, and cannot be read through a proxy that passes itself as the receiver, nor through a copy of its property descriptors; wrap or copy a plain copy instead ({ ...trajectory })',
+    );
+    expect(wrap({ ...fromOpenAIMessages(log()) }).steps).toEqual(expected.steps);
+  });
+
   it('still reports every shape problem at once, when the log is read, not when the steps are', () => {
     expect(
       failure(() =>
