@@ -1,5 +1,6 @@
+import type { SourceToolCall, StepSource } from '../model/deferred-steps.js';
+import { deferredTrajectory } from '../model/deferred-steps.js';
 import type { MessageOutline, StepType, Trajectory, TrajectoryStep } from '../model/trajectory.js';
-import { makeTrajectory } from '../model/trajectory.js';
 import { type AdapterSource, describe, isRecord, Problems, toolInput, toolOutput } from './common.js';
 
 export interface OpenAIOptions extends AdapterSource {
@@ -25,12 +26,38 @@ function isRole(role: string): role is Role {
   }
 }
 
-/** One tool call an assistant message asked for, normalised from `tool_calls[]` or the legacy `function_call`. */
-interface RequestedCall {
-  name: string;
-  arguments: unknown;
-  /** Absent on a legacy `function_call`. */
-  id: string | undefined;
+/**
+ * One tool call an assistant message asked for, normalised from `tool_calls[]` or the legacy `function_call`. Its
+ * arguments are parsed on first need (the step's `tool_input`, or a trajectory match that compares them), once.
+ */
+class RequestedCall implements SourceToolCall {
+  readonly text: string | undefined;
+  /** The step's `content`: the arguments as written, or as compact JSON when they were not text. */
+  readonly content: string;
+  #args: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly tool: string,
+    private readonly raw: unknown,
+    /** Absent on a legacy `function_call`. */
+    readonly id: string | undefined,
+  ) {
+    if (typeof raw === 'string') {
+      this.text = raw;
+      this.content = raw;
+      this.#args = undefined;
+    } else {
+      // Arguments given as data need no parsing: taken now, as written now.
+      this.text = undefined;
+      this.#args = toolInput(raw);
+      this.content = JSON.stringify(this.#args);
+    }
+  }
+
+  args(): Record<string, unknown> {
+    this.#args ??= toolInput(this.raw);
+    return this.#args;
+  }
 }
 
 /** A message after its shape was checked: the text of its content and the tool calls it asked for. */
@@ -63,6 +90,10 @@ interface Checked {
  * carried, `null` for none), which agentevals' strict trajectory match compares and the steps alone cannot show:
  * messages that make no step (system, user, an assistant message with neither text nor calls) and which calls were
  * asked for together. See `matchTrajectory`.
+ *
+ * The steps are built on their first read (see `deferredTrajectory`: every reader sees the same values), so reading a
+ * log costs no JSON parsing of tool arguments and results until something looks at them; `matchTrajectory` parses
+ * only the arguments it compares. Shape problems are still all reported here, at once.
  */
 export function fromOpenAIMessages(messages: unknown, options: OpenAIOptions = {}): Trajectory {
   const problems = new Problems(options.file ?? '<openai messages>', options.locate);
@@ -75,80 +106,101 @@ export function fromOpenAIMessages(messages: unknown, options: OpenAIOptions = {
   problems.throwIfAny();
 
   const answerAt = finalAnswerIndex(valid);
-  const steps: TrajectoryStep[] = [];
   const outline: MessageOutline[] = [];
-  const callNames = new Map<string, string>();
+  const calls: RequestedCall[] = [];
   let taskInput: string | undefined;
-
   for (let index = 0; index < valid.length; index++) {
     const message = valid[index] as Checked;
     outline.push({ role: message.role, tool_calls: message.calls === null ? null : message.calls.length });
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        break;
-      case 'user':
-        taskInput ??= message.text;
-        break;
-      case 'assistant': {
-        if (index === answerAt) {
-          steps.push(step(steps.length + 1, 'answer', message.text, null, null, null, undefined));
-          break;
-        }
-        if (message.text.trim() !== '') {
-          steps.push(step(steps.length + 1, 'thought', message.text, null, null, null, undefined));
-        }
-        if (message.calls === null) break;
-        for (const call of message.calls) {
-          const input = toolInput(call.arguments);
-          if (call.id !== undefined) callNames.set(call.id, call.name);
-          const content = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
-          steps.push(step(steps.length + 1, 'tool_call', content, call.name, input, null, call.id));
-        }
-        break;
-      }
-      case 'tool': {
-        const id = message.answers as string;
-        const tool = callNames.get(id) ?? null;
-        steps.push(
-          step(steps.length + 1, 'observation', message.text, tool, null, toolOutput(message.text), id),
-        );
-        break;
-      }
-      case 'function': {
-        const name = message.name as string;
-        steps.push(
-          step(
-            steps.length + 1,
-            'observation',
-            message.text,
-            name,
-            null,
-            toolOutput(message.text),
-            undefined,
-          ),
-        );
-        break;
-      }
-    }
+    if (message.role === 'user') taskInput ??= message.text;
+    // The answer message asks for no calls (see finalAnswerIndex).
+    else if (message.calls !== null) for (const call of message.calls) calls.push(call);
   }
 
   const finalAnswer = answerAt === -1 ? null : (valid[answerAt] as Checked).text;
-  return makeTrajectory({
-    task_id: options.taskId ?? 'openai-chat',
-    task_input: taskInput ?? '',
-    steps,
-    final_answer: finalAnswer,
-    succeeded: finalAnswer !== null,
-    metadata: { source_format: 'openai' },
-    messages: outline,
-  });
+  // The steps are built on first read: reading a log costs no JSON parsing of arguments and results until then.
+  return deferredTrajectory(
+    {
+      task_id: options.taskId ?? 'openai-chat',
+      task_input: taskInput ?? '',
+      final_answer: finalAnswer,
+      succeeded: finalAnswer !== null,
+      total_tokens: 0,
+      total_latency_ms: 0,
+      metadata: { source_format: 'openai' },
+      messages: outline,
+    },
+    new OpenAISteps(valid, answerAt, calls),
+  );
+}
+
+/** The steps of a checked message log, built when a deferred trajectory's `steps` are first read. */
+class OpenAISteps implements StepSource {
+  constructor(
+    private readonly valid: readonly Checked[],
+    private readonly answerAt: number,
+    readonly calls: readonly RequestedCall[],
+  ) {}
+
+  build(): TrajectoryStep[] {
+    const steps: TrajectoryStep[] = [];
+    const callNames = new Map<string, string>();
+    for (let index = 0; index < this.valid.length; index++) {
+      const message = this.valid[index] as Checked;
+      switch (message.role) {
+        case 'system':
+        case 'developer':
+        case 'user':
+          break;
+        case 'assistant': {
+          if (index === this.answerAt) {
+            steps.push(step(steps.length + 1, 'answer', message.text, null, null, null, undefined));
+            break;
+          }
+          if (message.text.trim() !== '') {
+            steps.push(step(steps.length + 1, 'thought', message.text, null, null, null, undefined));
+          }
+          if (message.calls === null) break;
+          for (const call of message.calls) {
+            if (call.id !== undefined) callNames.set(call.id, call.tool);
+            steps.push(
+              step(steps.length + 1, 'tool_call', call.content, call.tool, call.args(), null, call.id),
+            );
+          }
+          break;
+        }
+        case 'tool': {
+          const id = message.answers as string;
+          const tool = callNames.get(id) ?? null;
+          steps.push(
+            step(steps.length + 1, 'observation', message.text, tool, null, toolOutput(message.text), id),
+          );
+          break;
+        }
+        case 'function': {
+          const name = message.name as string;
+          steps.push(
+            step(
+              steps.length + 1,
+              'observation',
+              message.text,
+              name,
+              null,
+              toolOutput(message.text),
+              undefined,
+            ),
+          );
+          break;
+        }
+      }
+    }
+    return steps;
+  }
 }
 
 /**
  * A step with the seed's defaults for the fields a chat log does not record. Built here rather than through
- * `makeStep` so every step has one literal shape and this loop's property accesses stay monomorphic: the spread
- * through `makeStep` made conversion most of the cost of a trajectory match.
+ * `makeStep` so every step has one literal shape and this loop's property accesses stay monomorphic.
  */
 function step(
   step_id: number,
@@ -340,7 +392,7 @@ function toolCalls(
           );
           continue;
         }
-        calls.push({ id, name: body['name'], arguments: custom ? body['input'] : body['arguments'] });
+        calls.push(new RequestedCall(body['name'], custom ? body['input'] : body['arguments'], id));
       }
     }
   }
@@ -351,7 +403,7 @@ function toolCalls(
         `expected { name, arguments } with the function's name, found ${describe(legacy)}`,
       );
     } else {
-      calls.push({ id: undefined, name: legacy['name'], arguments: legacy['arguments'] });
+      calls.push(new RequestedCall(legacy['name'], legacy['arguments'], undefined));
     }
   }
   return calls;

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromOpenAIMessages } from '../../src/adapters/openai.js';
 import { UserError } from '../../src/errors/index.js';
-import { errorSteps, toolCalls } from '../../src/model/trajectory.js';
+import {
+  errorSteps,
+  makeStep,
+  makeTrajectory,
+  type Trajectory,
+  toolCalls,
+} from '../../src/model/trajectory.js';
 import { parseJson } from '../../src/parse/json.js';
 import { locateInJson } from '../../src/parse/locate.js';
 
@@ -273,6 +279,160 @@ describe('fromOpenAIMessages', () => {
   it('refuses input that is not a message log', () => {
     expect(failure(() => fromOpenAIMessages({ choices: [] }))).toBe(
       '<openai messages>: (top level): expected an array of chat messages or an object with a "messages" array, found an object',
+    );
+  });
+});
+
+describe('fromOpenAIMessages builds the steps on their first read', () => {
+  const log = () => [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Weather in Paris?' },
+    {
+      role: 'assistant',
+      content: 'Checking.',
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city": "Paris"}' } },
+        { id: 'c2', type: 'function', function: { name: 'shell', arguments: 'ls -la {' } },
+        { id: 'c3', type: 'function', function: { name: 'sum', arguments: { a: 1 } } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'c1', content: '{"temp": 21}' },
+    { role: 'tool', tool_call_id: 'c2', content: 'not json {' },
+    { role: 'tool', tool_call_id: 'c3', content: '1' },
+    { role: 'assistant', content: 'It is 21 degrees.' },
+  ];
+  /** What the trajectory holds, written out: the values every reader must see. */
+  const expected = {
+    task_input: 'Weather in Paris?',
+    steps: [
+      { step_id: 1, step_type: 'thought', content: 'Checking.', tool_name: null, tool_input: null },
+      {
+        step_id: 2,
+        step_type: 'tool_call',
+        content: '{"city": "Paris"}',
+        tool_name: 'weather',
+        tool_input: { city: 'Paris' },
+        call_id: 'c1',
+      },
+      // Malformed arguments JSON: kept as text, wrapped as the seed's logger wraps non-dict input.
+      {
+        step_id: 3,
+        step_type: 'tool_call',
+        content: 'ls -la {',
+        tool_name: 'shell',
+        tool_input: { input: 'ls -la {' },
+        call_id: 'c2',
+      },
+      {
+        step_id: 4,
+        step_type: 'tool_call',
+        content: '{"a":1}',
+        tool_name: 'sum',
+        tool_input: { a: 1 },
+        call_id: 'c3',
+      },
+      {
+        step_id: 5,
+        step_type: 'observation',
+        content: '{"temp": 21}',
+        tool_name: 'weather',
+        tool_output: { temp: 21 },
+        call_id: 'c1',
+      },
+      {
+        step_id: 6,
+        step_type: 'observation',
+        content: 'not json {',
+        tool_name: 'shell',
+        tool_output: 'not json {',
+        call_id: 'c2',
+      },
+      { step_id: 7, step_type: 'observation', content: '1', tool_name: 'sum', tool_output: 1, call_id: 'c3' },
+      { step_id: 8, step_type: 'answer', content: 'It is 21 degrees.', tool_name: null, tool_output: null },
+    ].map((s) => makeStep(s as Parameters<typeof makeStep>[0])),
+    final_answer: 'It is 21 degrees.',
+    succeeded: true,
+    total_tokens: 0,
+    total_latency_ms: 0,
+    metadata: { source_format: 'openai' },
+    task_id: 'openai-chat',
+    messages: [
+      { role: 'system', tool_calls: null },
+      { role: 'user', tool_calls: null },
+      { role: 'assistant', tool_calls: 3 },
+      { role: 'tool', tool_calls: null },
+      { role: 'tool', tool_calls: null },
+      { role: 'tool', tool_calls: null },
+      { role: 'assistant', tool_calls: null },
+    ],
+  };
+
+  it('gives every reader the built steps: a property read, toEqual, JSON, a spread, structuredClone, Object.keys', () => {
+    expect(fromOpenAIMessages(log()).steps).toEqual(expected.steps);
+    expect(fromOpenAIMessages(log())).toEqual(expected);
+    expect(JSON.parse(JSON.stringify(fromOpenAIMessages(log())))).toEqual(expected);
+    expect({ ...fromOpenAIMessages(log()) }).toEqual(expected);
+    expect(structuredClone(fromOpenAIMessages(log()))).toEqual(expected);
+    expect(Object.entries(fromOpenAIMessages(log()))).toEqual(Object.entries(expected));
+    // makeTrajectory's key order, so a written trajectory.json reads as before.
+    expect(JSON.stringify(fromOpenAIMessages(log()))).toBe(
+      JSON.stringify(makeTrajectory({ ...expected, steps: fromOpenAIMessages(log()).steps })),
+    );
+  });
+
+  it('builds the steps once: every read gives the same array, whose edits stay', () => {
+    const t = fromOpenAIMessages(log());
+    const steps = t.steps;
+    expect(t.steps).toBe(steps);
+    steps[1]!.tool_input = { city: 'Oslo' };
+    steps.push(steps[0]!);
+    expect(t.steps[1]!.tool_input).toEqual({ city: 'Oslo' });
+    expect(JSON.parse(JSON.stringify(t)).steps).toHaveLength(9);
+  });
+
+  it('takes an assigned list before the first read, and reads a frozen trajectory', () => {
+    const replaced = fromOpenAIMessages(log());
+    replaced.steps = [];
+    expect(replaced.steps).toEqual([]);
+    expect(JSON.parse(JSON.stringify(replaced)).steps).toEqual([]);
+    const read = fromOpenAIMessages(log());
+    void read.steps;
+    read.steps = [];
+    expect(read.steps).toEqual([]);
+    // A trajectory that inherits one gets a list of its own, as with a data property.
+    const base = fromOpenAIMessages(log());
+    const child = Object.create(base) as Trajectory;
+    expect(child.steps).toEqual(expected.steps);
+    child.steps = [];
+    expect([child.steps, base.steps]).toEqual([[], expected.steps]);
+
+    const frozen = Object.freeze(fromOpenAIMessages(log()));
+    expect(frozen.steps).toEqual(expected.steps);
+    expect(frozen.steps).toBe(frozen.steps);
+    expect(() => {
+      (frozen as { steps: unknown }).steps = [];
+    }).toThrow(TypeError);
+    expect(frozen.steps).toEqual(expected.steps);
+  });
+
+  it('says so, rather than give no steps, when read through a proxy that passes itself as the receiver', () => {
+    const wrap = <T extends object>(t: T) =>
+      new Proxy(t, { get: (target, key, receiver) => Reflect.get(target, key, receiver) });
+    expect(() => wrap(fromOpenAIMessages(log())).steps).toThrow(
+      'trajectory.steps: this trajectory builds its steps when read, and cannot be read through a proxy that passes itself as the receiver, nor through a copy of its property descriptors; wrap or copy a plain copy instead ({ ...trajectory })',
+    );
+    expect(wrap({ ...fromOpenAIMessages(log()) }).steps).toEqual(expected.steps);
+  });
+
+  it('still reports every shape problem at once, when the log is read, not when the steps are', () => {
+    expect(
+      failure(() =>
+        fromOpenAIMessages([
+          { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { arguments: '{' } }] },
+        ]),
+      ),
+    ).toBe(
+      "<openai messages>: [0].tool_calls[0].function.name: expected the tool's name (a string), found nothing",
     );
   });
 });

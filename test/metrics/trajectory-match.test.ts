@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fromOpenAIMessages } from '../../src/adapters/openai.js';
 import {
   type MatchTrajectoryOptions,
   matchTrajectory,
@@ -299,5 +300,116 @@ describe('properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('chat logs whose steps were never read', () => {
+  // Argument texts that are equal once parsed but not as text, malformed JSON, JSON that is no object, a long integer,
+  // and arguments given as an object rather than text: the match must give the same result as on the built steps.
+  const ARG_TEXTS: unknown[] = [
+    '{"x": 1}',
+    '{"x":1}',
+    '{"x": 1.0}',
+    '{"x": true}',
+    '{"y": 2, "x": 1}',
+    '{"x": 1, "y": 2}',
+    '{"q": {"city": "Paris"}}',
+    '{ "q": {"city":"Paris", "n": 2} }',
+    '{"q": null}',
+    '{"x": 123456789012345678901}',
+    'ls -la {',
+    '[1, 2]',
+    '',
+    { x: 1 },
+  ];
+  const turns = fc.array(
+    fc.array(fc.record({ tool: fc.constantFrom('f', 'g'), args: fc.constantFrom(...ARG_TEXTS) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    { maxLength: 3 },
+  );
+  function chat(log: { tool: string; args: unknown }[][]): unknown[] {
+    const messages: unknown[] = [{ role: 'user', content: 'go' }];
+    let id = 0;
+    for (const turn of log) {
+      const tool_calls = turn.map((call) => ({
+        id: `c${id++}`,
+        type: 'function',
+        function: { name: call.tool, arguments: call.args },
+      }));
+      messages.push({ role: 'assistant', content: null, tool_calls });
+      for (const call of tool_calls)
+        messages.push({ role: 'tool', tool_call_id: call.id, content: '{"ok": 1}' });
+    }
+    messages.push({ role: 'assistant', content: 'done' });
+    return messages;
+  }
+  /** The same log with its steps read first, so the match reads the built steps. */
+  function read(messages: unknown[]): Trajectory {
+    const trajectory = fromOpenAIMessages(messages);
+    void trajectory.steps;
+    return trajectory;
+  }
+  // A custom function that looks at the text of the arguments: it must be called even for equal argument texts.
+  const sameKeys: ToolArgsOverride = (a, b) => Object.keys(a).join() === Object.keys(b).join();
+
+  it('gives the verdict, missing and extra calls of the built steps, in every mode and argument mode', () => {
+    fc.assert(
+      fc.property(
+        turns,
+        turns,
+        fc.constantFrom(...MODES),
+        fc.constantFrom(...ARG_MODES),
+        fc.option(
+          fc.dictionary(
+            fc.constantFrom('f', 'g'),
+            fc.oneof(fc.constantFrom<ToolArgsOverride>('exact', ['x'], ['q.city']), fc.constant(sameKeys)),
+            { maxKeys: 2 },
+          ),
+          { nil: undefined },
+        ),
+        (a, b, mode, toolArgs, toolArgsOverrides) => {
+          const options = { mode, toolArgs, ...(toolArgsOverrides ? { toolArgsOverrides } : {}) };
+          const [output, reference] = [chat(a), chat(b)];
+          expect(matchTrajectory(fromOpenAIMessages(output), fromOpenAIMessages(reference), options)).toEqual(
+            matchTrajectory(read(output), read(reference), options),
+          );
+        },
+      ),
+      { numRuns: 500, seed: 15 },
+    );
+  });
+
+  it('calls a custom argument function even when the argument texts are equal', () => {
+    const log = chat([[{ tool: 'f', args: '{"x": 1}' }]]);
+    const never: ToolArgsOverride = () => false;
+    const result = matchTrajectory(fromOpenAIMessages(log), fromOpenAIMessages(log), {
+      toolArgsOverrides: { f: never },
+    });
+    expect(result).toEqual({ pass: false, missing: [c('f', { x: 1 })], extra: [c('f', { x: 1 })] });
+  });
+
+  it('matches equal texts of malformed arguments, and reports them parsed as the steps hold them', () => {
+    const output = fromOpenAIMessages(chat([[{ tool: 'f', args: 'ls -la {' }]]));
+    const reference = fromOpenAIMessages(chat([[{ tool: 'f', args: 'ls -la' }]]));
+    expect(matchTrajectory(output, fromOpenAIMessages(chat([[{ tool: 'f', args: 'ls -la {' }]]))).pass).toBe(
+      true,
+    );
+    expect(matchTrajectory(output, reference)).toEqual({
+      pass: false,
+      missing: [c('f', { input: 'ls -la' })],
+      extra: [c('f', { input: 'ls -la {' })],
+    });
+  });
+
+  it('compares the steps as edited once they were read', () => {
+    const log = chat([[{ tool: 'f', args: '{"x": 1}' }]]);
+    const edited = fromOpenAIMessages(log);
+    edited.steps[0]!.tool_input = { x: 2 };
+    expect(matchTrajectory(edited, fromOpenAIMessages(log)).pass).toBe(false);
+    const replaced = fromOpenAIMessages(log);
+    replaced.steps = [];
+    expect(matchTrajectory(replaced, fromOpenAIMessages(log), { mode: 'superset' }).pass).toBe(false);
   });
 });

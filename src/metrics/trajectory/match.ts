@@ -1,3 +1,4 @@
+import { type SourceToolCall, sourceToolCalls } from '../../model/deferred-steps.js';
 import type { MessageOutline, Trajectory } from '../../model/index.js';
 import { pythonEquals } from './python-equals.js';
 
@@ -137,30 +138,78 @@ export function matchTrajectory(
   }
 }
 
-type MatcherFor = (tool: string | null) => ToolArgsMatcher;
+/**
+ * A tool call as the matching compares it: its tool, its arguments' text when the source wrote text, and its
+ * arguments, read only when compared (a trajectory read from a chat log parses them then, once).
+ */
+interface Call {
+  readonly tool: string | null;
+  readonly text: string | undefined;
+  args(): Record<string, unknown>;
+}
 
-function callsOf(trajectory: Trajectory): ToolCall[] {
-  const calls: ToolCall[] = [];
+/** A `tool_call` step's call: its arguments are already data. */
+class StepCall implements Call {
+  readonly text = undefined;
+  constructor(
+    readonly tool: string | null,
+    private readonly input: Record<string, unknown>,
+  ) {}
+  args(): Record<string, unknown> {
+    return this.input;
+  }
+}
+
+/** How the arguments of two calls of one tool are compared. */
+interface ArgsMatch {
+  compare: ToolArgsMatcher;
+  /**
+   * Whether two calls whose arguments have the same text match without parsing them: true for every built-in mode
+   * and key list, which match any arguments with themselves (and `args()` is a function of the text alone); false
+   * for a custom function, which may say anything.
+   */
+  sameText: boolean;
+}
+
+type MatcherFor = (tool: string | null) => ArgsMatch;
+
+/** `compare(first.args(), second.args())`, without parsing arguments the verdict cannot depend on. */
+function argsMatch(match: ArgsMatch, first: Call, second: Call): boolean {
+  if (match.compare === ignoreMatcher) return true;
+  if (match.sameText && first.text !== undefined && first.text === second.text) return true;
+  return match.compare(first.args(), second.args());
+}
+
+/** A call as the result reports it. */
+function reported(call: Call): ToolCall {
+  return { tool: call.tool, args: call.args() };
+}
+
+function callsOf(trajectory: Trajectory): readonly Call[] {
+  // A chat log whose steps were never read: its calls as written, arguments unparsed.
+  const source: readonly SourceToolCall[] | undefined = sourceToolCalls(trajectory);
+  if (source !== undefined) return source;
+  const calls: Call[] = [];
   for (const step of trajectory.steps) {
-    if (step.step_type === 'tool_call') calls.push({ tool: step.tool_name, args: step.tool_input ?? {} });
+    if (step.step_type === 'tool_call') calls.push(new StepCall(step.tool_name, step.tool_input ?? {}));
   }
   return calls;
 }
 
-function strict(out: ToolCall[], ref: ToolCall[], matcherFor: MatcherFor): TrajectoryMatchResult {
+function strict(out: readonly Call[], ref: readonly Call[], matcherFor: MatcherFor): TrajectoryMatchResult {
   const missing: ToolCall[] = [];
   const extra: ToolCall[] = [];
   const n = Math.min(out.length, ref.length);
   for (let i = 0; i < n; i++) {
-    const o = out[i] as ToolCall;
-    const r = ref[i] as ToolCall;
-    if (o.tool !== r.tool || !matcherFor(o.tool)(o.args, r.args)) {
-      missing.push(r);
-      extra.push(o);
+    const o = out[i] as Call;
+    const r = ref[i] as Call;
+    if (o.tool !== r.tool || !argsMatch(matcherFor(o.tool), o, r)) {
+      missing.push(reported(r));
+      extra.push(reported(o));
     }
   }
-  missing.push(...ref.slice(n));
-  extra.push(...out.slice(n));
+  for (let i = n; i < ref.length; i++) missing.push(reported(ref[i] as Call));
+  for (let i = n; i < out.length; i++) extra.push(reported(out[i] as Call));
   return { pass: missing.length === 0 && extra.length === 0, missing, extra };
 }
 
@@ -173,9 +222,9 @@ function strict(out: ToolCall[], ref: ToolCall[], matcherFor: MatcherFor): Traje
  * unused.
  */
 function strictMessages(
-  out: ToolCall[],
+  out: readonly Call[],
   outOutline: readonly MessageOutline[],
-  ref: ToolCall[],
+  ref: readonly Call[],
   refOutline: readonly MessageOutline[],
   matcherFor: MatcherFor,
 ): TrajectoryMatchResult {
@@ -205,19 +254,20 @@ function strictMessages(
     const used: boolean[] = [];
     for (let j = rStart; j < r; j++) used.push(false);
     for (let i = oStart; i < o; i++) {
-      const call = out[i] as ToolCall;
+      const call = out[i] as Call;
       const matcher = matcherFor(call.tool);
       let found = false;
       for (let j = rStart; j < r; j++) {
-        const candidate = ref[j] as ToolCall;
-        if (used[j - rStart] || candidate.tool !== call.tool || !matcher(call.args, candidate.args)) continue;
+        const candidate = ref[j] as Call;
+        if (used[j - rStart] || candidate.tool !== call.tool || !argsMatch(matcher, call, candidate))
+          continue;
         used[j - rStart] = true;
         found = true;
         break;
       }
-      if (!found) extra.push(call);
+      if (!found) extra.push(reported(call));
     }
-    for (let j = rStart; j < r; j++) if (!used[j - rStart]) missing.push(ref[j] as ToolCall);
+    for (let j = rStart; j < r; j++) if (!used[j - rStart]) missing.push(reported(ref[j] as Call));
   }
   const pass = reason === undefined && missing.length === 0 && extra.length === 0;
   return reason === undefined ? { pass, missing, extra } : { pass, missing, extra, reason };
@@ -248,7 +298,11 @@ function plural(n: number, word: string): string {
  * uncovered; agentevals' verdict is that this list is empty (it stops at the first one, and later calls cannot change
  * a failure into a pass).
  */
-function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: MatcherFor): ToolCall[] {
+function uncovered(
+  available: readonly Call[],
+  required: readonly Call[],
+  matcherFor: MatcherFor,
+): ToolCall[] {
   const used: boolean[] = [];
   for (let i = 0; i < available.length; i++) used.push(false);
   const left: ToolCall[] = [];
@@ -256,15 +310,15 @@ function uncovered(available: ToolCall[], required: ToolCall[], matcherFor: Matc
     const matcher = matcherFor(want.tool);
     let found = false;
     for (let i = 0; i < available.length; i++) {
-      const have = available[i] as ToolCall;
+      const have = available[i] as Call;
       if (have.tool !== want.tool || used[i]) continue;
-      if (matcher(have.args, want.args)) {
+      if (argsMatch(matcher, have, want)) {
         used[i] = true;
         found = true;
         break;
       }
     }
-    if (!found) left.push(want);
+    if (!found) left.push(reported(want));
   }
   return left;
 }
@@ -274,7 +328,7 @@ function argsMatcher(
   tool: string | null,
   mode: ToolArgsMatchMode,
   overrides: Readonly<Record<string, ToolArgsOverride>> | undefined,
-): ToolArgsMatcher {
+): ArgsMatch {
   const override = overrides && tool !== null && Object.hasOwn(overrides, tool) ? overrides[tool] : undefined;
   if (
     override === undefined ||
@@ -283,27 +337,29 @@ function argsMatcher(
   ) {
     return modeMatcher(mode);
   }
-  if (typeof override === 'function') return override;
+  if (typeof override === 'function') return { compare: override, sameText: false };
   if (typeof override === 'string') return modeMatcher(override as ToolArgsMatchMode);
-  if (Array.isArray(override)) return keysMatcher(override as readonly string[]);
+  if (Array.isArray(override)) return { compare: keysMatcher(override as readonly string[]), sameText: true };
   throw new TypeError(`matchTrajectory: invalid tool args override for ${JSON.stringify(tool)}`);
 }
 
-const subsetMatcher: ToolArgsMatcher = (first, second) => containedIn(first, second);
-const supersetMatcher: ToolArgsMatcher = (first, second) => containedIn(second, first);
 const ignoreMatcher: ToolArgsMatcher = () => true;
+const EXACT: ArgsMatch = { compare: pythonEquals, sameText: true };
+const SUBSET: ArgsMatch = { compare: (first, second) => containedIn(first, second), sameText: true };
+const SUPERSET: ArgsMatch = { compare: (first, second) => containedIn(second, first), sameText: true };
+const IGNORE: ArgsMatch = { compare: ignoreMatcher, sameText: true };
 
-function modeMatcher(mode: ToolArgsMatchMode): ToolArgsMatcher {
+function modeMatcher(mode: ToolArgsMatchMode): ArgsMatch {
   switch (mode) {
     case 'exact':
-      return pythonEquals;
+      return EXACT;
     case 'subset':
-      return subsetMatcher;
+      return SUBSET;
     case 'superset':
-      return supersetMatcher;
+      return SUPERSET;
     default:
       // agentevals falls back to ignoring the arguments for any other mode.
-      return ignoreMatcher;
+      return IGNORE;
   }
 }
 
