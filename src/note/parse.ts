@@ -22,7 +22,7 @@ export interface ParseNoteOptions {
  * with the same result.
  */
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
-  const exempt = new Set((options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS).map(sectionKey));
+  const exempt = exemptKeys(options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS);
   const lines = new LineIndex(source);
   // The text before the first heading is a section only when it holds a segment.
   const sections: Section[] = [
@@ -46,7 +46,7 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
       });
     } else if (block.paragraphs.length > 0) {
       const plain = plainText(block.paragraphs, source);
-      if (plain.text.trim() !== '')
+      if (/\S/.test(plain.text))
         pending.push({ kind: block.kind, plain, section: sections[sections.length - 1]! });
     }
   }
@@ -66,6 +66,14 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
     segments,
     citations: segments.flatMap((segment) => segment.citations),
   };
+}
+
+// The keys of the last list of exempt sections: a folder's notes are parsed with the same list, usually the default.
+let lastExempt: { titles: readonly string[]; keys: Set<string> } | undefined;
+
+function exemptKeys(titles: readonly string[]): Set<string> {
+  if (lastExempt?.titles !== titles) lastExempt = { titles, keys: new Set(titles.map(sectionKey)) };
+  return lastExempt.keys;
 }
 
 function sectionKey(title: string): string {

@@ -58,8 +58,7 @@ export function buildSegment(
 
   // Sentence spans over the plain text, as [start, end) pairs; a span made only of citation markers belongs to the
   // sentence before it ("... the cell. [cite:g11]"), which is how agents cite.
-  const spans = SPANS;
-  spans.length = 0;
+  const spans: number[] = [];
   for (const { index, segment } of splitAfterCitations(icuSentences)) {
     const leading = segment.includes('[cite:') ? leadingCitations(segment) : 0;
     const last = spans.length - 1;
@@ -74,19 +73,15 @@ export function buildSegment(
   }
 
   // The segment's text is its sentences joined by a space, built once at the end (`+=` would leave a rope).
-  const texts = TEXTS;
-  const out = SENTENCES;
-  const all = ALL_CITATIONS;
-  texts.length = 0;
-  out.length = 0;
-  all.length = 0;
+  const texts: string[] = [];
+  let sentenceCount = 0;
+  let citationCount = 0;
   let length = 0;
   let lastCitationAt = -1;
   for (let s = 0; s < spans.length; s += 2) {
     const start = spans[s]!;
     const raw = plain.slice(start, spans[s + 1]);
-    const found = CITATIONS;
-    found.length = 0;
+    let citations: Citation[] | undefined;
     let cleaned = '';
     // The prose before the last marker, other markers removed.
     let beforeLast = '';
@@ -96,53 +91,58 @@ export function buildSegment(
       beforeLast = cleaned;
       cursor = marker.end;
       const at = positionAt(pieces, lines, start + marker.start);
-      for (const id of marker.ids) found.push({ id, position: at });
+      const these = marker.ids.map((id) => ({ id, position: at }));
+      citations = citations ? citations.concat(these) : these;
     }
     const after = raw.slice(cursor);
     cleaned += after;
     const sentenceText = tidy(cleaned);
-    const citations = found.slice();
+    citations ??= [];
     if (citations.length > 0) {
       // The last citation covers the prose before it: measure that prose once tidied, as it stands in the text.
       // With only white space after the marker, that prose tidies to the sentence itself.
       const before = NOT_SPACE.test(after) ? tidy(beforeLast) : sentenceText;
       lastCitationAt = (length === 0 || sentenceText === '' ? length : length + 1) + before.length;
-      for (const citation of citations) all.push(citation);
+      for (const citation of citations) ALL_CITATIONS[citationCount++] = citation;
     }
     if (sentenceText === '') continue;
     if (length > 0) length++;
-    const firstWord = start + (raw.length - raw.trimStart().length);
-    out.push({
+    const firstWord = start + leadingSpace(raw);
+    SENTENCES[sentenceCount++] = {
       text: sentenceText,
       citations,
       position: positionAt(pieces, lines, firstWord),
       start: length,
       end: length + sentenceText.length,
-    });
+    };
     texts.push(sentenceText);
     length += sentenceText.length;
   }
-  if (length === 0 && all.length === 0) return undefined;
+  if (length === 0 && citationCount === 0) return undefined;
 
   return {
     kind,
     section: section.title,
     claims: section.claims,
     text: texts.length === 1 ? texts[0]! : texts.join(' '),
-    sentences: out.slice(),
-    citations: all.slice(),
+    sentences: SENTENCES.slice(0, sentenceCount),
+    citations: ALL_CITATIONS.slice(0, citationCount),
     lastCitationAt: Math.min(lastCitationAt, length),
-    position: positionAt(pieces, lines, plain.length - plain.trimStart().length),
+    position: positionAt(pieces, lines, leadingSpace(plain)),
   };
 }
 
-// Scratch arrays for `buildSegment`, which is never re-entered: each result is copied out at its exact length, since
-// an array grown by `push` keeps room for 17 elements, and notes are kept (a scored folder holds every note at once).
-const SPANS: number[] = [];
-const TEXTS: string[] = [];
+// Scratch arrays for `buildSegment`, which is never re-entered, filled by index from 0 (setting `length` is a call
+// into the runtime): each result is copied out at its exact length, since an array grown by `push` keeps room for
+// 17 elements, and notes are kept (a scored folder holds every note at once).
 const SENTENCES: Sentence[] = [];
-const CITATIONS: Citation[] = [];
 const ALL_CITATIONS: Citation[] = [];
+
+/** How much white space `text` opens with (what `trimStart` drops), found without copying the text. */
+function leadingSpace(text: string): number {
+  const first = text.search(NOT_SPACE);
+  return first === -1 ? text.length : first;
+}
 
 /** Line and column of an offset into a segment's plain text, found through the run it came from. */
 function positionAt(pieces: readonly Piece[], lines: LineIndex, index: number): SourcePosition {

@@ -104,26 +104,33 @@ function jointSentences(texts: readonly string[]): TextPiece[][] | undefined {
 
 /** A sentence's end and its citation markers, followed by more prose. */
 const AFTER_CITATIONS = /[.!?]['")\]]*\s*(?:\[cite:[^\]]*\]\s*)+(?=[^\s[])/g;
+/** What every match of `AFTER_CITATIONS` ends with. */
+const MAY_SPLIT = /\]\s*[^\s[]/;
 
 /**
  * Sentences split again after a sentence's trailing citations when more prose follows: the segmenter does not take
  * `... Compound-Alpha. [cite:g5] Wren visited ...` for two sentences, since `[` does not start one.
  */
-export function splitAfterCitations(sentences: readonly TextPiece[]): TextPiece[] {
-  const pieces: TextPiece[] = [];
-  for (const sentence of sentences) {
+export function splitAfterCitations(sentences: readonly TextPiece[]): readonly TextPiece[] {
+  // Made only once a sentence is split: most are not, and are passed on as they came.
+  let pieces: TextPiece[] | undefined;
+  sentences.forEach((sentence, k) => {
     const { index, segment } = sentence;
-    let start = 0;
-    if (segment.includes('[cite:')) {
-      // An `exec` loop on the one global regex: `matchAll` would copy the regex for every sentence.
-      AFTER_CITATIONS.lastIndex = 0;
-      for (let match = AFTER_CITATIONS.exec(segment); match; match = AFTER_CITATIONS.exec(segment)) {
-        const cut = match.index + match[0].length;
-        pieces.push({ index: index + start, segment: segment.slice(start, cut) });
-        start = cut;
-      }
+    // A split needs a marker's `]` followed by more than white space: most sentences end at their marker.
+    if (!segment.includes('[cite:') || !MAY_SPLIT.test(segment)) {
+      pieces?.push(sentence);
+      return;
     }
-    pieces.push(start === 0 ? sentence : { index: index + start, segment: segment.slice(start) });
-  }
-  return pieces;
+    let start = 0;
+    // An `exec` loop on the one global regex: `matchAll` would copy the regex for every sentence.
+    AFTER_CITATIONS.lastIndex = 0;
+    for (let match = AFTER_CITATIONS.exec(segment); match; match = AFTER_CITATIONS.exec(segment)) {
+      const cut = match.index + match[0].length;
+      pieces ??= sentences.slice(0, k);
+      pieces.push({ index: index + start, segment: segment.slice(start, cut) });
+      start = cut;
+    }
+    pieces?.push(start === 0 ? sentence : { index: index + start, segment: segment.slice(start) });
+  });
+  return pieces ?? sentences;
 }
