@@ -53,7 +53,18 @@ export function setSemicolonContinues(continues: boolean): void {
  * text, as `Intl.Segmenter` gives no segment for it); undefined when `text` holds a character outside ASCII.
  */
 export function asciiSentenceEnds(text: string): number[] | undefined {
-  const ends: number[] = [];
+  const count = asciiSentenceBreaks(text, SCRATCH);
+  return count === -1 ? undefined : SCRATCH.slice(0, count);
+}
+
+const SCRATCH: number[] = [];
+
+/**
+ * `asciiSentenceEnds` written into `ends` from index 0 (a scratch array the caller reuses: an array grown by `push`
+ * keeps room for 17): the number of sentences, or -1 when `text` holds a character outside ASCII.
+ */
+export function asciiSentenceBreaks(text: string, ends: number[]): number {
+  let count = 0;
   const n = text.length;
   let phase = NONE;
   let aterm = false; // the run's terminator is `.` (ATerm), not `!`/`?` (STerm)
@@ -70,9 +81,9 @@ export function asciiSentenceEnds(text: string): number[] | undefined {
       if (j === n) break;
       prev = CLASS[text.charCodeAt(j - 1)] ?? OTHER;
     }
-    if (code > 127) return undefined;
+    if (code > 127) return -1;
     const c = CLASS[code]!;
-    if (j > 0 && breaksBefore(text, j, c, prev, phase, aterm)) ends.push(j);
+    if (j > 0 && breaksBefore(text, j, c, prev, phase, aterm)) ends[count++] = j;
     if (c === ATERM || c === STERM) {
       phase = CLOSING;
       aterm = c === ATERM;
@@ -86,8 +97,8 @@ export function asciiSentenceEnds(text: string): number[] | undefined {
     prev = c;
     j++;
   }
-  if (n > 0) ends.push(n);
-  return ends;
+  if (n > 0) ends[count++] = n;
+  return count;
 }
 
 /** Whether the rules put a break between `text[j - 1]` (class `prev`) and `text[j]` (class `c`). */

@@ -24,11 +24,11 @@ export function nextMarker(text: string, from: number): Marker | undefined {
 }
 
 function markerAt(text: string, start: number): Marker | undefined {
-  const ids: string[] = [];
   let p = skipSpace(text, start + 6);
   let end = idEnd(text, p);
   if (end === p) return undefined;
-  ids.push(text.slice(p, end));
+  // A literal, not `push` on an empty array, which would leave room for 17 ids.
+  const ids = [text.slice(p, end)];
   // More ids, each after a comma; a comma not followed by an id ends the list where the last id ended.
   for (;;) {
     const comma = skipSpace(text, end);

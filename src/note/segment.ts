@@ -24,22 +24,25 @@ export interface PlainText {
 
 /** The plain text of a segment's paragraphs, each run mapped back to its source. */
 export function plainText(paragraphs: readonly (readonly TextRun[])[], source: string): PlainText {
-  const pieces: Piece[] = [];
+  let pieces: Piece[] | undefined;
   let plain = '';
   for (let i = 0; i < paragraphs.length; i++) {
     if (i > 0) plain += ' ';
     for (const { text, start, end } of paragraphs[i]!) {
       // Most runs are their source verbatim: compared in place, without copying the source.
       const verbatim = end - start === text.length && source.startsWith(text, start);
-      pieces.push({
+      const piece: Piece = {
         plainStart: plain.length,
         srcStart: start,
         offsets: verbatim ? undefined : align(text, source.slice(start, end), start),
-      });
+      };
+      // Most segments are one run: a literal, not `push` on an empty array, which would leave room for 17.
+      if (pieces) pieces.push(piece);
+      else pieces = [piece];
       plain += text;
     }
   }
-  return { text: plain, pieces };
+  return { text: plain, pieces: pieces ?? [] };
 }
 
 /**
@@ -58,27 +61,29 @@ export function buildSegment(
 
   // Sentence spans over the plain text, as [start, end) pairs; a span made only of citation markers belongs to the
   // sentence before it ("... the cell. [cite:g11]"), which is how agents cite.
-  const spans: number[] = [];
+  const spans = SPANS;
+  let spanCount = 0;
   for (const { index, segment } of splitAfterCitations(icuSentences)) {
     const leading = segment.includes('[cite:') ? leadingCitations(segment) : 0;
-    const last = spans.length - 1;
+    const last = spanCount - 1;
     if (last > 0 && leading > 0 && !NOT_SPACE.test(segment.slice(leading))) {
       spans[last] = index + segment.length;
     } else if (last > 0 && leading > 0) {
       spans[last] = index + leading;
-      spans.push(index + leading, index + segment.length);
+      spans[spanCount++] = index + leading;
+      spans[spanCount++] = index + segment.length;
     } else {
-      spans.push(index, index + segment.length);
+      spans[spanCount++] = index;
+      spans[spanCount++] = index + segment.length;
     }
   }
 
   // The segment's text is its sentences joined by a space, built once at the end (`+=` would leave a rope).
-  const texts: string[] = [];
   let sentenceCount = 0;
   let citationCount = 0;
   let length = 0;
   let lastCitationAt = -1;
-  for (let s = 0; s < spans.length; s += 2) {
+  for (let s = 0; s < spanCount; s += 2) {
     const start = spans[s]!;
     const raw = plain.slice(start, spans[s + 1]);
     let citations: Citation[] | undefined;
@@ -115,7 +120,7 @@ export function buildSegment(
       start: length,
       end: length + sentenceText.length,
     };
-    texts.push(sentenceText);
+    TEXTS[sentenceCount - 1] = sentenceText;
     length += sentenceText.length;
   }
   if (length === 0 && citationCount === 0) return undefined;
@@ -124,7 +129,7 @@ export function buildSegment(
     kind,
     section: section.title,
     claims: section.claims,
-    text: texts.length === 1 ? texts[0]! : texts.join(' '),
+    text: sentenceCount === 1 ? TEXTS[0]! : TEXTS.slice(0, sentenceCount).join(' '),
     sentences: SENTENCES.slice(0, sentenceCount),
     citations: ALL_CITATIONS.slice(0, citationCount),
     lastCitationAt: Math.min(lastCitationAt, length),
@@ -135,6 +140,8 @@ export function buildSegment(
 // Scratch arrays for `buildSegment`, which is never re-entered, filled by index from 0 (setting `length` is a call
 // into the runtime): each result is copied out at its exact length, since an array grown by `push` keeps room for
 // 17 elements, and notes are kept (a scored folder holds every note at once).
+const SPANS: number[] = [];
+const TEXTS: string[] = [];
 const SENTENCES: Sentence[] = [];
 const ALL_CITATIONS: Citation[] = [];
 

@@ -1,4 +1,4 @@
-import { asciiSentenceEnds, setSemicolonContinues } from './ascii-sentences.js';
+import { asciiSentenceBreaks, asciiSentenceEnds, setSemicolonContinues } from './ascii-sentences.js';
 
 /** A stretch of a text: where it starts (UTF-16 offset) and what it holds. */
 export interface TextPiece {
@@ -41,16 +41,21 @@ export function sentencesOf(texts: readonly string[]): TextPiece[][] {
 
 /** The sentences of an ASCII text, or undefined when the text is not ASCII. */
 function asciiSentences(text: string): TextPiece[] | undefined {
-  const ends = asciiSentenceEnds(text);
-  if (!ends) return undefined;
-  const out: TextPiece[] = [];
+  const count = asciiSentenceBreaks(text, ENDS);
+  if (count === -1) return undefined;
+  if (count === 1) return [{ index: 0, segment: text }];
+  // Made at their exact length: `push` would leave room for 17.
+  const out = new Array<TextPiece>(count);
   let start = 0;
-  for (const end of ends) {
-    out.push({ index: start, segment: text.slice(start, end) });
+  for (let k = 0; k < count; k++) {
+    const end = ENDS[k]!;
+    out[k] = { index: start, segment: text.slice(start, end) };
     start = end;
   }
   return out;
 }
+
+const ENDS: number[] = [];
 
 /**
  * Texts whose breaks depend on each ASCII class the rules know (`;` is SContinue from Unicode 15.1 on, so it
