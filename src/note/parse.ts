@@ -5,6 +5,9 @@ import { scanBlocks } from './scan.js';
 import { buildSegment, collapse, type PlainText, plainText } from './segment.js';
 import { sentencesOf } from './sentences.js';
 
+/** Any character but white space; a regex literal in a function would be a new object on every call. */
+const NOT_SPACE = /\S/;
+
 /** Sections whose text makes no claims, so Stage 1 citation recall exempts them (seed 001, Thread 1). */
 export const DEFAULT_EXEMPT_SECTIONS: readonly string[] = ['Gaps & caveats', 'Provenance'];
 
@@ -46,7 +49,7 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
       });
     } else if (block.paragraphs.length > 0) {
       const plain = plainText(block.paragraphs, source);
-      if (/\S/.test(plain.text))
+      if (NOT_SPACE.test(plain.text))
         pending.push({ kind: block.kind, plain, section: sections[sections.length - 1]! });
     }
   }

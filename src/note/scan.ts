@@ -35,7 +35,10 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   // A link definition (`[label]: url`, which makes every `[label]` a link) can only open a paragraph, and needs `]:`.
   const mayDefine = source.includes(']:');
   const blocks: NoteBlock[] = [];
+  // The items open at this line, outermost first: the first `openCount` of `open` (filled by index, since setting
+  // `length` calls into the runtime and drops the array's room).
   const open: OpenItem[] = [];
+  let openCount = 0;
   // The open paragraph: its lines' content (leading spaces dropped, as CommonMark does), and where it goes.
   let lines: string[] = [];
   let start = 0;
@@ -60,7 +63,7 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   /** The open item whose content starts at `indent` (the new block's parent), or -1 at the top level. */
   const parentAt = (indent: number): number | undefined => {
     if (indent === 0) return -1;
-    for (let k = open.length - 1; k >= 0; k--) if (open[k]!.contentIndent === indent) return k;
+    for (let k = openCount - 1; k >= 0; k--) if (open[k]!.contentIndent === indent) return k;
     return undefined;
   };
 
@@ -83,7 +86,7 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
       const content = rest.slice(depth).replace(/^ +/, '');
       if (indent > 0 || content.endsWith('#') || UNSAFE_INLINE.test(content)) return undefined;
       closeParagraph();
-      open.length = 0;
+      openCount = 0;
       blocks.push({ kind: 'heading', depth, title: content, offset: at });
       continue;
     }
@@ -94,10 +97,10 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
       if (parent === undefined || !safeStart(content) || UNSAFE_INLINE.test(content)) return undefined;
       if (mayDefine && content.startsWith('[')) return undefined;
       closeParagraph();
-      open.length = parent + 1;
+      openCount = parent + 1;
       const item: OpenItem = { contentIndent: indent + 2, block: { kind: 'bullet', paragraphs: [] } };
       blocks.push(item.block);
-      open.push(item);
+      open[openCount++] = item;
       openParagraph(content, at + indent + 2, item);
       continue;
     }
@@ -111,8 +114,8 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
     }
     const parent = parentAt(indent);
     if (parent === undefined || (mayDefine && rest.startsWith('['))) return undefined;
-    open.length = parent + 1;
-    openParagraph(rest, at + indent, open[parent]);
+    openCount = parent + 1;
+    openParagraph(rest, at + indent, parent === -1 ? undefined : open[parent]);
   }
   closeParagraph();
   return blocks;
