@@ -124,6 +124,9 @@ export function buildSegment(
     length += sentenceText.length;
   }
   if (length === 0 && citationCount === 0) return undefined;
+  // A segment usually starts where its first sentence does: the two share one position object, since notes are kept.
+  const position = positionAt(pieces, lines, leadingSpace(plain));
+  const first = sentenceCount > 0 ? SENTENCES[0]!.position : undefined;
 
   return {
     kind,
@@ -133,7 +136,7 @@ export function buildSegment(
     sentences: SENTENCES.slice(0, sentenceCount),
     citations: ALL_CITATIONS.slice(0, citationCount),
     lastCitationAt: Math.min(lastCitationAt, length),
-    position: positionAt(pieces, lines, leadingSpace(plain)),
+    position: first?.offset === position.offset ? first : position,
   };
 }
 
