@@ -5,6 +5,9 @@ import { scanBlocks } from './scan.js';
 import { buildSegment, collapse, type PlainText, plainText } from './segment.js';
 import { sentencesOf } from './sentences.js';
 
+/** Any character but white space; a regex literal in a function would be a new object on every call. */
+const NOT_SPACE = /\S/;
+
 /** Sections whose text makes no claims, so Stage 1 citation recall exempts them (seed 001, Thread 1). */
 export const DEFAULT_EXEMPT_SECTIONS: readonly string[] = ['Gaps & caveats', 'Provenance'];
 
@@ -22,7 +25,7 @@ export interface ParseNoteOptions {
  * with the same result.
  */
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
-  const exempt = new Set((options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS).map(sectionKey));
+  const exempt = exemptKeys(options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS);
   const lines = new LineIndex(source);
   // The text before the first heading is a section only when it holds a segment.
   const sections: Section[] = [
@@ -46,7 +49,7 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
       });
     } else if (block.paragraphs.length > 0) {
       const plain = plainText(block.paragraphs, source);
-      if (plain.text.trim() !== '')
+      if (NOT_SPACE.test(plain.text))
         pending.push({ kind: block.kind, plain, section: sections[sections.length - 1]! });
     }
   }
@@ -66,6 +69,14 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
     segments,
     citations: segments.flatMap((segment) => segment.citations),
   };
+}
+
+// The keys of the last list of exempt sections: a folder's notes are parsed with the same list, usually the default.
+let lastExempt: { titles: readonly string[]; keys: Set<string> } | undefined;
+
+function exemptKeys(titles: readonly string[]): Set<string> {
+  if (lastExempt?.titles !== titles) lastExempt = { titles, keys: new Set(titles.map(sectionKey)) };
+  return lastExempt.keys;
 }
 
 function sectionKey(title: string): string {

@@ -16,7 +16,6 @@ const UNSAFE_INLINE =
  */
 const UNSAFE_START = /^(?:[>=_~\-*+` <]|\d{1,9}[.)](?: |$)|$)/;
 
-const HEADING = /^(#{1,6})(?= |$)/;
 const BULLET = /^[-*+] /;
 
 interface OpenItem {
@@ -36,7 +35,10 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   // A link definition (`[label]: url`, which makes every `[label]` a link) can only open a paragraph, and needs `]:`.
   const mayDefine = source.includes(']:');
   const blocks: NoteBlock[] = [];
+  // The items open at this line, outermost first: the first `openCount` of `open` (filled by index, since setting
+  // `length` calls into the runtime and drops the array's room).
   const open: OpenItem[] = [];
+  let openCount = 0;
   // The open paragraph: its lines' content (leading spaces dropped, as CommonMark does), and where it goes.
   let lines: string[] = [];
   let start = 0;
@@ -46,7 +48,9 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   const closeParagraph = (): void => {
     if (lines.length === 0) return;
     const run: TextRun = { text: lines.length === 1 ? lines[0]! : lines.join('\n'), start, end };
-    if (owner) owner.block.paragraphs.push([run]);
+    // An item's first paragraph makes its list at its length: `push` would leave room for 17.
+    if (owner && owner.block.paragraphs.length === 0) owner.block.paragraphs = [[run]];
+    else if (owner) owner.block.paragraphs.push([run]);
     else blocks.push({ kind: 'paragraph', paragraphs: [[run]] });
     lines = [];
   };
@@ -59,7 +63,7 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   /** The open item whose content starts at `indent` (the new block's parent), or -1 at the top level. */
   const parentAt = (indent: number): number | undefined => {
     if (indent === 0) return -1;
-    for (let k = open.length - 1; k >= 0; k--) if (open[k]!.contentIndent === indent) return k;
+    for (let k = openCount - 1; k >= 0; k--) if (open[k]!.contentIndent === indent) return k;
     return undefined;
   };
 
@@ -67,24 +71,23 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   while (lineStart <= source.length) {
     let lineEnd = source.indexOf('\n', lineStart);
     if (lineEnd === -1) lineEnd = source.length;
-    const line = source.slice(lineStart, lineEnd);
     const at = lineStart;
     lineStart = lineEnd + 1;
-    if (line === '') {
+    if (lineEnd === at) {
       closeParagraph();
       continue;
     }
     let indent = 0;
-    while (line.charCodeAt(indent) === 32) indent++;
-    const rest = indent === 0 ? line : line.slice(indent);
+    while (source.charCodeAt(at + indent) === 32) indent++;
+    const rest = source.slice(at + indent, lineEnd);
 
-    const heading = HEADING.exec(rest);
-    if (heading) {
-      const content = rest.slice(heading[1]!.length).replace(/^ +/, '');
+    const depth = headingDepth(rest);
+    if (depth > 0) {
+      const content = rest.slice(depth).replace(/^ +/, '');
       if (indent > 0 || content.endsWith('#') || UNSAFE_INLINE.test(content)) return undefined;
       closeParagraph();
-      open.length = 0;
-      blocks.push({ kind: 'heading', depth: heading[1]!.length, title: content, offset: at });
+      openCount = 0;
+      blocks.push({ kind: 'heading', depth, title: content, offset: at });
       continue;
     }
 
@@ -94,10 +97,10 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
       if (parent === undefined || !safeStart(content) || UNSAFE_INLINE.test(content)) return undefined;
       if (mayDefine && content.startsWith('[')) return undefined;
       closeParagraph();
-      open.length = parent + 1;
+      openCount = parent + 1;
       const item: OpenItem = { contentIndent: indent + 2, block: { kind: 'bullet', paragraphs: [] } };
       blocks.push(item.block);
-      open.push(item);
+      open[openCount++] = item;
       openParagraph(content, at + indent + 2, item);
       continue;
     }
@@ -111,14 +114,21 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
     }
     const parent = parentAt(indent);
     if (parent === undefined || (mayDefine && rest.startsWith('['))) return undefined;
-    open.length = parent + 1;
-    openParagraph(rest, at + indent, open[parent]);
+    openCount = parent + 1;
+    openParagraph(rest, at + indent, parent === -1 ? undefined : open[parent]);
   }
   closeParagraph();
   return blocks;
 }
 
+/** The depth of the ATX heading a line's content opens (one to six `#` followed by a space or the end), or 0. */
+function headingDepth(content: string): number {
+  let depth = 0;
+  while (content.charCodeAt(depth) === 35) depth++;
+  return depth <= 6 && (depth === content.length || content.charCodeAt(depth) === 32) ? depth : 0;
+}
+
 /** Whether a line's content opens nothing but a paragraph (a `#` not followed by a space or the end is text). */
 function safeStart(content: string): boolean {
-  return !UNSAFE_START.test(content) && !HEADING.test(content);
+  return !UNSAFE_START.test(content) && headingDepth(content) === 0;
 }

@@ -1,20 +1,19 @@
 import type { Citation, Section, Segment, Sentence, SourcePosition } from '../model/note.js';
 import type { LineIndex } from '../parse/position.js';
 import type { TextRun } from './blocks.js';
+import { nextMarker } from './citation-marker.js';
 import { splitAfterCitations, type TextPiece } from './sentences.js';
 
-/**
- * `[cite:g1]`, `[cite:g1,g2]`, `[cite: g1, g2]`; `[cite:g1][cite:g2]` is two markers. Ids are ledger ids.
- */
-const CITATION = /\[cite:\s*([A-Za-z0-9_.-]+(?:\s*,\s*[A-Za-z0-9_.-]+)*)\s*\]/g;
-const ONLY_CITATIONS = /^(?:\s*\[cite:[^\]]*\])+\s*$/;
+/** Any character but white space (what `trim` keeps). */
+const NOT_SPACE = /\S/;
+const SPACE = /\s/;
 
 /** A run of plain text taken from one inline node, and where it stands in the source. */
 interface Piece {
   plainStart: number;
   srcStart: number;
   /** Source offset of each character when the node's text differs from its source (escapes, entities). */
-  offsets?: number[];
+  offsets: number[] | undefined;
 }
 
 /** A segment's plain text (its paragraphs' runs, paragraphs joined by a space) and where each run came from. */
@@ -25,21 +24,25 @@ export interface PlainText {
 
 /** The plain text of a segment's paragraphs, each run mapped back to its source. */
 export function plainText(paragraphs: readonly (readonly TextRun[])[], source: string): PlainText {
-  const pieces: Piece[] = [];
+  let pieces: Piece[] | undefined;
   let plain = '';
-  paragraphs.forEach((runs, i) => {
+  for (let i = 0; i < paragraphs.length; i++) {
     if (i > 0) plain += ' ';
-    for (const { text, start, end } of runs) {
-      const raw = source.slice(start, end);
-      pieces.push({
+    for (const { text, start, end } of paragraphs[i]!) {
+      // Most runs are their source verbatim: compared in place, without copying the source.
+      const verbatim = end - start === text.length && source.startsWith(text, start);
+      const piece: Piece = {
         plainStart: plain.length,
         srcStart: start,
-        ...(raw !== text && { offsets: align(text, raw, start) }),
-      });
+        offsets: verbatim ? undefined : align(text, source.slice(start, end), start),
+      };
+      // Most segments are one run: a literal, not `push` on an empty array, which would leave room for 17.
+      if (pieces) pieces.push(piece);
+      else pieces = [piece];
       plain += text;
     }
-  });
-  return { text: plain, pieces };
+  }
+  return { text: plain, pieces: pieces ?? [] };
 }
 
 /**
@@ -54,93 +57,135 @@ export function buildSegment(
   lines: LineIndex,
   section: Section,
 ): Segment | undefined {
-  if (plain.trim() === '') return undefined;
+  if (!NOT_SPACE.test(plain)) return undefined;
 
-  const sourceOffset = (index: number): number => {
-    let lo = 0;
-    let hi = pieces.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (pieces[mid]!.plainStart <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    const piece = pieces[lo]!;
-    const at = index - piece.plainStart;
-    return piece.offsets
-      ? (piece.offsets[at] ?? piece.offsets[piece.offsets.length - 1] ?? piece.srcStart)
-      : piece.srcStart + at;
-  };
-  const positionAt = (index: number): SourcePosition => lines.position(sourceOffset(index));
-
-  // Sentence spans over the plain text; a span made only of citation markers belongs to the sentence before it
-  // ("... the cell. [cite:g11]"), which is how agents cite.
-  const spans: Array<{ start: number; end: number }> = [];
+  // Sentence spans over the plain text, as [start, end) pairs; a span made only of citation markers belongs to the
+  // sentence before it ("... the cell. [cite:g11]"), which is how agents cite.
+  const spans = SPANS;
+  let spanCount = 0;
   for (const { index, segment } of splitAfterCitations(icuSentences)) {
-    const last = spans[spans.length - 1];
-    const marked = segment.includes('[cite:');
-    const leading = marked ? /^(?:\s*\[cite:[^\]]*\])+/.exec(segment) : null;
-    if (last && marked && ONLY_CITATIONS.test(segment)) {
-      last.end = index + segment.length;
-    } else if (last && leading) {
-      last.end = index + leading[0].length;
-      spans.push({ start: index + leading[0].length, end: index + segment.length });
+    const leading = segment.includes('[cite:') ? leadingCitations(segment) : 0;
+    const last = spanCount - 1;
+    if (last > 0 && leading > 0 && !NOT_SPACE.test(segment.slice(leading))) {
+      spans[last] = index + segment.length;
+    } else if (last > 0 && leading > 0) {
+      spans[last] = index + leading;
+      spans[spanCount++] = index + leading;
+      spans[spanCount++] = index + segment.length;
     } else {
-      spans.push({ start: index, end: index + segment.length });
+      spans[spanCount++] = index;
+      spans[spanCount++] = index + segment.length;
     }
   }
 
-  let text = '';
+  // The segment's text is its sentences joined by a space, built once at the end (`+=` would leave a rope).
+  let sentenceCount = 0;
+  let citationCount = 0;
+  let length = 0;
   let lastCitationAt = -1;
-  const out: Sentence[] = [];
-  const all: Citation[] = [];
-  for (const span of spans) {
-    const raw = plain.slice(span.start, span.end);
-    const citations: Citation[] = [];
+  for (let s = 0; s < spanCount; s += 2) {
+    const start = spans[s]!;
+    const raw = plain.slice(start, spans[s + 1]);
+    let citations: Citation[] | undefined;
     let cleaned = '';
     // The prose before the last marker, other markers removed.
     let beforeLast = '';
     let cursor = 0;
-    // An `exec` loop on the one global regex: `matchAll` would copy the regex for every sentence.
-    CITATION.lastIndex = 0;
-    for (let match = raw.includes('[cite:') ? CITATION.exec(raw) : null; match; match = CITATION.exec(raw)) {
-      cleaned += raw.slice(cursor, match.index);
+    for (let marker = nextMarker(raw, 0); marker; marker = nextMarker(raw, marker.end)) {
+      cleaned += raw.slice(cursor, marker.start);
       beforeLast = cleaned;
-      cursor = match.index + match[0].length;
-      const at = positionAt(span.start + match.index);
-      for (const id of match[1]!.split(',')) citations.push({ id: id.trim(), position: at });
+      cursor = marker.end;
+      const at = positionAt(pieces, lines, start + marker.start);
+      const these = marker.ids.map((id) => ({ id, position: at }));
+      citations = citations ? citations.concat(these) : these;
     }
-    cleaned += raw.slice(cursor);
+    const after = raw.slice(cursor);
+    cleaned += after;
     const sentenceText = tidy(cleaned);
+    citations ??= [];
     if (citations.length > 0) {
-      // The last citation covers the prose before it: measure that prose once tidied, as it stands in `text`.
-      const before = tidy(beforeLast);
-      lastCitationAt = (text === '' || sentenceText === '' ? text.length : text.length + 1) + before.length;
+      // The last citation covers the prose before it: measure that prose once tidied, as it stands in the text.
+      // With only white space after the marker, that prose tidies to the sentence itself.
+      const before = NOT_SPACE.test(after) ? tidy(beforeLast) : sentenceText;
+      lastCitationAt = (length === 0 || sentenceText === '' ? length : length + 1) + before.length;
+      for (const citation of citations) ALL_CITATIONS[citationCount++] = citation;
     }
-    all.push(...citations);
     if (sentenceText === '') continue;
-    if (text !== '') text += ' ';
-    const firstWord = span.start + (raw.length - raw.trimStart().length);
-    out.push({
+    if (length > 0) length++;
+    const firstWord = start + leadingSpace(raw);
+    SENTENCES[sentenceCount++] = {
       text: sentenceText,
       citations,
-      position: positionAt(firstWord),
-      start: text.length,
-      end: text.length + sentenceText.length,
-    });
-    text += sentenceText;
+      position: positionAt(pieces, lines, firstWord),
+      start: length,
+      end: length + sentenceText.length,
+    };
+    TEXTS[sentenceCount - 1] = sentenceText;
+    length += sentenceText.length;
   }
-  if (text === '' && all.length === 0) return undefined;
+  if (length === 0 && citationCount === 0) return undefined;
+  // A segment usually starts where its first sentence does: the two share one position object, since notes are kept.
+  const position = positionAt(pieces, lines, leadingSpace(plain));
+  const first = sentenceCount > 0 ? SENTENCES[0]!.position : undefined;
 
   return {
     kind,
     section: section.title,
     claims: section.claims,
-    text,
-    sentences: out,
-    citations: all,
-    lastCitationAt: Math.min(lastCitationAt, text.length),
-    position: positionAt(plain.length - plain.trimStart().length),
+    text: sentenceCount === 1 ? TEXTS[0]! : TEXTS.slice(0, sentenceCount).join(' '),
+    sentences: SENTENCES.slice(0, sentenceCount),
+    citations: ALL_CITATIONS.slice(0, citationCount),
+    lastCitationAt: Math.min(lastCitationAt, length),
+    position: first?.offset === position.offset ? first : position,
   };
+}
+
+// Scratch arrays for `buildSegment`, which is never re-entered, filled by index from 0 (setting `length` is a call
+// into the runtime): each result is copied out at its exact length, since an array grown by `push` keeps room for
+// 17 elements, and notes are kept (a scored folder holds every note at once).
+const SPANS: number[] = [];
+const TEXTS: string[] = [];
+const SENTENCES: Sentence[] = [];
+const ALL_CITATIONS: Citation[] = [];
+
+/** How much white space `text` opens with (what `trimStart` drops), found without copying the text. */
+function leadingSpace(text: string): number {
+  const first = text.search(NOT_SPACE);
+  return first === -1 ? text.length : first;
+}
+
+/** Line and column of an offset into a segment's plain text, found through the run it came from. */
+function positionAt(pieces: readonly Piece[], lines: LineIndex, index: number): SourcePosition {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pieces[mid]!.plainStart <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  const piece = pieces[lo]!;
+  const at = index - piece.plainStart;
+  return lines.position(
+    piece.offsets
+      ? (piece.offsets[at] ?? piece.offsets[piece.offsets.length - 1] ?? piece.srcStart)
+      : piece.srcStart + at,
+  );
+}
+
+/**
+ * The length of the citation markers a sentence opens with, white space before each included (what
+ * `/^(?:\s*\[cite:[^\]]*\])+/` matches), or 0 when it opens with none.
+ */
+function leadingCitations(text: string): number {
+  let matched = 0;
+  for (;;) {
+    let i = matched;
+    while (i < text.length && SPACE.test(text[i]!)) i++;
+    if (!text.startsWith('[cite:', i)) return matched;
+    const close = text.indexOf(']', i + 6);
+    if (close === -1) return matched;
+    matched = close + 1;
+  }
 }
 
 /**

@@ -26,7 +26,7 @@ function fixtureNotes(): Array<[string, string]> {
   return notes;
 }
 
-// Inline pieces: plain words (ASCII and not), sentence ends, citations in every form and place, brackets that stay
+// Inline pieces: plain words (ASCII and not), sentence ends (abbreviations, decimals, quotes and brackets after them), citations in every form and place, brackets that stay
 // text, and every construct the scanner hands to the full parser (emphasis, code, escapes, entities, HTML, links).
 const word = fc.constantFrom(
   'Halberd',
@@ -57,6 +57,17 @@ const word = fc.constantFrom(
   '"quoted."',
   'Gaps & caveats',
   'AT&T',
+  // What the ASCII sentence rules (src/note/ascii-sentences.ts) must read as Intl.Segmenter does.
+  'U.S. Army',
+  'etc. and',
+  '3.14',
+  'Why?!',
+  'so...',
+  'end." Then',
+  'end.) then',
+  'e.g. the',
+  'A.B. Smith',
+  'done.; next',
 );
 const cite = fc.constantFrom(
   '[cite:g1]',

@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { asciiSentenceEnds } from '../../src/note/ascii-sentences.js';
+import { sentencesOf } from '../../src/note/sentences.js';
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** The end offset of each of `Intl.Segmenter`'s sentences: what `asciiSentenceEnds` must give. */
+const icuEnds = (text: string): number[] =>
+  Array.from(segmenter.segment(text), ({ index, segment }) => index + segment.length);
+
+// Pieces that exercise every rule: abbreviations (SB7, SB8), decimals (SB6), terminators after terminators (SB8a),
+// quotes and brackets after them (SB9), spaces and every line ending (SB3, SB4, SB10), and every ASCII class.
+const PIECES = [
+  'a',
+  'Z',
+  'x',
+  '7',
+  '.',
+  '!',
+  '?',
+  '?!',
+  '...',
+  ' ',
+  '  ',
+  '\t',
+  '\v',
+  '\f',
+  '\n',
+  '\r',
+  '\r\n',
+  '"',
+  "'",
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ';',
+  ':',
+  '-',
+  '#',
+  '&',
+  '_',
+  '\0',
+  '\x7f',
+  'U.S. Army',
+  'etc. and',
+  '3.14',
+  'e.g. ',
+  'Mr. Smith',
+  'i.e.',
+  '[cite:g1]',
+  ' The',
+  ' the',
+  'A.',
+];
+const tricky = fc
+  .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 16 })
+  .map((parts) => parts.join(''));
+
+describe('asciiSentenceEnds gives the sentences of Intl.Segmenter', () => {
+  it('on a few sentences', () => {
+    // UAX #29 breaks after "U.S." before a capital, and not after "etc." before a lower-case word.
+    const text =
+      'The U.S. Army left at 3.14 p.m. today. "Why?!" he asked... (Nobody knew.) Next, etc. and so on';
+    expect(asciiSentenceEnds(text)).toEqual(icuEnds(text));
+    expect(asciiSentenceEnds(text)).toEqual([9, 39, 47, 59, 74, 94]);
+  });
+
+  it('on no text, and not on text outside ASCII', () => {
+    expect(asciiSentenceEnds('')).toEqual([]);
+    expect(asciiSentenceEnds('Café. Next.')).toBeUndefined();
+    expect(asciiSentenceEnds('One. Two\u2029three.')).toBeUndefined();
+  });
+
+  it('on every ASCII text of two characters', () => {
+    const mismatches: string[] = [];
+    for (let a = 0; a < 128; a++) {
+      for (let b = 0; b < 128; b++) {
+        const text = String.fromCharCode(a, b);
+        if (asciiSentenceEnds(text)?.join() !== icuEnds(text).join()) mismatches.push(JSON.stringify(text));
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('on every text of four characters over one character of each class', () => {
+    const alphabet = ['a', 'A', '1', '.', '!', ' ', '\n', '\r', '"', ',', ';', '#'];
+    const mismatches: string[] = [];
+    for (const a of alphabet)
+      for (const b of alphabet)
+        for (const c of alphabet)
+          for (const d of alphabet) {
+            const text = a + b + c + d;
+            if (asciiSentenceEnds(text)?.join() !== icuEnds(text).join())
+              mismatches.push(JSON.stringify(text));
+          }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('on 50,000 generated texts of abbreviations, decimals, quotes, brackets, terminators and line ends', () => {
+    fc.assert(
+      fc.property(tricky, (text) => {
+        expect(asciiSentenceEnds(text)).toEqual(icuEnds(text));
+      }),
+      { numRuns: 50_000, seed: 29 },
+    );
+  }, 120_000);
+});
+
+describe('sentencesOf', () => {
+  it('gives each text its own sentences, ASCII or not, as Intl.Segmenter does alone', () => {
+    const texts = ['One. Two.', 'Café au lait. Oui.', 'No end', 'Line one\nline two. Three', 'Ωmega. Alpha.'];
+    expect(sentencesOf(texts)).toEqual(
+      texts.map((text) => Array.from(segmenter.segment(text), ({ index, segment }) => ({ index, segment }))),
+    );
+  });
+});
