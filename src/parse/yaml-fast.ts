@@ -83,7 +83,8 @@ export function loadYamlFast(text: string, depth: number): FastYaml | undefined 
   }
   // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
   if (hasKey(value, 'null')) return undefined;
-  return { value, startOf: (node) => starts.get(node) };
+  // An empty document is null to `yaml`, undefined to js-yaml.
+  return { value: value === undefined ? null : value, startOf: (node) => starts.get(node) };
 }
 
 /** Past the spaces, line breaks and comments js-yaml may stand on when it opens a node. */
