@@ -66,25 +66,31 @@ interface CasesYaml {
  * that path leaves alone, is read again with the `yaml` Document, so every diagnostic is placed as exactly there.
  */
 export function parseCasesText(text: string, file: string): CasesSpec {
-  const fast = loadYamlFast(text, 2);
-  if (fast) {
-    const lines = new LineIndex(text);
-    const caseLine = (_index: number, node: unknown) => {
-      const at = node !== null && typeof node === 'object' ? fast.startOf(node) : undefined;
-      return at === undefined ? undefined : lines.position(at).line;
-    };
-    try {
-      const spec = parseCases(fast.value, file, { where: () => undefined, caseLine });
-      if (spec.invalid.length === 0 && spec.cases.every((c) => c.line !== undefined)) return spec;
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-    }
-  }
+  const light = lightCases(text, file);
+  if (light) return light;
   const { value, doc, lines } = parseYaml(text, file);
   return parseCases(value, file, {
     where: (path, key) => locate(doc, lines, path, key),
     caseLine: (index) => locate(doc, lines, ['cases', String(index)])?.line,
   });
+}
+
+/** The cases on the light path; undefined when the file has any problem (its values are dropped on return). */
+function lightCases(text: string, file: string): CasesSpec | undefined {
+  const fast = loadYamlFast(text, 2);
+  if (!fast) return undefined;
+  const lines = new LineIndex(text);
+  const caseLine = (_index: number, node: unknown) => {
+    const at = node !== null && typeof node === 'object' ? fast.startOf(node) : undefined;
+    return at === undefined ? undefined : lines.position(at).line;
+  };
+  try {
+    const spec = parseCases(fast.value, file, { where: () => undefined, caseLine });
+    return spec.invalid.length === 0 && spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
+  } catch (error) {
+    if (error instanceof UserError) return undefined;
+    throw error;
+  }
 }
 
 type Where = (path: readonly string[], key?: string) => { line: number; column: number } | undefined;

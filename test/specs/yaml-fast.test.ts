@@ -126,9 +126,9 @@ type Node =
   | { seq: Node[]; flow: boolean }
   | { anchor: Node }
   | { alias: true }
-  | { tag: string; node: Node };
+  | { tag: string; node: { scalar: string } };
 
-const scalar = fc.constantFrom(...SCALARS).map((s): Node => ({ scalar: s }));
+const scalar = fc.constantFrom(...SCALARS).map((s) => ({ scalar: s }));
 const body = fc.array(fc.constantFrom('text', '  indented', '', 'more: words', '# not a comment', 'x'), {
   minLength: 1,
   maxLength: 4,
