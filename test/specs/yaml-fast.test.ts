@@ -251,6 +251,10 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       ['a: [1, 2\n', 'left to yaml'],
       ['\uFEFFa: 1\n', 'fast'],
       ['a: 1\r\nb: "x\r\n  y"\r\n', 'fast'],
+      ['__proto__: { a: 1 }\nb: { __proto__: x }\n', 'fast'],
+      ['a: "\\N\\_\\L \\x41"\nb: \'\\n\'\n? c\n: d\n', 'fast'],
+      ['a: b #c\nd: e#f\n...\n', 'fast'],
+      ['"a\\\n b": 1\n', 'left to yaml'],
       ['', 'fast'],
       ['# only a comment\n', 'fast'],
     ];
