@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../errors/index.js';
 import { UserError } from '../errors/index.js';
 import type {
@@ -13,9 +12,12 @@ import type {
 } from '../model/spec.js';
 import { makeStep, makeTrajectory } from '../model/trajectory.js';
 import { locate } from '../parse/locate.js';
+import { LineIndex } from '../parse/position.js';
 import { placeProblems, schemaProblems } from '../parse/schema.js';
-import { parseSpec } from './load.js';
+import { parseYaml } from '../parse/yaml.js';
+import { loadYamlFast } from '../parse/yaml-fast.js';
 import { normalizeRubric, type RubricYaml } from './normalize.js';
+import { parseSchemaSpec } from './schema-spec.js';
 
 /** A case of the YAML, once the schema has accepted it. */
 interface CaseYaml {
@@ -59,12 +61,52 @@ interface CasesYaml {
 }
 
 /**
- * Parses a task-cases file whose YAML already parsed. Problems of the file as a whole throw a `UserError`; a problem
- * inside one case (an unknown assertion key, a wrong type, a regex that does not compile, a judge rubric that does
- * not load) marks that case invalid, placed at file:line:column, and the other cases load.
+ * Parses and validates a task-cases file. A valid file is read on the light path (js-yaml's values and each case's
+ * line: a 10,000-case file stays far below the `yaml` Document's memory); a file with any problem, or any construct
+ * that path leaves alone, is read again with the `yaml` Document, so every diagnostic is placed as exactly there.
  */
-export function parseCases(value: unknown, file: string, doc: Document, lines: LineCounter): CasesSpec {
-  const where = (path: readonly string[], key?: string) => locate(doc, lines, path, key);
+export function parseCasesText(text: string, file: string): CasesSpec {
+  const light = lightCases(text, file);
+  if (light) return light;
+  const { value, doc, lines } = parseYaml(text, file);
+  return parseCases(value, file, {
+    where: (path, key) => locate(doc, lines, path, key),
+    caseLine: (index) => locate(doc, lines, ['cases', String(index)])?.line,
+  });
+}
+
+/** The cases on the light path; undefined when the file has any problem (its values are dropped on return). */
+function lightCases(text: string, file: string): CasesSpec | undefined {
+  const fast = loadYamlFast(text, 2);
+  if (!fast) return undefined;
+  const lines = new LineIndex(text);
+  const caseLine = (_index: number, node: unknown) => {
+    const at = node !== null && typeof node === 'object' ? fast.startOf(node) : undefined;
+    return at === undefined ? undefined : lines.position(at).line;
+  };
+  try {
+    const spec = parseCases(fast.value, file, { where: () => undefined, caseLine });
+    return spec.invalid.length === 0 && spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
+  } catch (error) {
+    if (error instanceof UserError) return undefined;
+    throw error;
+  }
+}
+
+type Where = (path: readonly string[], key?: string) => { line: number; column: number } | undefined;
+
+/** Where the parts of a cases file stand: a data path's place, and the line where case `index` starts. */
+interface Places {
+  where: Where;
+  caseLine(index: number, node: unknown): number | undefined;
+}
+
+/**
+ * Builds the cases of a parsed file. Problems of the file as a whole throw a `UserError`; a problem inside one case
+ * (an unknown assertion key, a wrong type, a regex that does not compile, a judge rubric that does not load) marks
+ * that case invalid, placed at file:line:column, and the other cases load.
+ */
+function parseCases(value: unknown, file: string, { where, caseLine }: Places): CasesSpec {
   const problems = schemaProblems('cases', value);
   const whole = problems.filter((p) => p.segments[0] !== 'cases' || p.segments.length < 2);
   if (whole.length > 0) throw new UserError(placeProblems(whole, file, where));
@@ -80,7 +122,7 @@ export function parseCases(value: unknown, file: string, doc: Document, lines: L
   const seen = new Map<string, number>();
   yaml.cases.forEach((c, index) => {
     const path = ['cases', String(index)];
-    const line = where(path)?.line;
+    const line = caseLine(index, c);
     const diagnostics = byCase.get(index) ?? [];
     const id = typeof c?.id === 'string' ? c.id : `case ${index + 1}`;
     const first = seen.get(id);
@@ -109,8 +151,6 @@ export function parseCases(value: unknown, file: string, doc: Document, lines: L
     file,
   };
 }
-
-type Where = (path: readonly string[], key?: string) => { line: number; column: number } | undefined;
 
 function buildCase(
   c: CaseYaml,
@@ -216,8 +256,7 @@ function loadJudge(
   const path = resolve(dirname(file), judge);
   try {
     // Loaded with the cases, synchronously: a rubric file is small, and a bad one is this case's problem.
-    const spec = parseSpec(readFileSync(path, 'utf8'), path, 'rubric');
-    return { rubric: spec as RubricSpec };
+    return { rubric: parseSchemaSpec(readFileSync(path, 'utf8'), path, 'rubric') as RubricSpec };
   } catch (error) {
     if (error instanceof UserError) return { diagnostics: [...error.diagnostics] };
     const code = (error as NodeJS.ErrnoException).code;

@@ -2,11 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { findSpecs } from '../discover/find.js';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import type { CasesSpec, NeedleSpec, RubricSpec, Spec } from '../model/spec.js';
-import { locate } from '../parse/locate.js';
-import { checkSchema } from '../parse/schema.js';
-import { parseYaml } from '../parse/yaml.js';
-import { parseCases } from './cases.js';
-import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
+import { parseCasesText } from './cases.js';
+import { parseSchemaSpec } from './schema-spec.js';
 
 /** Which kind a spec file holds, from its name. */
 export function specKind(file: string): Spec['kind'] | undefined {
@@ -27,13 +24,7 @@ export function parseSpec(text: string, file: string, kind: Spec['kind'] | undef
       message: 'expected a spec file named *.needle.yaml, *.rubric.yaml or *.cases.yaml',
     });
   }
-  const { value, doc, lines } = parseYaml(text, file);
-  if (kind === 'cases') return parseCases(value, file, doc, lines);
-  const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
-  if (problems.length > 0) throw new UserError(problems);
-  return kind === 'needle'
-    ? normalizeNeedle(value as NeedleYaml, file)
-    : normalizeRubric(value as RubricYaml, file);
+  return kind === 'cases' ? parseCasesText(text, file) : parseSchemaSpec(text, file, kind);
 }
 
 /** Reads, parses and validates one spec file. */

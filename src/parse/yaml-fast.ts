@@ -1,0 +1,108 @@
+// A lighter parse path for large YAML files: js-yaml builds only the values (the `yaml` package's Document of a
+// 5 MB cases file costs about 500 MB at its peak, its CST alone about 350 MB), and remembers where the collections
+// near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
+// (returns undefined) on everything whose meaning it does not pin down the same way: anchors and aliases (the alias
+// limit lives in the `yaml` path), tags, directives, keys that only `yaml` spells differently, and any error. The
+// caller then takes the `yaml` path, so what that path reports stays the single source of diagnostics.
+import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
+
+/** The values of one YAML document, and where its collections at `depth` start. */
+export interface FastYaml {
+  value: unknown;
+  /**
+   * The UTF-16 offset where a mapping or list nested `depth` levels below the root starts (its first key or item,
+   * after any comment), as the `yaml` package's node ranges begin; undefined for any other value.
+   */
+  startOf(node: object): number | undefined;
+}
+
+// The YAML 1.2 core schema's scalars, with the tests and conversions of the `yaml` package (yaml/dist/schema/core).
+const nullType = new Type('tag:yaml.org,2002:null', {
+  kind: 'scalar',
+  resolve: (s: string) => /^(?:~|[Nn]ull|NULL)?$/.test(s),
+  construct: () => null,
+});
+const boolType = new Type('tag:yaml.org,2002:bool', {
+  kind: 'scalar',
+  resolve: (s: string) => /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s),
+  construct: (s: string) => s[0] === 't' || s[0] === 'T',
+});
+const intType = new Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (s: string) => /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+)$/.test(s),
+  construct: (s: string) =>
+    s.startsWith('0o')
+      ? parseInt(s.slice(2), 8)
+      : s.startsWith('0x')
+        ? parseInt(s.slice(2), 16)
+        : parseInt(s, 10),
+});
+const floatType = new Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (s: string) =>
+    /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/.test(
+      s,
+    ),
+  construct: (s: string) =>
+    /nan$/i.test(s) ? Number.NaN : /inf$/i.test(s) ? (s[0] === '-' ? -Infinity : Infinity) : parseFloat(s),
+});
+const CORE = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
+
+/** Thrown from the listener to stop at the first construct this path leaves to the `yaml` package. */
+class NotFast extends Error {}
+
+/**
+ * Parses one YAML document's values with js-yaml, recording where each collection `depth` levels below the root
+ * starts (1 is the root's own children: the items of a root `cases:` list are at depth 2). Undefined when the file
+ * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key.
+ */
+export function loadYamlFast(text: string, depth: number): FastYaml | undefined {
+  // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
+  if (/^%/m.test(text)) return undefined;
+  const starts = new WeakMap<object, number>();
+  const opened: number[] = [];
+  const listener = (event: 'open' | 'close', state: State) => {
+    if (event === 'open') {
+      const at = contentStart(state.input, state.position);
+      const c = state.input.charCodeAt(at);
+      if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
+      opened.push(at);
+      return;
+    }
+    const at = opened.pop()!;
+    // js-yaml's depth counts the root as 1.
+    if ((state as State & { depth: number }).depth === depth + 1 && state.result !== null) {
+      if (typeof state.result === 'object') starts.set(state.result, at);
+    }
+  };
+  let value: unknown;
+  try {
+    value = load(text, { schema: CORE, listener } as LoadOptions);
+  } catch {
+    return undefined;
+  }
+  // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
+  if (hasKey(value, 'null')) return undefined;
+  // An empty document is null to `yaml`, undefined to js-yaml.
+  return { value: value === undefined ? null : value, startOf: (node) => starts.get(node) };
+}
+
+/** Past the spaces, line breaks and comments js-yaml may stand on when it opens a node. */
+function contentStart(input: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const c = input.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+    else if (c === 0x23 /* # */) {
+      const end = input.indexOf('\n', i);
+      if (end === -1) return input.length;
+      i = end + 1;
+    } else return i;
+  }
+}
+
+function hasKey(value: unknown, key: string): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => hasKey(v, key));
+  return Object.hasOwn(value, key) || Object.values(value).some((v) => hasKey(v, key));
+}

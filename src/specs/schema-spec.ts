@@ -1,0 +1,24 @@
+import { UserError } from '../errors/index.js';
+import type { NeedleSpec, RubricSpec } from '../model/spec.js';
+import { locate } from '../parse/locate.js';
+import { checkSchema } from '../parse/schema.js';
+import { parseYaml } from '../parse/yaml.js';
+import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
+
+/**
+ * Parses and validates a needle or rubric spec's YAML text (one small document each). Throws a `UserError` holding
+ * every problem, each at its line and column: `needles/bridge.needle.yaml:12:5: required_path.relations[1] must be
+ * a string`.
+ */
+export function parseSchemaSpec(
+  text: string,
+  file: string,
+  kind: 'needle' | 'rubric',
+): NeedleSpec | RubricSpec {
+  const { value, doc, lines } = parseYaml(text, file);
+  const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
+  if (problems.length > 0) throw new UserError(problems);
+  return kind === 'needle'
+    ? normalizeNeedle(value as NeedleYaml, file)
+    : normalizeRubric(value as RubricYaml, file);
+}
