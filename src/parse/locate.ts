@@ -1,4 +1,5 @@
-import { type Document, isMap, isNode, isSeq, LineCounter, type Node, type Pair, parseDocument } from 'yaml';
+import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { yamlPackage } from './yaml-package.js';
 
 export interface Place {
   line: number;
@@ -16,6 +17,7 @@ export function locate(
   path: readonly string[],
   key?: string,
 ): Place | undefined {
+  const { isMap, isNode } = yamlPackage();
   let node: Node | undefined = isNode(doc.contents) ? doc.contents : undefined;
   for (const segment of path) {
     const child = childOf(node, segment);
@@ -31,12 +33,14 @@ export function locate(
 
 /** `locate` for a JSON text that was parsed without positions: re-reads it (only on the error path). */
 export function locateInJson(text: string, path: readonly string[], key?: string): Place | undefined {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   return locate(doc, lines, path, key);
 }
 
 function childOf(node: Node | undefined, segment: string): Node | undefined {
+  const { isMap, isNode, isSeq } = yamlPackage();
   if (isSeq(node)) {
     const item = node.items[Number(segment)];
     return isNode(item) ? item : undefined;
@@ -49,7 +53,7 @@ function childOf(node: Node | undefined, segment: string): Node | undefined {
 }
 
 function scalarText(key: unknown): string | undefined {
-  if (isNode(key) && 'value' in key) return String((key as { value: unknown }).value);
+  if (yamlPackage().isNode(key) && 'value' in key) return String((key as { value: unknown }).value);
   return key === null || key === undefined ? undefined : String(key);
 }
 

@@ -1,5 +1,6 @@
-import { type Document, LineCounter, parseDocument } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { type Diagnostic, UserError } from '../errors/index.js';
+import { yamlPackage } from './yaml-package.js';
 
 /** The most aliases one YAML file may expand; a "billion laughs" file is refused instead of exhausting memory. */
 export const MAX_YAML_ALIASES = 100;
@@ -15,6 +16,7 @@ export interface ParsedYaml {
  * line and column; the document is kept so schema errors can be placed on their node too.
  */
 export function parseYaml(text: string, file: string): ParsedYaml {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {

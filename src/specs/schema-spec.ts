@@ -1,8 +1,9 @@
 import { UserError } from '../errors/index.js';
 import type { NeedleSpec, RubricSpec } from '../model/spec.js';
 import { locate } from '../parse/locate.js';
-import { checkSchema } from '../parse/schema.js';
+import { checkSchema, schemaProblems } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
+import { loadYamlFast } from '../parse/yaml-fast.js';
 import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
 
 /**
@@ -15,10 +16,22 @@ export function parseSchemaSpec(
   file: string,
   kind: 'needle' | 'rubric',
 ): NeedleSpec | RubricSpec {
-  const { value, doc, lines } = parseYaml(text, file);
-  const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
-  if (problems.length > 0) throw new UserError(problems);
+  const value = validValue(text, file, kind);
   return kind === 'needle'
     ? normalizeNeedle(value as NeedleYaml, file)
     : normalizeRubric(value as RubricYaml, file);
+}
+
+/**
+ * The spec's values once they satisfy the schema. A valid spec is read on js-yaml's light path (its values only); a
+ * spec with any problem, or a construct that path leaves alone, is read again with the `yaml` Document, which places
+ * every diagnostic.
+ */
+function validValue(text: string, file: string, kind: 'needle' | 'rubric'): unknown {
+  const fast = loadYamlFast(text, 0);
+  if (fast && schemaProblems(kind, fast.value).length === 0) return fast.value;
+  const { value, doc, lines } = parseYaml(text, file);
+  const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
+  if (problems.length > 0) throw new UserError(problems);
+  return value;
 }

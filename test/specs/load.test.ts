@@ -50,6 +50,12 @@ describe('the built-in specs', () => {
       required_cites: [],
     });
   });
+
+  it('read the same whichever YAML reader takes them (an anchor leaves the light path for the yaml Document)', () => {
+    const plain = 'id: x\nanswer: y\naliases: [A, B]\nrequired_path: [A, B]\n';
+    const anchored = 'id: x\nanswer: y\naliases: &p [A, B]\nrequired_path: *p\n';
+    expect(parseSpec(anchored, 'x.needle.yaml')).toEqual(parseSpec(plain, 'x.needle.yaml'));
+  });
 });
 
 describe('a broken spec', () => {

@@ -270,7 +270,6 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       { numRuns: 2000, seed: 16 },
     );
     // The property must exercise the light path, not only its stepping aside.
-    console.log('TAKEN', taken);
     expect(taken).toBeGreaterThan(600);
   });
 

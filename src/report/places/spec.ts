@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isMap, isNode, LineCounter, parseDocument } from 'yaml';
 import type { Check } from '../../model/check.js';
 import { locate, type Place } from '../../parse/locate.js';
+import { yamlPackage } from '../../parse/yaml-package.js';
 
 /**
  * Where in a needle spec each needle criterion is declared: the key whose value the criterion checks. A criterion
@@ -28,6 +28,7 @@ const NEEDLE_KEYS: Record<string, ReadonlyArray<readonly string[]>> = {
  * criterion the spec does not name points at the spec's `id` key; undefined when the text is not a YAML mapping.
  */
 export function criterionPlace(text: string, criterion: string): Place | undefined {
+  const { isMap, isNode, LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   if (!isMap(doc.contents)) return undefined;
