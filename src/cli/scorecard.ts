@@ -1,20 +1,15 @@
 import { formatValue, thresholdText } from '../checks/format.js';
 import type { CitationRecall, CitationResolution } from '../metrics/citations/index.js';
 import type { TradecraftReport } from '../metrics/tradecraft/index.js';
+import type { PairScores } from '../metrics/trajectory/index.js';
 import type { Check } from '../model/check.js';
 import { weightedTotal } from '../rubric/aggregate.js';
 import { colors, type Io } from './io.js';
 
 /** The seed 002 trajectory metrics of a workup against its gold trajectory. */
-export interface TrajectoryScores {
+export interface TrajectoryScores extends PairScores {
   /** The gold trajectory's `task_id`. */
   gold: string;
-  stepPrecision: number;
-  stepRecall: number;
-  stepF1: number;
-  toolEfficiency: number;
-  redundancyRate: number;
-  errorRecoveryRate: number;
   trajectorySimilarity: number;
 }
 
