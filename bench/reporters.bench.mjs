@@ -164,7 +164,7 @@ const prior = buildTrendRun(checks, { commit: 'a'.repeat(40), branch: 'main', so
 await writeFile(
   history,
   serializeHistory({
-    schema: 1,
+    schema: 2,
     runs: Array.from({ length: 49 }, (_, k) => ({
       ...prior,
       id: `${prior.id.slice(0, -8)}${String(k).padStart(8, '0')}`,

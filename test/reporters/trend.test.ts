@@ -353,6 +353,27 @@ describe('appendRun', () => {
     expect(validate(JSON.parse(text))).toBe(true);
   });
 
+  it('keeps every other run byte for byte on the fast path: text in any script, ids with escapes and past 512 bytes', async () => {
+    const file = join(dir, 'trend.json');
+    const named = (workup: string) => [trendCheck({ workup, spec: 'compound-α' })];
+    const longId = `run "${'é'.repeat(300)}" \\ done`;
+    await appendRun(file, trendRun(3, named('résumé-工作-🧵')));
+    await appendRun(file, trendRun(8, named('plain'), { id: longId }));
+    const before = await readFile(file);
+    await appendRun(file, trendRun(5, named('late')));
+    const runs = (await readHistory(file)).runs;
+    expect(runs.map((run) => [run.id, run.checks[0]!.workup])).toEqual([
+      ['20261122T030300Z-00000003', 'résumé-工作-🧵'],
+      ['20261122T030500Z-00000005', 'late'],
+      [longId, 'plain'],
+    ]);
+    // The runs that were there are the same bytes: the late run's line went in between them.
+    const lines = before.toString('utf8').split('\n');
+    const after = (await readFile(file, 'utf8')).split('\n');
+    expect(after[1]).toBe(lines[1]);
+    expect(after[3]).toBe(lines[2]);
+  });
+
   it('appends to a hand-formatted history by parsing it, and writes it back in its own layout', async () => {
     const file = join(dir, 'trend.json');
     await writeFile(file, JSON.stringify({ schema: 1, runs: [trendRun(1, [trendCheck()])] }, null, 2));

@@ -78,13 +78,13 @@ export async function appendRun(path: string, run: TrendRun, options: AppendOpti
     async () => {
       const lines = await readRunLines(path);
       if (lines) {
-        // The fast path: old runs stay the JSON text they were; only the new run is serialised.
+        // The fast path: old runs stay the bytes they were; only the new run is serialised.
         const time = run.time;
         let at = lines.length;
         while (at > 0 && runTime(lines[at - 1]!) > time) at--;
-        lines.splice(at, 0, JSON.stringify(orderRun(run)));
+        lines.splice(at, 0, runBytes(run));
         if (lines.length > maxRuns) lines.splice(0, lines.length - maxRuns);
-        await writeAtomically(path, joinRunLines(lines));
+        await writeAtomically(path, joinRunBytes(lines));
         return lines.length;
       }
       const history = await readHistory(path);
@@ -100,58 +100,81 @@ export async function appendRun(path: string, run: TrendRun, options: AppendOpti
 
 const HEAD = '{"schema":2,"runs":[';
 const TAIL = ']}';
+const NEWLINE = 0x0a;
+const RUN_START = Buffer.from('{"id":"');
 
 /**
- * The runs of a history written in `serializeHistory`'s layout, as their JSON lines, or undefined when the file is
- * missing or laid out otherwise (hand-edited, pretty-printed, or an older version to migrate), which the caller then
- * parses in full. Appending this
- * way costs a read and a write, not a parse and a serialisation of 50 runs of 10,000 checks.
+ * The runs of a history written in `serializeHistory`'s layout, as their JSON lines' bytes (views into the file's
+ * bytes, never decoded), or undefined when the file is missing or laid out otherwise (hand-edited, pretty-printed, or
+ * an older version to migrate), which the caller then parses in full. Appending this way costs a read and a write,
+ * not a parse and a serialisation of 50 runs of 10,000 checks, nor decoding 150 MB of text into a string and back.
  */
-async function readRunLines(path: string): Promise<string[] | undefined> {
-  let text: string;
+async function readRunLines(path: string): Promise<Buffer[] | undefined> {
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch {
     return undefined;
   }
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  if (lines[0] !== HEAD || lines.at(-1) !== TAIL) return undefined;
+  const lines: Buffer[] = [];
+  for (let from = 0; from < bytes.length; ) {
+    const end = bytes.indexOf(NEWLINE, from);
+    const stop = end === -1 ? bytes.length : end;
+    lines.push(bytes.subarray(from, stop));
+    from = stop + 1;
+  }
+  if (lines.length < 2 || !isText(lines[0]!, HEAD) || !isText(lines.at(-1)!, TAIL)) return undefined;
   const body = lines.slice(1, -1);
-  if (body.length === 1 && body[0] === '') return [];
-  const runs: string[] = [];
+  if (body.length === 1 && body[0]!.length === 0) return [];
+  const runs: Buffer[] = [];
   for (const [i, line] of body.entries()) {
     const last = i === body.length - 1;
-    if (!line.startsWith('{"id":"') || line.endsWith(',') === last) return undefined;
-    runs.push(last ? line : line.slice(0, -1));
+    const comma = line.at(-1) === 0x2c; /* , */
+    if (!line.subarray(0, RUN_START.length).equals(RUN_START) || comma === last) return undefined;
+    runs.push(last ? line : line.subarray(0, -1));
   }
   return runs;
 }
 
-/** The `time` of a run line: `serializeHistory` writes `id` then `time` first. */
-function runTime(line: string): string {
-  return /^\{"id":"(?:[^"\\]|\\.)*","time":"([^"]*)"/.exec(line)?.[1] ?? '';
+function isText(line: Buffer, text: string): boolean {
+  return line.length === text.length && line.toString('latin1') === text;
 }
 
-function joinRunLines(lines: readonly string[]): string {
-  return `${HEAD}\n${lines.join(',\n')}\n${TAIL}\n`;
+const RUN_TIME = /^\{"id":"(?:[^"\\]|\\.)*","time":"([^"]*)"/;
+
+/** The `time` of a run line: `serializeHistory` writes `id` then `time` first (read from the line's start). */
+function runTime(line: Buffer): string {
+  const found = RUN_TIME.exec(line.subarray(0, 512).toString('utf8')) ?? RUN_TIME.exec(line.toString('utf8'));
+  return found?.[1] ?? '';
+}
+
+/** The history file's bytes: its head, one run per line, its tail. */
+function joinRunBytes(lines: readonly Buffer[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`${HEAD}\n`)];
+  const separator = Buffer.from(',\n');
+  lines.forEach((line, i) => {
+    if (i > 0) parts.push(separator);
+    parts.push(line);
+  });
+  parts.push(Buffer.from(`\n${TAIL}\n`));
+  return Buffer.concat(parts);
 }
 
 /**
  * The history as JSON with one run per line: compact enough for 50 runs of 10,000 checks, and a new run shows in a
  * diff as one added line.
  */
-export function serializeHistory(history: TrendHistory): string {
-  return joinRunLines(history.runs.map((run) => JSON.stringify(orderRun(run))));
+export function serializeHistory(history: TrendHistory): Buffer {
+  return joinRunBytes(history.runs.map(runBytes));
 }
 
 /** Writes a file so that readers see either the old content or the new, never a part. */
-export async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await open(temp, 'w');
     try {
-      await handle.writeFile(text);
+      await handle.writeFile(bytes);
       await handle.sync();
     } finally {
       await handle.close();
@@ -161,6 +184,11 @@ export async function writeAtomically(path: string, text: string): Promise<void>
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/** One run's line. */
+function runBytes(run: TrendRun): Buffer {
+  return Buffer.from(JSON.stringify(orderRun(run)));
 }
 
 /** A run with `id` and `time` first, as the line reader expects, whatever order its object had. */
