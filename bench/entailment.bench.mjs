@@ -58,7 +58,14 @@ async function best(rounds, fn) {
   return min;
 }
 
-async function measure(name, dir, n) {
+/**
+ * Throughput, overhead over bare onnxruntime and cache speed-up on one model. The targets hold for a model that
+ * computes (`judged`); on the tests' tiny model, which computes almost nothing, the tokenizer and the cache keys'
+ * hashing bound every ratio, so its figures are shown without a verdict.
+ */
+async function measure(name, dir, n, judged = true) {
+  const verdict = (ok, target) =>
+    judged ? `(${target}) ${ok ? 'OK' : 'MISSED'}` : `(${target} holds for a model that computes; none here)`;
   const all = makePairs(n + 8);
   const pairs = all.slice(0, n);
   const warmup = all.slice(n);
@@ -102,7 +109,7 @@ async function measure(name, dir, n) {
   }
   const overhead = ours / bare - 1;
   console.log(
-    `  bare InferenceSession.run, batch 32: ${fmt(pairs.length / bare)} pairs/s; verifier/bare throughput ${fmt(bare / ours, 3)} (overhead ${fmt(overhead * 100, 1)}%, target <= 15%) ${overhead <= 0.15 ? 'OK' : 'MISSED'}`,
+    `  bare InferenceSession.run, batch 32: ${fmt(pairs.length / bare)} pairs/s; verifier/bare throughput ${fmt(bare / ours, 3)} (overhead ${fmt(overhead * 100, 1)}%) ${verdict(overhead <= 0.15, 'target <= 15%')}`,
   );
   console.log(
     `    where the verifier's time goes: tokenizing and windowing ${fmt(tokenizing * 1000, 1)} ms, inference ${fmt(bare * 1000, 1)} ms, of ${fmt(ours * 1000, 1)} ms`,
@@ -117,13 +124,18 @@ async function measure(name, dir, n) {
   const warmSeconds = await time(() => warm.score(pairs));
   const speedup = coldSeconds / warmSeconds;
   console.log(
-    `  cache: cold ${fmt(coldSeconds * 1000, 1)} ms, warm ${fmt(warmSeconds * 1000, 1)} ms (${warm.stats.cacheHits}/${pairs.length} hits, ${warm.stats.sessionRuns} session runs): ${fmt(speedup, 1)}x faster (target >= 50x) ${speedup >= 50 ? 'OK' : 'MISSED'}`,
+    `  cache: cold ${fmt(coldSeconds * 1000, 1)} ms, warm ${fmt(warmSeconds * 1000, 1)} ms (${warm.stats.cacheHits}/${pairs.length} hits, ${warm.stats.sessionRuns} session runs): ${fmt(speedup, 1)}x faster ${verdict(speedup >= 50, 'target >= 50x')}`,
   );
 }
 
 try {
   const tiny = await writeTinyModel(join(root, 'tiny'));
-  await measure("generated tiny model (the tests' model: embedding, masked mean, 3 logits)", tiny, 1024);
+  await measure(
+    "generated tiny model (the tests' model: embedding, masked mean, 3 logits)",
+    tiny,
+    1024,
+    false,
+  );
 
   const sized = await writeTinyModel(join(root, 'sized'), { layers: 12, hidden: 768 });
   await measure(
