@@ -52,11 +52,11 @@ const CORE = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, fl
 class NotFast extends Error {}
 
 /**
- * Parses one YAML document's values with js-yaml, recording where each collection `depth` levels below the root
- * starts (1 is the root's own children: the items of a root `cases:` list are at depth 2). Undefined when the file
+ * Parses one YAML document's values with js-yaml, recording, when `depth` is given, where each collection `depth`
+ * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2). Undefined when the file
  * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key.
  */
-export function loadYamlFast(text: string, depth: number): FastYaml | undefined {
+export function loadYamlFast(text: string, depth?: number): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
   if (/^%/m.test(text)) return undefined;
   const starts = new WeakMap<object, number>();
@@ -71,7 +71,11 @@ export function loadYamlFast(text: string, depth: number): FastYaml | undefined 
     }
     const at = opened.pop()!;
     // js-yaml's depth counts the root as 1.
-    if ((state as State & { depth: number }).depth === depth + 1 && state.result !== null) {
+    if (
+      depth !== undefined &&
+      (state as State & { depth: number }).depth === depth + 1 &&
+      state.result !== null
+    ) {
       if (typeof state.result === 'object') starts.set(state.result, at);
     }
   };

@@ -28,7 +28,7 @@ export function parseSchemaSpec(
  * every diagnostic.
  */
 function validValue(text: string, file: string, kind: 'needle' | 'rubric'): unknown {
-  const fast = loadYamlFast(text, 0);
+  const fast = loadYamlFast(text);
   if (fast && schemaProblems(kind, fast.value).length === 0) return fast.value;
   const { value, doc, lines } = parseYaml(text, file);
   const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));

@@ -26,8 +26,9 @@ function fixtureNotes(): Array<[string, string]> {
   return notes;
 }
 
-// Inline pieces: plain words (ASCII and not), sentence ends (abbreviations, decimals, quotes and brackets after them), citations in every form and place, brackets that stay
-// text, and every construct the scanner hands to the full parser (emphasis, code, escapes, entities, HTML, links).
+// Inline pieces: plain words (ASCII and not), sentence ends (abbreviations, decimals, quotes and brackets after
+// them), citations in every form and place, brackets that stay text, and every construct the scanner hands to the
+// full parser (emphasis, code, escapes, entities, HTML, links).
 const word = fc.constantFrom(
   'Halberd',
   'Wren',

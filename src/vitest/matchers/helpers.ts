@@ -102,11 +102,10 @@ export function message(
 /**
  * Tells the reporters what this assertion measured, on the running test's `task.meta.needlework`, and returns
  * whether the matcher passed before `.not`. The check was decided by the criterion (src/checks); a hand-written
- * assertion's spec is `matcher`. A test that asserts several times carries its first failed check if that
- * failure failed the test (with `expect.soft` a test goes on after a failure, and the reports must name the failure
- * it failed on), else its last one. The recorded verdict
- * is the assertion's outcome (so `.not` is honoured): a metric that does not apply fails its assertion, and the
- * summary says why, so the reporters agree with the test.
+ * assertion's spec is `matcher`. A test that asserts several times carries its first failed check if that failure
+ * failed the test (with `expect.soft` a test goes on after a failure, and the reports must name the failure it failed
+ * on), else its last one. The recorded verdict is the assertion's outcome (so `.not` is honoured): a metric that does
+ * not apply fails its assertion, and the summary says why, so the reporters agree with the test.
  */
 export function record(state: MatcherState, workup: Workup, measured: Measured): boolean {
   const met = measured.verdict === 'pass';
