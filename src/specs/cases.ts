@@ -120,6 +120,8 @@ function parseCases(value: unknown, file: string, { where, caseLine }: Places): 
   const cases: TaskCase[] = [];
   const invalid: CasesSpec['invalid'] = [];
   const seen = new Map<string, number>();
+  // A rubric file named by many cases (a default `judge:`) is read and checked once per cases file.
+  const rubricFiles = new Map<string, Judge>();
   yaml.cases.forEach((c, index) => {
     const path = ['cases', String(index)];
     const line = caseLine(index, c);
@@ -135,7 +137,7 @@ function parseCases(value: unknown, file: string, { where, caseLine }: Places): 
     }
     seen.set(id, line ?? 0);
     if (diagnostics.length === 0) {
-      const built = buildCase(c, yaml.defaults, file, (p, k) => where([...path, ...p], k), line);
+      const built = buildCase(c, yaml.defaults, file, (p, k) => where([...path, ...p], k), line, rubricFiles);
       if ('diagnostics' in built) diagnostics.push(...built.diagnostics);
       else cases.push(built.case);
     }
@@ -158,6 +160,7 @@ function buildCase(
   file: string,
   where: Where,
   line: number | undefined,
+  rubricFiles: Map<string, Judge>,
 ): { case: TaskCase } | { diagnostics: Diagnostic[] } {
   const own = c.expect ?? {};
   // Defaults merge key by key into the case's own rules of a kind; tool_calls and judge are replaced whole.
@@ -216,7 +219,7 @@ function buildCase(
   if (merged.steps) expect.steps = merged.steps;
   if (merged.grounded) expect.grounded = merged.grounded;
   if (merged.judge !== undefined) {
-    const judge = loadJudge(merged.judge, c.id, file);
+    const judge = loadJudge(merged.judge, c.id, file, rubricFiles);
     if ('diagnostics' in judge) diagnostics.push(...judge.diagnostics);
     else expect.judge = judge.rubric;
   }
@@ -246,14 +249,26 @@ function compileRegex(text: string): { source: string; flags: string } | string 
   }
 }
 
+type Judge = { rubric: RubricSpec } | { diagnostics: Diagnostic[] };
+
 /** An inline rubric, or a rubric file relative to the cases file, as the case's judge rubric. */
 function loadJudge(
   judge: string | Omit<RubricYaml, 'id'>,
   caseId: string,
   file: string,
-): { rubric: RubricSpec } | { diagnostics: Diagnostic[] } {
+  rubricFiles: Map<string, Judge>,
+): Judge {
   if (typeof judge !== 'string') return { rubric: normalizeRubric({ ...judge, id: caseId }, file) };
   const path = resolve(dirname(file), judge);
+  let loaded = rubricFiles.get(path);
+  if (loaded === undefined) {
+    loaded = readRubricFile(path);
+    rubricFiles.set(path, loaded);
+  }
+  return loaded;
+}
+
+function readRubricFile(path: string): Judge {
   try {
     // Loaded with the cases, synchronously: a rubric file is small, and a bad one is this case's problem.
     return { rubric: parseSchemaSpec(readFileSync(path, 'utf8'), path, 'rubric') as RubricSpec };

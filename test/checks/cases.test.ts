@@ -1,10 +1,17 @@
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectationText } from '../../src/checks/format.js';
+import { formatDiagnostic } from '../../src/errors/index.js';
+import type { CasesSpec } from '../../src/model/spec.js';
+import { parseSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
+import { useTmpDir } from '../helpers/tmp.js';
 import { scriptedJudge } from '../rubric/helpers.js';
 import { cases, checksBy, oneCase, run } from './helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+const tmp = useTmpDir();
 
 describe('task cases: tool_calls', () => {
   const spec = oneCase(
@@ -234,6 +241,23 @@ describe('task cases: judge', () => {
     expect(c['judge-polite']).toMatchObject({ verdict: 'fail', value: 3, specKind: 'cases', case: 'c' });
     expect(judge.requests[0]!.messages[0]!.content).toMatch(
       /^You are an impartial assessor of airline support replies\.\nJudge only the criterion/,
+    );
+  });
+
+  it('reads a rubric file that many cases name (a default judge) once, and reports a missing one on each case', async () => {
+    const dir = await tmp();
+    await copyFile(join(ROOT, 'needles/icd-203.rubric.yaml'), join(dir, 'tradecraft.rubric.yaml'));
+    const file = join(dir, 'x.cases.yaml');
+    const text = (rubric: string) =>
+      `id: set\ndefaults:\n  judge: ${rubric}\ncases:\n  - id: a\n  - id: b\n  - id: c\n    expect: { steps: { max_steps: 3 } }\n`;
+    const loaded = parseSpec(text('tradecraft.rubric.yaml'), file) as CasesSpec;
+    const [a, b, c] = loaded.cases.map((one) => one.expect.judge);
+    expect(a?.id).toBe('icd-203');
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    const missing = parseSpec(text('gone.rubric.yaml'), file) as CasesSpec;
+    expect(missing.invalid.map((one) => [one.id, one.diagnostics.map(formatDiagnostic)])).toEqual(
+      ['a', 'b', 'c'].map((id) => [id, [`${join(dir, 'gone.rubric.yaml')}: no such file`]]),
     );
   });
 
