@@ -4,8 +4,10 @@ import { lintEstimativeLanguage } from '../../src/metrics/tradecraft/index.js';
 import { parseNote } from '../../src/note/parse.js';
 import { lintEstimativeLanguage as lintV1 } from '../reference/lint-v1.js';
 
-// Words and phrases of every rule kind, in several cases, with near misses ("likelihoods", "remote access", "May"),
-// numbers, characters that fold to ASCII under case folding (ſ, the Kelvin sign), markup and plain words.
+// Words and phrases of every rule kind, in several cases, with near misses ("likelihoods", "remote access", "May",
+// words sharing a rule's opening: "with", "probability", "possession"), phrases glued to letters, digits or an
+// underscore on either side (ASCII or not), numbers, characters that fold to ASCII under case folding (ſ, the Kelvin
+// sign), markup and plain words.
 const words = fc.constantFrom(
   'likely',
   'Likely',
@@ -45,6 +47,19 @@ const words = fc.constantFrom(
   '90% confidence',
   'confidence of 80 percent',
   'likelihoods',
+  'with',
+  'without',
+  'probability',
+  'possession',
+  'highly',
+  'very',
+  'élikely',
+  'likelyé',
+  '_could',
+  'could9',
+  '9could',
+  'x\u0301likely',
+  '\u{1D400}likely',
   'ſurely',
   '\u212aestrel',
   'Wren',

@@ -1,5 +1,6 @@
 import type { Note, SourcePosition } from '../../model/note.js';
 import { LineIndex } from '../../parse/position.js';
+import { literalPrefixes, PrefixTrie } from './prefixes.js';
 import {
   BAND_PATTERNS,
   CONFIDENCE_PATTERNS,
@@ -63,6 +64,7 @@ type Found =
   | { kind: 'confidence'; level: ConfidenceLevel }
   | { kind: 'confusion'; rule: ConfusionRule; message: string };
 
+/** A rule: its phrase as a sticky regex (tried where a phrase may start), and what a match of it is. */
 interface Rule {
   regex: RegExp;
   /** What the rule found: the same object for every match, except where it depends on the words matched. */
@@ -86,26 +88,26 @@ const RULES_PATTERNS: readonly string[] = [
 const RULES: readonly Rule[] = [
   ...CONFUSIONS.map(
     (c): Rule => ({
-      regex: new RegExp(edge(c.pattern), 'giu'),
+      regex: new RegExp(edge(c.pattern), 'yiu'),
       found: { kind: 'confusion', rule: c.rule, message: c.message },
     }),
   ),
   ...CONFIDENCE_PATTERNS.map(
     (c): Rule => ({
-      regex: new RegExp(edge(c.pattern), 'giu'),
+      regex: new RegExp(edge(c.pattern), 'yiu'),
       found: c.level === undefined ? undefined : { kind: 'confidence', level: c.level },
       make: (m) => ({ kind: 'confidence', level: m[1]!.toLowerCase() as ConfidenceLevel }),
     }),
   ),
   ...BAND_PATTERNS.map(
     (b): Rule => ({
-      regex: new RegExp(edge(b.pattern), 'giu'),
+      regex: new RegExp(edge(b.pattern), 'yiu'),
       found: { kind: 'likelihood', band: bands.get(b.band)! },
     }),
   ),
   ...HEDGES.map(
     (h): Rule => ({
-      regex: new RegExp(edge(h.pattern), h.caseSensitive ? 'gu' : 'giu'),
+      regex: new RegExp(edge(h.pattern), h.caseSensitive ? 'yu' : 'yiu'),
       found: { kind: 'hedge', suggestion: h.suggestion },
     }),
   ),
@@ -175,29 +177,15 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
   return report;
 }
 
-/** Any phrase of any rule: finds where the next phrase starts, so the rules are tried only there. */
-// The word-start check comes first, so the many alternatives are tried only where a word begins.
-const ANY = new RegExp(
-  `(?<![\\p{L}\\p{N}_])(?:${[...BAND_PATTERNS.map((b) => b.pattern), ...HEDGES.map((h) => h.pattern), ...CONFIDENCE_PATTERNS.map((c) => c.pattern), ...CONFUSIONS.map((c) => c.pattern)].join('|')})(?![\\p{L}\\p{N}_])`,
-  'giu',
+/** The rules to try where a phrase may start: those whose literal prefix the text there opens with. */
+const RULES_BY_PREFIX = new PrefixTrie(
+  RULES.map((rule, i) => ({ value: rule, prefixes: literalPrefixes(RULES_PATTERNS[i]!) })),
 );
-const STICKY = RULES.map((rule) => ({
-  ...rule,
-  regex: new RegExp(rule.regex.source, rule.regex.flags.replace('g', 'y')),
-}));
 
-/**
- * The rules that can match where a phrase starts with a given ASCII character, by its code (either case), in
- * `STICKY`'s order: only those are tried there. A phrase starting with any other character (under case folding, `ſ`
- * reads as `s` and the Kelvin sign as `k`) tries every rule.
- */
-const BY_CODE: ReadonlyArray<typeof STICKY> = (() => {
-  const firsts = STICKY.map((_, i) => firstChars(RULES_PATTERNS[i]!));
-  return Array.from({ length: 128 }, (_, code) => {
-    const c = String.fromCharCode(code).toLowerCase();
-    return STICKY.filter((_, i) => firsts[i] === undefined || firsts[i]!.has(c));
-  });
-})();
+/** Letters, digits and underscore among ASCII characters: the edge every rule's phrase must start after. */
+const WORD_CHAR = Uint8Array.from({ length: 128 }, (_, code) =>
+  /[\p{L}\p{N}_]/u.test(String.fromCharCode(code)) ? 1 : 0,
+);
 
 // What `scan` found in the last sentence it scanned: start, end and finding of each phrase (reused, so that
 // scanning a sentence allocates nothing but the findings that depend on the words matched).
@@ -212,14 +200,20 @@ const foundWhats: Found[] = [];
  */
 function scan(text: string): number {
   let count = 0;
-  ANY.lastIndex = 0;
-  for (let m = ANY.exec(text); m; m = ANY.exec(text)) {
-    const start = m.index;
+  let start = 0;
+  while (start < text.length) {
+    // Every rule's phrase starts after a character that is not a letter, digit or underscore (a non-ASCII one is
+    // left to the rules' own lookbehind).
+    const before = start === 0 ? 32 : text.charCodeAt(start - 1);
+    const rules = before < 128 && WORD_CHAR[before] === 1 ? undefined : RULES_BY_PREFIX.at(text, start);
+    if (rules === undefined || rules.length === 0) {
+      start++;
+      continue;
+    }
     let bestEnd = -1;
     let best: Rule | undefined;
-    const first = text.charCodeAt(start);
     // A sticky regex's test() leaves lastIndex at the end of its match: no match array is made per rule tried.
-    for (const rule of first < 128 ? BY_CODE[first]! : STICKY) {
+    for (const rule of rules) {
       rule.regex.lastIndex = start;
       if (rule.regex.test(text) && rule.regex.lastIndex > bestEnd) {
         bestEnd = rule.regex.lastIndex;
@@ -227,8 +221,7 @@ function scan(text: string): number {
       }
     }
     if (!best) {
-      // The case-insensitive finder saw a phrase only a case-sensitive rule knows ("May"): step past it.
-      ANY.lastIndex = start + 1;
+      start++;
       continue;
     }
     let what = best.found;
@@ -240,7 +233,7 @@ function scan(text: string): number {
     foundEnds[count] = bestEnd;
     foundWhats[count] = what;
     count++;
-    ANY.lastIndex = bestEnd;
+    start = bestEnd;
   }
   return count;
 }
@@ -258,55 +251,4 @@ function locate(source: string, phrase: string, from: number): number | undefine
   regex.lastIndex = from;
   const match = regex.exec(source);
   return match?.index;
-}
-
-/**
- * The lower-cased first characters a phrase of `pattern` can start with, read from the pattern's first item (a
- * letter or digit, `\\d`, or a group of alternatives; a lookbehind before it is skipped); undefined when the pattern
- * starts any other way, so that its rule is tried everywhere.
- */
-function firstChars(pattern: string): Set<string> | undefined {
-  let rest = pattern;
-  if (rest.startsWith('(?<=') || rest.startsWith('(?<!')) rest = rest.slice(closing(rest) + 1);
-  if (rest.startsWith('\\d')) return new Set('0123456789');
-  if (/^[A-Za-z0-9]/.test(rest)) return new Set(rest[0]!.toLowerCase());
-  if (!rest.startsWith('(')) return undefined;
-  const end = closing(rest);
-  if (/^[?*{]/.test(rest.slice(end + 1))) return undefined; // an optional group: what follows may start the phrase
-  const inner = rest.slice(rest.startsWith('(?:') ? 3 : 1, end);
-  const out = new Set<string>();
-  for (const alternative of topLevelAlternatives(inner)) {
-    const chars = firstChars(alternative);
-    if (chars === undefined) return undefined;
-    for (const c of chars) out.add(c);
-  }
-  return out;
-}
-
-/** The index of the `)` closing the group that opens `pattern`. */
-function closing(pattern: string): number {
-  let depth = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    if (pattern[i] === '\\') i++;
-    else if (pattern[i] === '(') depth++;
-    else if (pattern[i] === ')' && --depth === 0) return i;
-  }
-  return pattern.length;
-}
-
-function topLevelAlternatives(pattern: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    if (pattern[i] === '\\') i++;
-    else if (pattern[i] === '(') depth++;
-    else if (pattern[i] === ')') depth--;
-    else if (pattern[i] === '|' && depth === 0) {
-      out.push(pattern.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(pattern.slice(from));
-  return out;
 }
