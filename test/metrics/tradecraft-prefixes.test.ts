@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { literalPrefixes } from '../../src/metrics/tradecraft/prefixes.js';
-import { BAND_PATTERNS, CONFIDENCE_PATTERNS, CONFUSIONS, HEDGES } from '../../src/metrics/tradecraft/terms.js';
+import {
+  BAND_PATTERNS,
+  CONFIDENCE_PATTERNS,
+  CONFUSIONS,
+  HEDGES,
+} from '../../src/metrics/tradecraft/terms.js';
 
 const TERMS = [
   ...BAND_PATTERNS.map((b) => b.pattern),
