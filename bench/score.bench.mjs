@@ -188,8 +188,7 @@ const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-let baseline = 0n;
-let compared = 0n;
+const wall = { baseline: 0n, compared: 0n };
 let differing = 0;
 const time = { parse: 0n, resolve: 0n, citationRecall: 0n, tradecraft: 0n, needles: 0n, trajectory: 0n };
 const totals = { grounded: 0, guess: 0, dangling: 0, hedges: 0, uncited: 0, claims: 0 };
@@ -250,24 +249,17 @@ for (let start = 0; start < N; start += CHUNK) {
   // what the whole heap (this chunk's workups) costs to mark, not what the parser left, and would hide the ratio.
   // The collections V8 makes while a parser runs are timed with it. The two take turns going first, so that neither
   // always runs on a warmer or a more loaded machine.
-  const runBaseline = () => {
+  const run = (parser, key) => {
     globalThis.gc?.();
     const c = cpuNow();
     const t = now();
-    const old = batch.map((item) => parseNoteV1(item.markdown));
-    baseline += now() - t;
-    cpu.baseline += cpuNow() - c;
-    return old;
+    const parsed = batch.map((item) => parser(item.markdown));
+    wall[key] += now() - t;
+    cpu[key] += cpuNow() - c;
+    return parsed;
   };
-  const runParse = () => {
-    globalThis.gc?.();
-    const c = cpuNow();
-    const t = now();
-    const notes = batch.map((item) => parseNote(item.markdown));
-    compared += now() - t;
-    cpu.compared += cpuNow() - c;
-    return notes;
-  };
+  const runBaseline = () => run(parseNoteV1, 'baseline');
+  const runParse = () => run(parseNote, 'compared');
   let notes;
   let old;
   if ((start / CHUNK) % 2 === 0) {
@@ -305,8 +297,8 @@ row('scoring, all deterministic metrics', scoring);
 row('parsing + scoring', scoring + time.parse);
 console.log(`  peak RSS                             ${fmt(rssMb, 0).padStart(7)} MB`);
 console.log('  pass 2, the parsers compared (a collected heap before each):');
-row('parse notes, baseline (v1, e2889b5)', baseline);
-row('parse notes (parseNote)', compared);
+row('parse notes, baseline (v1, e2889b5)', wall.baseline);
+row('parse notes (parseNote)', wall.compared);
 console.log(
   `  CPU time (this process): pass 1 parsing + scoring ${fmt(cpu.scoring, 2)} s; pass 2 baseline parsing ${fmt(cpu.baseline, 2)} s, parsing ${fmt(cpu.compared, 2)} s; machine load average ${os
     .loadavg()[0]
@@ -316,7 +308,7 @@ console.log(
   `  found: ${fmt(totals.grounded)} grounded and ${fmt(totals.guess)} guessed needle scores, ${fmt(totals.dangling)} dangling citations, ${fmt(totals.uncited)} uncited claims, ${fmt(totals.hedges)} hedges (checksum ${checksum.toFixed(3)})`,
 );
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
-const speedup = Number(baseline) / Number(compared);
+const speedup = Number(wall.baseline) / Number(wall.compared);
 const cpuSpeedup = cpu.baseline / cpu.compared;
 const parseOk = speedup >= 10 && differing === 0;
 console.log(
