@@ -35,6 +35,12 @@ describe('literalPrefixes: how a phrase of a pattern must open (the lint tries a
     ['(?<=(?:is|are) )remote', ['remote']],
     ['remote(?= chance)', ['remote']],
     ['(low|high)(?:-| )confidence', ['low-conf', 'low conf', 'high-con', 'high con']],
+    // An escaped ] or ( inside a class neither closes it nor opens a group: the | after it is still top-level.
+    ['ab[\\](]|cd', ['ab', 'cd']],
+    ['(?:x[)]|y)z', ['x', 'yz']],
+    // Not a valid pattern (every lint term is compiled first), but read to its end rather than scanned forever.
+    ['ab[cd', ['ab']],
+    ['ab{2', ['ab']],
   ])('%s opens with %j', (pattern, prefixes) => {
     expect(literalPrefixes(pattern)).toEqual(prefixes);
   });

@@ -2,10 +2,11 @@
  * The literal text a phrase of a regular-expression pattern must open with, lower-cased: every way the pattern can
  * begin, up to `MAX_LENGTH` characters or the first item whose text cannot be listed (a class such as `\w`, a
  * repeat, a back-reference, a non-ASCII character). Lookarounds are skipped: they read text without taking it into
- * the phrase, so a phrase opening with `(?<=is )remote` starts at `remote`. The prefixes are a necessary condition only: a phrase of the pattern always starts with one of them
- * (under ASCII case folding; text with a non-ASCII character there must be tried, since `ſ` folds to `s` and the
- * Kelvin sign to `k`), and text starting with one may still not match. Undefined when the pattern opens in a way
- * this reading does not know, or has too many beginnings to list.
+ * the phrase, so a phrase opening with `(?<=is )remote` starts at `remote`. The prefixes are a necessary condition
+ * only: a phrase of the pattern always starts with one of them (under ASCII case folding; text with a non-ASCII
+ * character there must be tried, since `ſ` folds to `s` and the Kelvin sign to `k`), and text starting with one may
+ * still not match. Undefined when the pattern opens in a way this reading does not know, or has too many beginnings
+ * to list.
  */
 export function literalPrefixes(pattern: string): string[] | undefined {
   const openings = alternation(pattern, 0, pattern.length);
@@ -50,7 +51,7 @@ function sequence(pattern: string, from: number, to: number): Opening[] | undefi
       quantifier === '?' || quantifier === '*' || (quantifier === '{' && /^\{0\b/.test(pattern.slice(i)));
     const repeated = quantifier === '*' || quantifier === '+' || quantifier === '{';
     if (quantifier === '?' || quantifier === '*' || quantifier === '+') i++;
-    else if (quantifier === '{') i = pattern.indexOf('}', i) + 1;
+    else if (quantifier === '{') i = (pattern.indexOf('}', i) + 1 || to);
     if (pattern[i] === '?') i++; // a lazy quantifier begins the same way
     if (item.options === undefined) {
       // Nothing more can be listed: what was read so far is a prefix of every phrase.
@@ -89,11 +90,11 @@ function readItem(pattern: string, at: number, to: number): { options: Opening[]
     return { options: alternation(pattern, inner, end - 1), end };
   }
   if (c === '[') {
-    const end = pattern.indexOf(']', at + 1) + 1;
-    const members = pattern.slice(at + 1, end - 1);
+    const close = classEnd(pattern, at);
+    const end = Math.min(close + 1, to);
+    const members = pattern.slice(at + 1, close);
     // Only a plain list of letters, digits and spaces is listed ([ey]); ranges, negations and escapes are not.
-    if (end === 0 || end > to || !/^[a-z0-9 ]+$/i.test(members))
-      return { options: undefined, end: end || to };
+    if (close >= to || !/^[a-z0-9 ]+$/i.test(members)) return { options: undefined, end };
     return { options: [...members].map((m) => ({ text: m.toLowerCase(), open: true })), end };
   }
   if (c === '\\') {
@@ -118,9 +119,18 @@ function closing(pattern: string, at: number): number {
   let depth = 0;
   for (let i = at; i < pattern.length; i++) {
     if (pattern[i] === '\\') i++;
-    else if (pattern[i] === '[') i = pattern.indexOf(']', i + 1);
+    else if (pattern[i] === '[') i = classEnd(pattern, i);
     else if (pattern[i] === '(') depth++;
     else if (pattern[i] === ')' && --depth === 0) return i;
+  }
+  return pattern.length;
+}
+
+/** The index of the `]` closing the class opened at `at` (escapes skipped), or the pattern's length if none does. */
+function classEnd(pattern: string, at: number): number {
+  for (let i = at + 1; i < pattern.length; i++) {
+    if (pattern[i] === '\\') i++;
+    else if (pattern[i] === ']') return i;
   }
   return pattern.length;
 }
@@ -132,7 +142,7 @@ function alternatives(pattern: string, from: number, to: number): Array<[number,
   let start = from;
   for (let i = from; i < to; i++) {
     if (pattern[i] === '\\') i++;
-    else if (pattern[i] === '[') i = pattern.indexOf(']', i + 1);
+    else if (pattern[i] === '[') i = classEnd(pattern, i);
     else if (pattern[i] === '(') depth++;
     else if (pattern[i] === ')') depth--;
     else if (pattern[i] === '|' && depth === 0) {
