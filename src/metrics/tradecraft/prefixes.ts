@@ -51,7 +51,7 @@ function sequence(pattern: string, from: number, to: number): Opening[] | undefi
       quantifier === '?' || quantifier === '*' || (quantifier === '{' && /^\{0\b/.test(pattern.slice(i)));
     const repeated = quantifier === '*' || quantifier === '+' || quantifier === '{';
     if (quantifier === '?' || quantifier === '*' || quantifier === '+') i++;
-    else if (quantifier === '{') i = (pattern.indexOf('}', i) + 1 || to);
+    else if (quantifier === '{') i = pattern.indexOf('}', i) + 1 || to;
     if (pattern[i] === '?') i++; // a lazy quantifier begins the same way
     if (item.options === undefined) {
       // Nothing more can be listed: what was read so far is a prefix of every phrase.
