@@ -66,6 +66,8 @@ type Found =
 
 /** A rule: its phrase as a sticky regex (tried where a phrase may start), and what a match of it is. */
 interface Rule {
+  /** The term's pattern, from which the prefixes it is tried at are read. */
+  pattern: string;
   regex: RegExp;
   /** What the rule found: the same object for every match, except where it depends on the words matched. */
   found: Found | undefined;
@@ -73,43 +75,32 @@ interface Rule {
   make?: (match: RegExpExecArray) => Found;
 }
 
-const edge = (pattern: string) => `(?<![\\p{L}\\p{N}_])(?:${pattern})(?![\\p{L}\\p{N}_])`;
 const bands = new Map(LIKELIHOOD_BANDS.map((b) => [b.band, b]));
 
-/** Each rule's pattern, in the order of `RULES`. */
-const RULES_PATTERNS: readonly string[] = [
-  ...CONFUSIONS.map((c) => c.pattern),
-  ...CONFIDENCE_PATTERNS.map((c) => c.pattern),
-  ...BAND_PATTERNS.map((b) => b.pattern),
-  ...HEDGES.map((h) => h.pattern),
-];
+/** A rule for a term's pattern, which matches only as whole words, ignoring case unless `caseSensitive`. */
+function rule(
+  pattern: string,
+  found: Found | undefined,
+  options: Pick<Rule, 'make'> & { caseSensitive?: boolean } = {},
+): Rule {
+  const regex = new RegExp(
+    `(?<![\\p{L}\\p{N}_])(?:${pattern})(?![\\p{L}\\p{N}_])`,
+    options.caseSensitive ? 'yu' : 'yiu',
+  );
+  return { pattern, regex, found, make: options.make };
+}
 
 // Where two phrases start together and are as long, the earlier rule wins: a confusion over the terms inside it.
 const RULES: readonly Rule[] = [
-  ...CONFUSIONS.map(
-    (c): Rule => ({
-      regex: new RegExp(edge(c.pattern), 'yiu'),
-      found: { kind: 'confusion', rule: c.rule, message: c.message },
-    }),
-  ),
-  ...CONFIDENCE_PATTERNS.map(
-    (c): Rule => ({
-      regex: new RegExp(edge(c.pattern), 'yiu'),
-      found: c.level === undefined ? undefined : { kind: 'confidence', level: c.level },
+  ...CONFUSIONS.map((c) => rule(c.pattern, { kind: 'confusion', rule: c.rule, message: c.message })),
+  ...CONFIDENCE_PATTERNS.map((c) =>
+    rule(c.pattern, c.level === undefined ? undefined : { kind: 'confidence', level: c.level }, {
       make: (m) => ({ kind: 'confidence', level: m[1]!.toLowerCase() as ConfidenceLevel }),
     }),
   ),
-  ...BAND_PATTERNS.map(
-    (b): Rule => ({
-      regex: new RegExp(edge(b.pattern), 'yiu'),
-      found: { kind: 'likelihood', band: bands.get(b.band)! },
-    }),
-  ),
-  ...HEDGES.map(
-    (h): Rule => ({
-      regex: new RegExp(edge(h.pattern), h.caseSensitive ? 'yu' : 'yiu'),
-      found: { kind: 'hedge', suggestion: h.suggestion },
-    }),
+  ...BAND_PATTERNS.map((b) => rule(b.pattern, { kind: 'likelihood', band: bands.get(b.band)! })),
+  ...HEDGES.map((h) =>
+    rule(h.pattern, { kind: 'hedge', suggestion: h.suggestion }, { caseSensitive: h.caseSensitive }),
   ),
 ];
 
@@ -179,7 +170,7 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
 
 /** The rules to try where a phrase may start: those whose literal prefix the text there opens with. */
 const RULES_BY_PREFIX = new PrefixTrie(
-  RULES.map((rule, i) => ({ value: rule, prefixes: literalPrefixes(RULES_PATTERNS[i]!) })),
+  RULES.map((r) => ({ value: r, prefixes: literalPrefixes(r.pattern) })),
 );
 
 /** Letters, digits and underscore among ASCII characters: the edge every rule's phrase must start after. */
