@@ -140,12 +140,18 @@ function isText(line: Buffer, text: string): boolean {
   return line.length === text.length && line.toString('latin1') === text;
 }
 
-const RUN_TIME = /^\{"id":"(?:[^"\\]|\\.)*","time":"([^"]*)"/;
+const TIME_KEY = Buffer.from('","time":"');
 
-/** The `time` of a run line: `serializeHistory` writes `id` then `time` first (read from the line's start). */
+/**
+ * The `time` of a run line: `serializeHistory` writes `id` then `time` first. JSON escapes every quote inside a
+ * string, so the first `","time":"` is the one that ends the id; only the time's bytes are decoded.
+ */
 function runTime(line: Buffer): string {
-  const found = RUN_TIME.exec(line.subarray(0, 512).toString('utf8')) ?? RUN_TIME.exec(line.toString('utf8'));
-  return found?.[1] ?? '';
+  const at = line.indexOf(TIME_KEY);
+  if (at === -1) return '';
+  const from = at + TIME_KEY.length;
+  const end = line.indexOf(0x22 /* " */, from);
+  return end === -1 ? '' : line.toString('utf8', from, end);
 }
 
 /** The history file's bytes: its head, one run per line, its tail. */
