@@ -53,8 +53,9 @@ class NotFast extends Error {}
 
 /**
  * Parses one YAML document's values with js-yaml, recording, when `depth` is given, where each collection `depth`
- * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2). Undefined when the file
- * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key.
+ * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2).
+ * Undefined when the file needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a
+ * directive, a `null` key.
  */
 export function loadYamlFast(text: string, depth?: number): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
