@@ -353,13 +353,17 @@ describe('appendRun', () => {
     expect(validate(JSON.parse(text))).toBe(true);
   });
 
-  it('keeps every other run byte for byte on the fast path: text in any script, ids with escapes and past 512 bytes', async () => {
+  it('keeps every other run byte for byte on the fast path: text in any script, JSON escapes, long ids with quotes', async () => {
     const file = join(dir, 'trend.json');
     const named = (workup: string) => [trendCheck({ workup, spec: 'compound-α' })];
     const longId = `run "${'é'.repeat(300)}" \\ done`;
     await appendRun(file, trendRun(3, named('résumé-工作-🧵')));
     await appendRun(file, trendRun(8, named('plain'), { id: longId }));
+    // A \u escape is valid JSON that serialising again would not write (it writes é itself): only a line kept as
+    // its bytes keeps it.
+    await writeFile(file, (await readFile(file, 'utf8')).replace('résumé', 'r\\u00e9sum\\u00e9'));
     const before = await readFile(file);
+    expect(before.toString('utf8')).toContain('r\\u00e9sum\\u00e9');
     await appendRun(file, trendRun(5, named('late')));
     const runs = (await readHistory(file)).runs;
     expect(runs.map((run) => [run.id, run.checks[0]!.workup])).toEqual([
