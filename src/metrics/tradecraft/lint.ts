@@ -168,10 +168,16 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
   return report;
 }
 
-/** The rules to try where a phrase may start: those whose literal prefix the text there opens with. */
-const RULES_BY_PREFIX = new PrefixTrie(
-  RULES.map((r) => ({ value: r, prefixes: literalPrefixes(r.pattern) })),
-);
+let byPrefix: PrefixTrie<Rule> | undefined;
+
+/**
+ * The rules to try where a phrase may start: those whose literal prefix the text there opens with. Built on the
+ * first lint (about 6 ms), not when the module loads: a worker that imports the matchers may never lint.
+ */
+function rulesByPrefix(): PrefixTrie<Rule> {
+  byPrefix ??= new PrefixTrie(RULES.map((r) => ({ value: r, prefixes: literalPrefixes(r.pattern) })));
+  return byPrefix;
+}
 
 /** Letters, digits and underscore among ASCII characters: the edge every rule's phrase must start after. */
 const WORD_CHAR = Uint8Array.from({ length: 128 }, (_, code) =>
@@ -190,13 +196,14 @@ const foundWhats: Found[] = [];
  * `foundStarts`, `foundEnds` and `foundWhats`, and returns how many there are.
  */
 function scan(text: string): number {
+  const trie = rulesByPrefix();
   let count = 0;
   let start = 0;
   while (start < text.length) {
     // Every rule's phrase starts after a character that is not a letter, digit or underscore (a non-ASCII one is
     // left to the rules' own lookbehind).
     const before = start === 0 ? 32 : text.charCodeAt(start - 1);
-    const rules = before < 128 && WORD_CHAR[before] === 1 ? undefined : RULES_BY_PREFIX.at(text, start);
+    const rules = before < 128 && WORD_CHAR[before] === 1 ? undefined : trie.at(text, start);
     if (rules === undefined || rules.length === 0) {
       start++;
       continue;
