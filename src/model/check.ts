@@ -12,8 +12,16 @@ export interface Check {
   specKind: 'needle' | 'rubric' | 'cases' | 'matcher';
   /** The spec file, when the check comes from one. */
   specFile?: string;
+  /**
+   * Where in `specFile` the check's assertion is written: the key of the assertion (`tool_calls:` of its case, a
+   * needle's `required_path:`, a rubric criterion's `id:`), found once when the spec loads. Readers render it; none
+   * parses the spec again to find it.
+   */
+  place?: SpecPlace;
   /** The task case of a `*.cases.yaml` spec the check belongs to. */
   case?: string;
+  /** Where the case starts in `specFile` (its `id:` key), for a check of a task case. */
+  casePlace?: SpecPlace;
   /** The workup's id. */
   workup: string;
   /** The workup's folder or file, so a reporter can read the note, ledger and trajectory itself. */
@@ -41,6 +49,12 @@ export interface Check {
   evidence?: Record<string, unknown>;
   /** Other scores measured alongside, by name (a rubric's agreement, tokens, cost). */
   scores?: Record<string, number>;
+}
+
+/** A place in a spec file: 1-based line and column. */
+export interface SpecPlace {
+  line: number;
+  column: number;
 }
 
 /** The earlier name of `Check`, kept for code written against needlework 0.1. */
