@@ -101,7 +101,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
       if (keys && frames.length > 0 && isKey(state.input, state.position)) {
         const parent = frames[frames.length - 1]!;
-        (parent.keys ??= []).push([String(result), frame.at]);
+        if (parent.keys) parent.keys.push([String(result), frame.at]);
+        else parent.keys = [[String(result), frame.at]];
       }
       return;
     }

@@ -22,7 +22,8 @@ export function fastKeyPlace(fast: FastYaml, text: string): KeyPlace {
     if (node === null || typeof node !== 'object') return undefined;
     const at = fast.keyStart(node, key);
     if (at === undefined) return undefined;
-    const { line, column } = (lines ??= new LineIndex(text)).position(at);
+    lines ??= new LineIndex(text);
+    const { line, column } = lines.position(at);
     return { line, column };
   };
 }

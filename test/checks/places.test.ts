@@ -124,7 +124,10 @@ describe('the plan: which criteria apply to which workups', () => {
   });
 
   it('gives a case with no run an item with no criteria, so the suite can say it has no run', () => {
-    const plan = planChecks([cases('id: s\ncases:\n  - id: lonely\n    expect: { answer: { equals: x } }\n')], []);
+    const plan = planChecks(
+      [cases('id: s\ncases:\n  - id: lonely\n    expect: { answer: { equals: x } }\n')],
+      [],
+    );
     expect(plan).toMatchObject([{ case: { id: 'lonely' }, criteria: [], workups: [] }]);
   });
 });
