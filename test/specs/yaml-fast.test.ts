@@ -40,14 +40,17 @@ function sameKeyPlaces(text: string, fast: NonNullable<ReturnType<typeof loadYam
   const walk = (value: unknown, node: unknown): void => {
     if (value === null || typeof value !== 'object') return;
     if (isSeq(node)) {
-      (value as unknown[]).forEach((v, i) => walk(v, node.items[i]));
+      for (const [i, v] of (value as unknown[]).entries()) walk(v, node.items[i]);
       return;
     }
     if (!isMap(node)) return;
     for (const pair of node.items) {
       const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
       const at = fast.keyStart(value, key);
-      const explicit = text.slice(0, (pair.key as Scalar).range?.[0]).trimEnd().endsWith('?');
+      const explicit = text
+        .slice(0, (pair.key as Scalar).range?.[0])
+        .trimEnd()
+        .endsWith('?');
       if (!explicit) expect(at, `${text}\nkey ${key}`).toBe((pair.key as Scalar).range?.[0]);
       else if (at !== undefined) expect(at).toBe((pair.key as Scalar).range?.[0]);
       walk((value as Record<string, unknown>)[key], pair.value);
