@@ -5,7 +5,7 @@ import type { RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import type { ScoreRubricOptions } from '../rubric/score.js';
 import type { CriterionScore, RubricScore, UsageTotals } from '../rubric/types.js';
-import { type Measured, type SpecRef, toCheck } from './measure.js';
+import { type Measured, type SpecRef, toCheck, verdictOf } from './measure.js';
 
 /** Why a rubric criterion was not scored, with what scores it. */
 export const NO_JUDGE = 'not measured: no judge configured (needlework run --judge <url|replay:cassette>)';
@@ -90,7 +90,8 @@ export function criterionCheckMeta(result: RubricScore, criterion: CriterionScor
     threshold: criterion.threshold,
     comparator: '>=',
     unit: 'score-1-5',
-    verdict: criterion.verdict === 'pass' ? 'pass' : 'fail',
+    // No score (every sample failed, or the cassette lacks one) fails: the judge was asked and did not answer.
+    verdict: criterion.score === null ? 'fail' : verdictOf(criterion.score, criterion.threshold),
     summary,
     evidence: {
       title: criterion.title,
@@ -135,7 +136,7 @@ export function rubricTotalCheckMeta(result: RubricScore): CheckMeta {
     threshold: result.threshold,
     comparator: '>=',
     unit: 'score-1-5',
-    verdict: result.verdict === 'pass' ? 'pass' : 'fail',
+    verdict: result.total === null || !result.complete ? 'fail' : verdictOf(result.total, result.threshold),
     summary: `${total} (threshold ${result.threshold})${missing.length > 0 ? `; no score for ${missing.join(', ')}` : ''}`,
     evidence: {
       ...(result.model !== undefined && { model: result.model }),

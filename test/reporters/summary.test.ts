@@ -70,7 +70,9 @@ beforeAll(async () => {
             uncited: [
               { line: 6, column: 3, section: 'Findings', text: 'Wren visited the site, twice: 100% sure.' },
             ],
-            unsupported: ['5:3 "Halberd is a member of Ash Cell." cites g1: entailment 0.04 (threshold 0.5)'],
+            unsupported: [
+              { line: 5, column: 3, text: 'Halberd is a member of Ash Cell.', citations: ['g1'], score: 0.04 },
+            ],
           },
         }),
         outcome: 'fail',
