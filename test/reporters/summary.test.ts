@@ -71,7 +71,13 @@ beforeAll(async () => {
               { line: 6, column: 3, section: 'Findings', text: 'Wren visited the site, twice: 100% sure.' },
             ],
             unsupported: [
-              { line: 5, column: 3, text: 'Halberd is a member of Ash Cell.', citations: ['g1'], score: 0.04 },
+              {
+                line: 5,
+                column: 3,
+                text: 'Halberd is a member of Ash Cell.',
+                citations: ['g1'],
+                score: 0.04,
+              },
             ],
           },
         }),
