@@ -7,7 +7,7 @@ import type {
   StepsAssertion,
   TaskCase,
 } from '../model/spec.js';
-import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import { toolCallTrajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
 import { answerChecks } from './answer.js';
@@ -103,17 +103,7 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
 
   if (e.tool_calls) {
     const t = e.tool_calls;
-    const reference = makeTrajectory({
-      task_id: c.id,
-      steps: t.calls.map((call, i) =>
-        makeStep({
-          step_id: i + 1,
-          step_type: 'tool_call',
-          tool_name: call.name,
-          tool_input: call.args ?? {},
-        }),
-      ),
-    });
+    const reference = toolCallTrajectory(c.id, t.calls);
     const options = {
       mode: t.match,
       toolArgs: t.args,

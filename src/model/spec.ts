@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../errors/diagnostic.js';
 import type { SpecPlace } from './check.js';
 import type { Fact } from './fact.js';
-import type { Trajectory } from './trajectory.js';
+import type { ReferenceCall, Trajectory } from './trajectory.js';
 
 /** The graph path a needle requires, in its long form. */
 export interface RequiredPath {
@@ -84,10 +84,7 @@ export interface RubricSpec {
 }
 
 /** A tool call a case expects: the tool's name and, optionally, its arguments. */
-export interface ExpectedToolCall {
-  name: string;
-  args?: Record<string, unknown>;
-}
+export type ExpectedToolCall = ReferenceCall;
 
 /** How the workup's tool calls are compared with a case's expected calls (agentevals' trajectory match). */
 export interface ToolCallsAssertion {

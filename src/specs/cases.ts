@@ -11,7 +11,7 @@ import type {
   RubricSpec,
   TaskCase,
 } from '../model/spec.js';
-import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import { toolCallTrajectory } from '../model/trajectory.js';
 import { locate } from '../parse/locate.js';
 import { LineIndex } from '../parse/position.js';
 import { placeProblems, schemaProblems } from '../parse/schema.js';
@@ -247,7 +247,7 @@ function buildCase(
       id: c.id,
       ...(c.input !== undefined && { input: c.input }),
       workups: c.workups ?? [c.id],
-      ...(c.gold && { gold: goldTrajectory(c.id, c.gold) }),
+      ...(c.gold && { gold: toolCallTrajectory(c.id, c.gold) }),
       expect,
       ...(line !== undefined && { line }),
     },
@@ -335,14 +335,4 @@ function readRubricFile(path: string): Judge {
       diagnostics: [{ file: path, message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code}` }],
     };
   }
-}
-
-/** The case's gold tool calls as a seed 002 trajectory of tool-call steps. */
-function goldTrajectory(id: string, calls: readonly ExpectedToolCall[]) {
-  return makeTrajectory({
-    task_id: id,
-    steps: calls.map((call, i) =>
-      makeStep({ step_id: i + 1, step_type: 'tool_call', tool_name: call.name, tool_input: call.args ?? {} }),
-    ),
-  });
 }

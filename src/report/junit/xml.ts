@@ -28,9 +28,7 @@ function write(element: XmlElement, indent: string): string {
   }
   const children = element.children ?? [];
   if (children.length === 0) {
-    return element.text === undefined
-      ? `${open}/>\n`
-      : `${open}>${cdata(element.text)}</${element.name}>\n`;
+    return element.text === undefined ? `${open}/>\n` : `${open}>${cdata(element.text)}</${element.name}>\n`;
   }
   let out = `${open}>\n`;
   const inner = `${indent}  `;
