@@ -153,6 +153,29 @@ describe.each([
     expect(tokens.yLabels.map((l) => l.text)).toEqual(['1100', '1200', '1300', '1400']);
   });
 
+  it("opens a failing check's workup from its row, scrolled into view", async (ctx) => {
+    if (!hasChromium) return ctx.skip(NO_CHROMIUM);
+    await page().selectOption('#spec', 'support-desk');
+    try {
+      await expect.poll(() => page().textContent('#checks .count')).toBe('480 of 662 checks');
+      const cell = '#checks tbody tr:nth-child(1) td[data-label="workup"]';
+      expect(await page().getAttribute('#checks tbody tr:nth-child(1)', 'data-verdict')).toBe('fail');
+      const workup = await page().textContent(cell);
+      expect(workup).toMatch(/^[a-z-]+\.trial-\d$/);
+      await page().click(`${cell} button`);
+      const target = `details.workup[data-place=".needlework/workups/support-desk/${workup}"]`;
+      await page().waitForSelector(`${target}[open] > .body`);
+      // Below the filter bar, which stays at the top of a laptop's screen.
+      const box = (await rect(page(), target))!;
+      const bar = (await rect(page(), '.filters'))!;
+      expect(box.top).toBeGreaterThanOrEqual(name === 'laptop' ? bar.bottom : 0);
+      expect(box.top).toBeLessThan(viewport.height / 2);
+    } finally {
+      await page().selectOption('#spec', '');
+    }
+    await expect.poll(() => page().textContent('#checks .count')).toBe('662 of 662 checks');
+  });
+
   it('heads a trajectory with the sums of its rows', async (ctx) => {
     if (!hasChromium) return ctx.skip(NO_CHROMIUM);
     const body = 'details.workup[data-place*="booking"]';

@@ -260,9 +260,22 @@ export const CLIENT_SCRIPT = `
   Object.keys(specs).sort().forEach(function (sp) { var o = el('option', null, sp); o.value = sp; specSel.appendChild(o); });
   var checksByWorkup = {};
   data.checks.forEach(function (c) { (checksByWorkup[c.workupKey] = checksByWorkup[c.workupKey] || []).push(c); });
+  // A check's workup is a button that opens the workup below and scrolls to it: from a failure to why it failed.
   function workupName(c) {
     var w = workupByKey[c.workupKey];
-    return idCount[c.workup] > 1 && w ? el('span', null, [ident(c.workup), ' ', el('span', 'muted', ['(', ident(place(w)), ')'])]) : ident(c.workup);
+    var b = el('button', 'link', idCount[c.workup] > 1 && w ? [ident(c.workup), ' ', el('span', 'muted', ['(', ident(place(w)), ')'])] : ident(c.workup));
+    b.type = 'button';
+    b.title = 'open this workup';
+    b.addEventListener('click', function () { showWorkup(c.workupKey); });
+    return b;
+  }
+  var shown = Object.create(null), wanted = Object.create(null);
+  function showWorkup(key) {
+    if (!shown[key]) { wanted[key] = true; render(); }
+    var d = shown[key];
+    if (!d) return;
+    d.open = true;
+    d.scrollIntoView({ block: 'start' });
   }
 
   function checkMatches(c, q, v, sp) {
@@ -300,8 +313,12 @@ export const CLIENT_SCRIPT = `
     });
     workupsBox.textContent = '';
     add(workupsBox, el('div', 'count', wl.length + ' of ' + data.workups.length + ' workups'));
-    wl.slice(0, limits.workups).forEach(function (w) { workupsBox.appendChild(workupItem(w)); });
+    // A workup asked for from its check is drawn first even when the filters or the page limit leave it out.
+    shown = Object.create(null);
+    var asked = data.workups.filter(function (w) { return wanted[w.key] && wl.slice(0, limits.workups).indexOf(w) === -1; });
+    asked.concat(wl.slice(0, limits.workups)).forEach(function (w) { var d = workupItem(w); shown[w.key] = d; workupsBox.appendChild(d); });
     if (wl.length > limits.workups) workupsBox.appendChild(more(wl.length - limits.workups, 'workups'));
+    wanted = Object.create(null);
   }
   function more(n, key) {
     var b = el('button', 'more', 'Show ' + Math.min(n, PAGE) + ' more (' + n + ' hidden)');

@@ -35,8 +35,11 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .filters input[type=search] { width: 320px; max-width: 100%; padding: 6px 8px; border: 1px solid #c5ccd4; border-radius: 6px; font: inherit; }
 .filters select { padding: 5px; border-radius: 6px; border: 1px solid #c5ccd4; font: inherit; }
 .count { color: var(--muted); font-size: 12px; }
+button.link { background: none; border: 0; padding: 0; margin: 0; font: inherit; color: var(--accent); cursor: pointer;
+  text-align: left; text-decoration: underline dotted; }
 button.more { margin-top: 8px; padding: 5px 12px; border: 1px solid #c5ccd4; background: var(--card); border-radius: 6px; cursor: pointer; font: inherit; }
-details.workup { background: var(--card); border: 1px solid var(--line); border-radius: 8px; margin-bottom: 8px; }
+details.workup { background: var(--card); border: 1px solid var(--line); border-radius: 8px; margin-bottom: 8px;
+  scroll-margin-top: 64px; }
 details.workup > summary { padding: 8px 12px; cursor: pointer; display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: center; }
 details.workup > summary .wid { font-weight: 600; }
 details.workup > .body { padding: 4px 16px 16px; border-top: 1px solid var(--line); }
@@ -95,6 +98,7 @@ table.matrix td.flaky { outline: 2px dashed var(--warn); outline-offset: -3px; }
   header { padding: 8px 12px; }
   main { padding: 8px 12px 32px; }
   .filters { position: static; gap: 6px; }
+  details.workup { scroll-margin-top: 4px; }
   .filters input[type=search] { width: 100%; }
   .card { min-width: 0; flex: 1 1 30%; padding: 2px 8px; }
   .card .big { font-size: 17px; }
