@@ -21,7 +21,7 @@ export const CLIENT_SCRIPT = `
     if (!Array.isArray(children)) children = [children];
     for (var i = 0; i < children.length; i++) {
       var c = children[i];
-      if (c === null || c === undefined || c === false) continue;
+      if (c === null || c === undefined || c === false || c === '') continue;
       parent.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
     }
     return parent;
@@ -447,7 +447,7 @@ export const CLIENT_SCRIPT = `
       if (st.error) flags.push(el('span', 'badge v-fail', 'error'), ' ', st.error);
       if (st.redundant) flags.push(el('span', 'badge v-not-applicable', 'redundant'));
       var tr = row([{ num: String(st.id) }, el('span', 'badge t-' + st.type, st.type), st.tool ? ident(st.tool) : '', st.content, bar,
-        { num: fmt(st.latencyMs, 'ms') }, { num: String(st.tokens) }, el('span', null, flags)],
+        { num: fmt(st.latencyMs, 'ms') }, { num: String(st.tokens) }, flags.length ? el('span', null, flags) : ''],
         st.error ? 'err' : st.redundant ? 'redundant' : null);
       tr.cells[3].className = 'content';
       return tr;
