@@ -78,6 +78,10 @@ describe.each([
     expect(first!.top + 60).toBeLessThanOrEqual(viewport.height * screens);
     for (const section of ['#trials', '#trend', '#metrics', '#workups'])
       expect((await rect(page(), section))!.top, section).toBeGreaterThan(first!.bottom);
+    // The failing plain test comes right after the checks, before every summary.
+    const plain = (await rect(page(), '#tests-section'))!;
+    expect(plain.top).toBeGreaterThan((await rect(page(), '#checks-section'))!.bottom - 1);
+    expect(plain.bottom).toBeLessThan((await rect(page(), '#trials'))!.top);
     expect(errors).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { trendCheck, trendRun } from './trend-data.js';
 /**
  * A report the size of a real project's: 30 loaded workups under a needle and a rubric, 8 tasks of 3 trials under a
  * cases spec with 20 criteria (a matrix wider than a laptop screen), checks with and without units, several failing
- * (the first is not first in byte order), 24 runs of history (the first 10 without a commit), and two live tests of
+ * (the first is not first in byte order), two plain tests (one failing), 24 runs of history (the first 10 without a commit), and two live tests of
  * one name in two files, each with its own saved workup whose trajectory records no totals.
  */
 export const TASKS = [
@@ -174,6 +174,23 @@ export function realisticChecks(): CheckRecord[] {
       ),
     );
   }
+  // Plain Vitest tests (no needlework meta), one failing.
+  for (const [name, state] of [
+    ['parses dates', 'failed'],
+    ['formats money', 'passed'],
+  ] as const)
+    out.push({
+      name,
+      suitePath: ['utils'],
+      fullName: `utils > ${name}`,
+      file: 'test/unit/utils.test.ts',
+      state,
+      durationMs: 1,
+      errors:
+        state === 'failed'
+          ? [{ name: 'AssertionError', message: 'expected 2026-11-23 to be 2026-11-22' }]
+          : [],
+    });
   return out;
 }
 

@@ -458,6 +458,8 @@ export const CLIENT_SCRIPT = `
   // ---- plain tests
   if (data.tests.length) {
     testsBox.parentElement.classList.remove('hidden');
+    // A failing plain test is a failure too: it then follows the checks instead of ending the page.
+    if (s.testsFailed) document.getElementById('checks-section').after(testsBox.parentElement);
     if (data.tests.length > 1000) add(testsBox, el('div', 'count', 'showing the first 1000 of ' + data.tests.length + ' tests, failing first'));
     add(testsBox, table(['state', 'file', 'test', 'error'], data.tests.slice(0, 1000).map(function (x) {
       return row([badge(x.state === 'passed' ? 'pass' : x.state === 'failed' ? 'fail' : 'skipped'), ident(x.file), x.fullName, x.errors.join('\\n')]);

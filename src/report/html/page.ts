@@ -68,7 +68,7 @@ export function renderHtmlPage(data: HtmlReportData): string {
 <details id="trend" class="fold hidden"><summary><h2>Trend</h2></summary></details>
 <details id="metrics" class="fold hidden"><summary><h2>Metric means</h2></summary></details>
 <section><h2>Workups</h2><div id="workups"></div></section>
-<section class="hidden"><h2>Other tests</h2><div id="tests"></div></section>
+<section id="tests-section" class="hidden"><h2>Other tests</h2><div id="tests"></div></section>
 </main>
 <noscript><p>This report needs JavaScript to show its results.</p></noscript>
 <script type="application/json" id="needlework-data">${embedJson(data)}</script>
