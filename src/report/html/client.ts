@@ -51,7 +51,7 @@ export const CLIENT_SCRIPT = `
     var t = el('table', cls || null);
     var tr = el('tr');
     // A heading is a string, or { node, label, cls }: what the header cell shows and the name a stacked cell gets.
-    head.forEach(function (h) { tr.appendChild(el('th', typeof h === 'object' && h.cls ? h.cls : null, typeof h === 'string' ? h : h.node)); });
+    head.forEach(function (h) { tr.appendChild(typeof h === 'string' ? el('th', null, h) : el('th', h.cls, h.node)); });
     t.appendChild(el('thead', null, tr));
     var tb = el('tbody');
     rows.forEach(function (r) {
@@ -72,10 +72,11 @@ export const CLIENT_SCRIPT = `
     });
     return tr;
   }
-  function section(id, title, open) {
+  // A folding section of summaries: shown (it starts hidden, for a report with nothing to put in it) and open.
+  function section(id) {
     var d = document.getElementById(id);
     d.classList.remove('hidden');
-    d.open = open;
+    d.open = true;
     return d;
   }
 
@@ -95,7 +96,7 @@ export const CLIENT_SCRIPT = `
     return c;
   }
   if (s.metrics.length) {
-    var means = section('metrics', 'Metric means', true);
+    var means = section('metrics');
     add(means, table(['spec', 'criterion', 'metric', 'mean', 'over', 'failed'], s.metrics.map(function (m) {
       return row([ident(m.spec), ident(m.criterion), ident(m.metric), { num: fmt(m.mean, m.unit) }, { num: String(m.count) }, { num: String(m.failed) }]);
     })));
@@ -104,7 +105,7 @@ export const CLIENT_SCRIPT = `
   // ---- repeated trials: pass rates with Wilson error bars, the task x criterion matrix, flaky criteria
   if (data.trials) {
     var rep = data.trials;
-    var trials = section('trials', 'Repeated trials', true);
+    var trials = section('trials');
     add(trials, table(['spec', 'criterion', 'trials', 'passes', 'pass rate (95% interval)', '', 'pass@k', 'pass^k', 'flaky tasks'],
       rep.criteria.map(function (c) {
         var ks = Object.keys(c.passAtK);
@@ -179,7 +180,7 @@ export const CLIENT_SCRIPT = `
 
   // ---- trend charts: one per metric, each on a value axis fitted to it, runs along the bottom
   if (data.trend) {
-    var tsec = section('trend', 'Trend', true);
+    var tsec = section('trend');
     var runs = data.trend.runs;
     var charts = el('div', 'charts');
     charts.appendChild(chart('pass rate', null, runs.map(function (r) { return r.passRate; }), data.trend.passRateAxis,
