@@ -44,8 +44,16 @@ export function wilsonInterval(
     throw new RangeError(`wilsonInterval expects integers 0 <= successes <= n, got ${successes} of ${n}`);
   checkConfidence('wilsonInterval', confidence);
   if (n === 0) return null;
+  return wilsonBounds(successes / n, n, confidence);
+}
+
+/**
+ * The Wilson interval's closed form at a pass rate p and a sample size n that need not be whole (an effective sample
+ * size, see `clusteredRateInterval`). n > 0.
+ */
+export function wilsonBounds(p: number, n: number, confidence: number): Interval {
+  checkConfidence('wilsonBounds', confidence);
   const z = twoSidedZ(confidence);
-  const p = successes / n;
   const z2 = z * z;
   const centre = p + z2 / (2 * n);
   const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
@@ -159,14 +167,26 @@ function bootstrapSettings(name: string, options: BootstrapOptions): Required<Bo
   return { confidence, resamples, seed: options.seed ?? 1 };
 }
 
+/**
+ * The 1-based nearest rank of the q-quantile of n sorted values: the smallest k with k / n >= q (Hyndman and Fan 1996,
+ * definition 1), between 1 and n. q n is computed in floating point, where (1 - 0.95) / 2 * 1000 comes out as
+ * 25.000000000000025 and its ceiling as 26: a product within a relative 1e-9 of a whole number is taken as that
+ * number, so the 2.5% point of 1,000 resamples is the 25th, as defined.
+ */
+export function nearestRank(q: number, n: number): number {
+  const x = q * n;
+  const whole = Math.round(x);
+  const k = Math.abs(x - whole) <= 1e-9 * Math.max(1, Math.abs(x)) ? whole : Math.ceil(x);
+  return Math.min(n, Math.max(1, k));
+}
+
 /** The nearest-rank quantiles at (1 - confidence)/2 and (1 + confidence)/2 of the statistics (sorted in place). */
 function percentiles(statistics: Float64Array, confidence: number): Interval {
   statistics.sort();
-  const last = statistics.length - 1;
-  const rank = (q: number) => Math.min(last, Math.max(0, Math.ceil(q * statistics.length) - 1));
+  const n = statistics.length;
   return {
-    low: statistics[rank((1 - confidence) / 2)] as number,
-    high: statistics[rank((1 + confidence) / 2)] as number,
+    low: statistics[nearestRank((1 - confidence) / 2, n) - 1] as number,
+    high: statistics[nearestRank((1 + confidence) / 2, n) - 1] as number,
     confidence,
   };
 }
