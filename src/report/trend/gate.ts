@@ -206,6 +206,7 @@ export function formatCaseChanges(
       : added.length
         ? `${plural(added.length, 'case')} added`
         : `${plural(removed.length, 'case')} removed`;
+  if (max === 0) return `${counts} (not compared)`;
   const lists = [
     added.length ? `added ${names(added)}` : '',
     removed.length ? `removed ${names(removed)}` : '',
