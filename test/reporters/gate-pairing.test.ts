@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fisherDrop } from '../../src/metrics/stats/tests.js';
+import { buildSummaryMarkdown } from '../../src/report/summary/markdown.js';
 import {
   casesToName,
   formatCaseChanges,
@@ -174,5 +175,41 @@ describe('pairing runs case by case', () => {
     const [c] = compareRuns(run(1, before), run(2, after));
     expect(c?.status).toBe('improved');
     expect(casesToName(c!).map((d) => d.case)).toEqual(['c0']);
+  });
+});
+
+describe('the job summary renders the gate', () => {
+  it('with each case that dropped beneath its criterion, most significant first, and the cases apart', () => {
+    const before = run(1, [
+      ['book', 10, 10],
+      ['cancel', 10, 9],
+      ['gone', 5, 5],
+    ]);
+    const after = run(2, [
+      ['book', 10, 0],
+      ['cancel', 10, 7],
+      ['new|pipe', 4, 4],
+    ]);
+    const markdown = buildSummaryMarkdown({
+      checks: [],
+      gate: {
+        baseline: 'run 1',
+        level: 0.05,
+        comparisons: compareRuns(before, after),
+        cases: pairCases(before, after),
+      },
+    });
+    expect(markdown.split('\n').slice(6)).toEqual([
+      '### Regression gate against run 1 (significance level 0.05)',
+      '',
+      '1 regressed, 0 improved, 0 flaky, 0 no change detectable.',
+      '',
+      '1 case added, 1 removed (not compared): added flights/new\\|pipe; removed flights/gone',
+      '',
+      '- ❌ flights tool-calls: regressed: pass rate 19/20 (95%) -&gt; 7/20 (35%) over 2 cases, p &lt; 0.001 (Cochran-Mantel-Haenszel test, stratified by case); 1 case added, 1 removed (not compared)',
+      '  - ↓ book: 10/10 (100%) -&gt; 0/10 (0%), p &lt; 0.001 (Mantel-Haenszel z-test)',
+      "  - ↓ cancel: 9/10 (90%) -&gt; 7/10 (70%), p = 0.291 (Fisher's exact test)",
+      '',
+    ]);
   });
 });
