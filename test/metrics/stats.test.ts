@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bootstrapDifferenceInterval,
   bootstrapInterval,
+  caseDifferenceInterval,
   clusteredMean,
   clusteredRateInterval,
   fisherDrop,
@@ -159,6 +160,43 @@ describe('bootstrapInterval', () => {
     const same = bootstrapDifferenceInterval(before, before, { seed: 3 });
     expect(same!.low).toBeLessThan(0);
     expect(same!.high).toBeGreaterThan(0);
+  });
+});
+
+describe('caseDifferenceInterval', () => {
+  it('weighs every case the same, so changing trials per case moves nothing', () => {
+    // Case a is always 0.9, case b always 0.3; the baseline runs a once and b nine times, the current run the reverse.
+    // Pooled means go 0.36 -> 0.84, yet no case changed.
+    const cases = [
+      { before: [0.9], after: Array(9).fill(0.9) },
+      { before: Array(9).fill(0.3), after: [0.3] },
+    ];
+    for (const byCase of [false, true]) {
+      const i = caseDifferenceInterval(cases, { byCase })!;
+      expect(i.low).toBeCloseTo(0, 12);
+      expect(i.high).toBeCloseTo(0, 12);
+    }
+  });
+
+  it("resamples whole cases with their change when asked, each case's trials otherwise", () => {
+    const changes = Array.from({ length: 20 }, (_, i) => (i % 4) * 0.1 - 0.3);
+    const cases = changes.map((d) => ({ before: [0.5, 0.5], after: [0.5 + d, 0.5 + d] }));
+    // By case: the resampled means of the 20 changes, as resampleMeans draws them from the same seed.
+    const exact = cases.map((c) => (c.after[0]! + c.after[1]!) / 2 - (c.before[0]! + c.before[1]!) / 2);
+    const means = resampleMeans(Float64Array.from(exact), undefined, 1000, seededRandom(3)).sort();
+    expect(caseDifferenceInterval(cases, { byCase: true, seed: 3 })).toEqual({
+      low: means[24],
+      high: means[974],
+      confidence: 0.95,
+    });
+    // Within cases: each side of each case is constant, so every resample gives the mean change, -0.15.
+    const point = caseDifferenceInterval(cases, { seed: 3 })!;
+    expect(point.low).toBeCloseTo(-0.15, 12);
+    expect(point.high).toBeCloseTo(-0.15, 12);
+    // With spread inside the cases, the stratified bootstrap has width.
+    const noisy = caseDifferenceInterval([{ before: [0.2, 0.8, 0.5], after: [0.1, 0.9, 0.4] }], { seed: 3 })!;
+    expect(noisy.high - noisy.low).toBeGreaterThan(0.3);
+    expect(caseDifferenceInterval([{ before: [], after: [1] }])).toBeNull();
   });
 });
 

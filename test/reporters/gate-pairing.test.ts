@@ -178,6 +178,48 @@ describe('pairing runs case by case', () => {
   });
 });
 
+describe('a continuous metric, case by case', () => {
+  /** `trials` trials of a case whose metric sits at `level` (a little spread), passing at 0.5. */
+  const scored = (name: string, trials: number, level: number, shift = 0): TrendCheck[] =>
+    Array.from({ length: trials }, (_, i) => {
+      const value = level + ((i % 5) - 2) * 0.01 + shift;
+      return trendCheck({
+        spec: 'flights',
+        case: name,
+        task: name,
+        workup: `${name}/${i + 1}`,
+        criterion: 'answer-f1',
+        metric: 'f1',
+        value,
+        verdict: value >= 0.5 ? 'pass' : 'fail',
+        state: value >= 0.5 ? 'passed' : 'failed',
+      });
+    });
+
+  it('is not moved by trials per case: the pooled mean falls 0.81 -> 0.39, no case changed', () => {
+    const before = trendRun(1, [...scored('easy', 30, 0.9), ...scored('hard', 5, 0.3)]);
+    const after = trendRun(2, [...scored('easy', 5, 0.9), ...scored('hard', 30, 0.3)]);
+    const [c] = compareRuns(before, after);
+    expect(c?.before.mean).toBeCloseTo(0.814, 3);
+    expect(c?.after.mean).toBeCloseTo(0.386, 3);
+    expect(c?.difference?.low).toBeLessThanOrEqual(0);
+    expect(c?.difference?.high).toBeGreaterThanOrEqual(0);
+    expect(c?.status).toBe('no-change');
+  });
+
+  it('still sees every case fall a little, which pass rates alone would miss', () => {
+    const before = trendRun(1, [...scored('easy', 20, 0.9), ...scored('hard', 20, 0.7)]);
+    const after = trendRun(2, [...scored('easy', 20, 0.9, -0.1), ...scored('hard', 20, 0.7, -0.1)]);
+    const [c] = compareRuns(before, after);
+    expect(c?.passRate?.pDrop).toBe(1);
+    expect(c?.difference?.high).toBeLessThan(0);
+    expect(c?.status).toBe('regressed');
+    expect(formatComparison(c!)).toMatch(
+      /; f1 mean 0\.8 -> 0\.7, mean change per case 95% interval \[-0\.1\d*, -0\.0\d*\]$/,
+    );
+  });
+});
+
 describe('the job summary renders the gate', () => {
   it('with each case that dropped beneath its criterion, most significant first, and the cases apart', () => {
     const before = run(1, [

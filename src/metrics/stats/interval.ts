@@ -128,6 +128,48 @@ export function bootstrapDifferenceInterval(
   return percentiles(differences, confidence);
 }
 
+/** One case's values in the baseline and in the current run, for `caseDifferenceInterval`. */
+export interface CaseValues {
+  before: ArrayLike<number>;
+  after: ArrayLike<number>;
+}
+
+/**
+ * The percentile bootstrap interval of the mean over cases of each case's change in mean, mean_k (mean(after_k) -
+ * mean(before_k)): every case weighs the same whatever its trials on either side, so a change in trials per case or in
+ * the mix of cases moves nothing. With `byCase` (enough cases), the cases are resampled whole with their change (a
+ * paired cluster bootstrap: their spread carries both the trials' noise and the cases'); otherwise each case keeps
+ * its place and its trials are resampled on each side (a stratified bootstrap). Cases without values on both sides
+ * are left out; `null` when none is left.
+ */
+export function caseDifferenceInterval(
+  cases: readonly CaseValues[],
+  options: BootstrapOptions & { byCase?: boolean } = {},
+): Interval | null {
+  const { confidence, resamples, seed } = bootstrapSettings('caseDifferenceInterval', options);
+  const both = cases.filter((c) => c.before.length > 0 && c.after.length > 0);
+  if (both.length === 0) return null;
+  const random = seededRandom(seed);
+  const mean = (values: ArrayLike<number>) => {
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) sum += values[i] as number;
+    return sum / values.length;
+  };
+  if (options.byCase) {
+    const changes = Float64Array.from(both, (c) => mean(c.after) - mean(c.before));
+    return percentiles(resampleMeans(changes, undefined, resamples, random), confidence);
+  }
+  const statistics = new Float64Array(resamples);
+  for (const c of both) {
+    const before = resampleMeans(Float64Array.from(c.before), undefined, resamples, random);
+    const after = resampleMeans(Float64Array.from(c.after), undefined, resamples, random);
+    for (let r = 0; r < resamples; r++)
+      statistics[r] =
+        (statistics[r] as number) + ((after[r] as number) - (before[r] as number)) / both.length;
+  }
+  return percentiles(statistics, confidence);
+}
+
 /** Each cluster's sum of values and number of values, in order of first appearance. */
 function clusterTotals(
   name: string,

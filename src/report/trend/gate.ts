@@ -142,7 +142,7 @@ export function formatComparison(c: CriterionComparison): string {
   if (c.difference && a.mean !== undefined && b.mean !== undefined) {
     const d = c.difference;
     parts.push(
-      `${c.metric} mean ${formatValue(a.mean, c.unit)} -> ${formatValue(b.mean, c.unit)}, difference ${Math.round(d.confidence * 100)}% interval [${formatValue(d.low, c.unit)}, ${formatValue(d.high, c.unit)}]`,
+      `${c.metric} mean ${formatValue(a.mean, c.unit)} -> ${formatValue(b.mean, c.unit)}, mean change per case ${Math.round(d.confidence * 100)}% interval [${formatValue(d.low, c.unit)}, ${formatValue(d.high, c.unit)}]`,
     );
   }
   const evidence = parts.join('; ');

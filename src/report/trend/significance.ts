@@ -1,4 +1,4 @@
-import { bootstrapDifferenceInterval, type Interval } from '../../metrics/stats/interval.js';
+import { caseDifferenceInterval, type Interval } from '../../metrics/stats/interval.js';
 import { exactDropPower } from '../../metrics/stats/power.js';
 import { type StratifiedTest, significant, stratifiedDrop } from '../../metrics/stats/stratified.js';
 import type { Counts } from '../../metrics/stats/tests.js';
@@ -16,7 +16,7 @@ const POWER = 0.8;
  * decides. 30 is the usual rule of thumb for the bootstrap of a mean.
  */
 export const MIN_BOOTSTRAP_VALUES = 30;
-/** The fewest tasks a side needs for the bootstrap to resample whole tasks rather than trials. */
+/** The fewest compared cases for the bootstrap to resample whole cases rather than each case's trials. */
 export const MIN_BOOTSTRAP_TASKS = 10;
 
 export interface SignificanceOptions {
@@ -103,8 +103,10 @@ export interface CriterionComparison {
    */
   droppedCases: CaseDrop[];
   /**
-   * For a metric with at least `MIN_BOOTSTRAP_VALUES` numeric values a side: the percentile bootstrap interval of mean(after) - mean(before), in the
-   * metric's unit, at the confidence that makes each side of it a one-sided test at the level the metric gets.
+   * For a metric with at least `MIN_BOOTSTRAP_VALUES` numeric values a side: the percentile bootstrap interval of the
+   * mean over the compared cases of each case's change in mean (`caseDifferenceInterval`: every case weighs the same,
+   * so trials per case cannot move it), in the metric's unit, at the confidence that makes each side of it a
+   * one-sided test at the level the metric gets.
    */
   difference?: Interval;
   /** The compared cases (as `caseLabel` writes them) whose trials of this criterion both passed and failed now. */
@@ -220,27 +222,14 @@ function continuous(a: readonly number[], b: readonly number[]): boolean {
 const byCase = (a: CaseRef, b: CaseRef): number =>
   byteCompare(a.spec, b.spec) || byteCompare(a.case ?? '', b.case ?? '') || byteCompare(a.task, b.task);
 
-/** The values of some cases and the label of each value's case, parallel. */
-function valuesOf(cases: readonly CaseTrials[]): { values: number[]; clusters: string[] } {
-  const values: number[] = [];
-  const clusters: string[] = [];
-  for (const c of cases) {
-    const label = caseKey(c.ref);
-    for (const v of c.values) {
-      values.push(v);
-      clusters.push(label);
-    }
-  }
-  return { values, clusters };
-}
-
 /**
  * Compares every spec x criterion present in both runs, case by case: only the cases (spec x case x task x criterion)
  * both runs hold are compared, and those only one run holds are listed apart as added or removed, never counted as a
  * change. A drop (or rise) counts only when it is significant at `level`: for pass rates the stratified test of
  * `stratifiedDrop` (one stratum per case: neither a change in the mix of cases nor in the trials per case can fake
  * or hide a change), for metrics with at least 30 numeric values a side (not only 0 and 1) a bootstrap interval of
- * the difference of means that excludes 0 (resampling whole cases when each side has at least 10). When both apply,
+ * the mean over cases of each case's change in mean that excludes 0 (resampling whole cases when there are at least
+ * 10, else each case's trials). When both apply,
  * each gets half the level (Bonferroni), so the chance of a false regression stays within `level`. A p-value equal
  * to the level is not below it (`significant`). Each case whose pass rate fell is named with its own test.
  */
@@ -270,9 +259,10 @@ export function compareRuns(
     const wasSide = side(paired.map(([b]) => b));
     const nowSide = side(paired.map(([, a]) => a));
     const countable = paired.some(([b, a]) => b.trials > 0 && a.trials > 0);
-    const valuesBefore = valuesOf(paired.map(([b]) => b));
-    const valuesAfter = valuesOf(paired.map(([, a]) => a));
-    const bootstrap = continuous(valuesBefore.values, valuesAfter.values);
+    const bootstrap = continuous(
+      paired.flatMap(([b]) => b.values),
+      paired.flatMap(([, a]) => a.values),
+    );
     const each = countable && bootstrap ? level / 2 : level;
     const lowerIsBetter = now.lowerIsBetter || was.lowerIsBetter;
     const unit = now.unit ?? was.unit;
@@ -307,17 +297,19 @@ export function compareRuns(
       better ||= significant(test.pRise, each);
     }
     if (bootstrap) {
-      // Cases are resampled whole (their trials are correlated) once each side has enough of them.
-      const byCaseResampling =
-        new Set(valuesBefore.clusters).size >= MIN_BOOTSTRAP_TASKS &&
-        new Set(valuesAfter.clusters).size >= MIN_BOOTSTRAP_TASKS;
-      const difference = bootstrapDifferenceInterval(valuesBefore.values, valuesAfter.values, {
-        // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
-        confidence: 1 - 2 * each,
-        ...(byCaseResampling && { clusters: { before: valuesBefore.clusters, after: valuesAfter.clusters } }),
-        ...(options.resamples !== undefined && { resamples: options.resamples }),
-        ...(options.seed !== undefined && { seed: options.seed }),
-      });
+      // Each compared case weighs the same; cases are resampled whole (their trials are correlated) once there are
+      // enough of them, else each case's trials are.
+      const withValues = paired.filter(([b, a]) => b.values.length > 0 && a.values.length > 0);
+      const difference = caseDifferenceInterval(
+        withValues.map(([b, a]) => ({ before: b.values, after: a.values })),
+        {
+          // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
+          confidence: 1 - 2 * each,
+          byCase: withValues.length >= MIN_BOOTSTRAP_TASKS,
+          ...(options.resamples !== undefined && { resamples: options.resamples }),
+          ...(options.seed !== undefined && { seed: options.seed }),
+        },
+      );
       if (difference) {
         comparison.difference = difference;
         const fell = difference.high < 0;
