@@ -172,6 +172,33 @@ describe('needlework trend: the statistical gate (the default)', () => {
     expect(await runTrend({ file, failOnRegression: true, tolerance: 0.02 }, io)).toBe(1);
   });
 
+  it('compares only the cases both runs hold, and says which were added and removed', async () => {
+    const tasks = (minute: number, spec: Array<[string, number]>) =>
+      trendRun(
+        minute,
+        spec.flatMap(([task, passes]) =>
+          trialRun(minute, passes, 10, {}, task).checks.map((c) => ({ ...c, workup: `${task}/${c.workup}` })),
+        ),
+      );
+    const file = await write('t.json', [
+      tasks(1, [
+        ['a', 10],
+        ['b', 10],
+      ]),
+      tasks(2, [
+        ['a', 10],
+        ['c', 0],
+      ]),
+    ]);
+    // Pooled, 20/20 -> 10/20 would be a regression; case by case nothing that both runs hold changed.
+    expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
+    expect(out).toEqual([
+      'Against run 20261122T030100Z-00000001 (significance level 0.05): 0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
+      '  1 case added, 1 removed (not compared): added compound-alpha/c; removed compound-alpha/b',
+      '  · compound-alpha grounded: no change detectable at this sample size: pass rate 10/10 (100%) -> 10/10 (100%) over 1 case, p = 1.000 (exact conditional test, stratified by case); the smallest drop detectable is 48 points; 1 case added, 1 removed (not compared)',
+    ]);
+  });
+
   it('reports an improvement and a flaky criterion', async () => {
     const up = await write('up.json', [trialRun(1, 10, 30), trialRun(2, 28, 30)]);
     expect(await runRegressionGate({ history: up, failOnRegression: true }, io)).toBe(0);

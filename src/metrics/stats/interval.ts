@@ -101,8 +101,9 @@ export interface DifferenceClusters {
 }
 
 /**
- * The percentile bootstrap interval of mean(after) - mean(before), each side resampled on its own: the interval the
- * regression gate reads for a continuous metric (it excludes 0 when the change is significant). With `clusters`, each
+ * The percentile bootstrap interval of mean(after) - mean(before), each side resampled on its own (it excludes 0 when
+ * the change is significant). The means pool each side's trials, so a change in trials per task moves them: the
+ * regression gate reads `caseDifferenceInterval` instead, over the tasks both sides hold. With `clusters`, each
  * side resamples whole tasks (trials of one task are correlated), as `clusterBootstrapInterval` does. `null` when
  * either side has no values.
  */
