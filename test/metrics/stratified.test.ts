@@ -182,6 +182,15 @@ describe('stratifiedDrop', () => {
 });
 
 describe('exactDropPower', () => {
+  it('reads binomial probabilities over a window of outcomes', () => {
+    const whole = binomialPmf(20, 0.3);
+    expect(whole.reduce((s, p) => s + p, 0)).toBeCloseTo(1, 14);
+    expect(whole[6]).toBeCloseTo(Number(choose(20, 6)) * 0.3 ** 6 * 0.7 ** 14, 15);
+    expect([...binomialPmf(20, 0.3, 5, 7)]).toEqual([...whole.slice(5, 8)]);
+    expect([...binomialPmf(4, 0)]).toEqual([1, 0, 0, 0, 0]);
+    expect([...binomialPmf(4, 1, 2, 4)]).toEqual([0, 0, 1]);
+  });
+
   it('is the size of the test under no change, within the level', () => {
     expect(exactDropPower(30, 30, 0.5, 0.5, 0.05)).toBeLessThanOrEqual(0.05);
     expect(exactDropPower(100, 100, 0.8, 0.8, 0.05)).toBeLessThanOrEqual(0.051);
@@ -193,8 +202,11 @@ describe('exactDropPower', () => {
       [12, 7, 0.8, 0.4],
       [20, 25, 0.6, 0.3],
     ] as const) {
-      const a = binomialPmf(n1, p1);
-      const b = binomialPmf(n2, p2);
+      // The binomial probabilities from exact coefficients, not the implementation's own.
+      const pmf = (n: number, p: number) =>
+        Array.from({ length: n + 1 }, (_, x) => Number(choose(n, x)) * p ** x * (1 - p) ** (n - x));
+      const a = pmf(n1, p1);
+      const b = pmf(n2, p2);
       let power = 0;
       for (let x1 = 0; x1 <= n1; x1++)
         for (let x2 = 0; x2 <= n2; x2++)

@@ -84,3 +84,12 @@ export function convolve(a: readonly bigint[], b: readonly bigint[]): bigint[] {
   }
   return out;
 }
+
+const logFactorials: number[] = [0];
+
+/** ln(n!), from a table of running sums of logarithms (exact to a few units in the last place for any n). */
+export function logFactorial(n: number): number {
+  for (let i = logFactorials.length; i <= n; i++)
+    logFactorials.push((logFactorials[i - 1] as number) + Math.log(i));
+  return logFactorials[n] as number;
+}

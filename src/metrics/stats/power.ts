@@ -1,19 +1,22 @@
+import { logFactorial } from './exact.js';
 import { dropRegion } from './stratified.js';
 
-/** The binomial probabilities P(X = x), x = 0..n, for n trials passing with probability p (from log factorials). */
-export function binomialPmf(n: number, p: number): Float64Array {
-  const pmf = new Float64Array(n + 1);
-  if (p <= 0) pmf[0] = 1;
-  else if (p >= 1) pmf[n] = 1;
-  else {
-    const lp = Math.log(p);
-    const lq = Math.log1p(-p);
-    let logChoose = 0;
-    for (let x = 0; x <= n; x++) {
-      if (x > 0) logChoose += Math.log((n - x + 1) / x);
-      pmf[x] = Math.exp(logChoose + x * lp + (n - x) * lq);
-    }
+/**
+ * The binomial probabilities P(X = x) for n trials passing with probability p, for x from `from` to `to` (all of them
+ * by default), at index x - from; computed from log factorials, one exponential each.
+ */
+export function binomialPmf(n: number, p: number, from = 0, to = n): Float64Array {
+  const pmf = new Float64Array(to - from + 1);
+  if (p <= 0 || p >= 1) {
+    const x = p <= 0 ? 0 : n;
+    if (x >= from && x <= to) pmf[x - from] = 1;
+    return pmf;
   }
+  const lp = Math.log(p);
+  const lq = Math.log1p(-p);
+  const ln = logFactorial(n);
+  for (let x = from; x <= to; x++)
+    pmf[x - from] = Math.exp(ln - logFactorial(x) - logFactorial(n - x) + x * lp + (n - x) * lq);
   return pmf;
 }
 
@@ -55,20 +58,20 @@ export function exactDropPower(before: number, after: number, p1: number, p2: nu
     if (!Number.isInteger(n) || n < 0)
       throw new RangeError(`exactDropPower expects ${name} to be a count, got ${n}`);
   const cutoff = region(before, after, level);
-  const a = binomialPmf(before, p1);
-  const b = binomialPmf(after, p2);
   const [a0, a1] = window(before, p1);
   const [b0, b1] = window(after, p2);
+  const a = binomialPmf(before, p1, a0, a1);
+  const b = binomialPmf(after, p2, b0, b1);
   // The region's boundary for every total the window reaches, read once into an array for the double loop.
   const cut = new Int32Array(a1 + b1 - a0 - b0 + 1);
   for (let m = a0 + b0; m <= a1 + b1; m++) cut[m - a0 - b0] = cutoff(m);
   let power = 0;
   for (let x1 = a0; x1 <= a1; x1++) {
-    const pa = a[x1] as number;
+    const pa = a[x1 - a0] as number;
     if (pa === 0) continue;
     let inner = 0;
     const offset = x1 - a0 - b0;
-    for (let x2 = b0; x2 <= b1; x2++) if (x2 <= (cut[x2 + offset] as number)) inner += b[x2] as number;
+    for (let x2 = b0; x2 <= b1; x2++) if (x2 <= (cut[x2 + offset] as number)) inner += b[x2 - b0] as number;
     power += pa * inner;
   }
   return Math.min(1, power);

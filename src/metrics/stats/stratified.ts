@@ -1,4 +1,4 @@
-import { convolve, hypergeometricWeights, ratioToNumber } from './exact.js';
+import { convolve, hypergeometricWeights, logFactorial, ratioToNumber } from './exact.js';
 import { normalQuantile, normalSurvival } from './normal.js';
 import type { Counts } from './tests.js';
 
@@ -133,13 +133,6 @@ function exactTails(strata: readonly Margins[]): (at: number) => { pDrop: number
     const upper = total - lower + (weights[at] as bigint);
     return { pDrop: ratioToNumber(lower, total), pRise: ratioToNumber(upper, total) };
   };
-}
-
-const logFactorials: number[] = [0];
-function logFactorial(n: number): number {
-  for (let i = logFactorials.length; i <= n; i++)
-    logFactorials.push((logFactorials[i - 1] as number) + Math.log(i));
-  return logFactorials[n] as number;
 }
 
 /**

@@ -186,7 +186,8 @@ function casesOf(run: TrendRun): Map<string, CriterionCases> {
       ...(group.case !== undefined && { case: group.case }),
       task: group.task,
     };
-    caseOf(c, ref).values.push(...group.values);
+    const values = caseOf(c, ref).values;
+    for (const v of group.values) values.push(v);
   }
   return criteria;
 }
@@ -229,9 +230,9 @@ const byCase = (a: CaseRef, b: CaseRef): number =>
  * `stratifiedDrop` (one stratum per case: neither a change in the mix of cases nor in the trials per case can fake
  * or hide a change), for metrics with at least 30 numeric values a side (not only 0 and 1) a bootstrap interval of
  * the mean over cases of each case's change in mean that excludes 0 (resampling whole cases when there are at least
- * 10, else each case's trials). When both apply,
- * each gets half the level (Bonferroni), so the chance of a false regression stays within `level`. A p-value equal
- * to the level is not below it (`significant`). Each case whose pass rate fell is named with its own test.
+ * 10, else each case's trials). When both apply, each gets half the level (Bonferroni), so the chance of a false
+ * regression stays within `level`. A p-value equal to the level is not below it (`significant`). Each case whose pass
+ * rate fell is named with its own test.
  */
 export function compareRuns(
   baseline: TrendRun,
