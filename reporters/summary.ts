@@ -9,10 +9,10 @@ import {
   formatAnnotation,
 } from '../src/report/summary/annotations.js';
 import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
-import { findRegressions } from '../src/report/trend/compare.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
 import { readHistory } from '../src/report/trend/history.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
+import { compareRuns, DEFAULT_LEVEL, pairCases } from '../src/report/trend/significance.js';
 import type { TrendRun } from '../src/report/trend/types.js';
 
 export interface NeedleworkSummaryOptions {
@@ -47,7 +47,7 @@ function githubLinkBase(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * Reports a run where GitHub Actions shows it: a Markdown job summary appended to `$GITHUB_STEP_SUMMARY` (pass rate,
- * regressions against the trend history, failing tests with their messages, a line per workup) and an `::error`
+ * the regression gate against the trend history with the cases that dropped, failing tests with their messages, a line per workup) and an `::error`
  * annotation per failure, on the spec line of a failed criterion and on the note line of each uncited or
  * unsupported claim. Outside Actions (neither variable set) it does nothing.
  */
@@ -87,8 +87,8 @@ export class NeedleworkSummaryReporter implements Reporter {
     }
     if (summaryFile) {
       const input: SummaryInput = { checks };
-      const regressions = await this.regressions(checks);
-      if (regressions) input.regressions = regressions;
+      const gate = await this.gate(checks);
+      if (gate) input.gate = gate;
       const base = this.options.linkBase;
       input.workupPlace = (workupPath) => {
         const path = projectPath(this.root, workupPath);
@@ -100,8 +100,11 @@ export class NeedleworkSummaryReporter implements Reporter {
     }
   }
 
-  /** This run against the latest run of the trend history that ended before this one started. */
-  private async regressions(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['regressions']> {
+  /**
+   * The statistical gate (the default of `needlework trend` and `run`) for this run against the latest run of the
+   * trend history that ended before this one started.
+   */
+  private async gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
     if (this.options.trendFile === false) return undefined;
     const path = resolve(this.root, this.options.trendFile);
     // Let a trend reporter of this run begin, then finish, its write (Vitest starts every onTestRunEnd at once).
@@ -112,7 +115,12 @@ export class NeedleworkSummaryReporter implements Reporter {
     const baseline = history?.runs.filter((run) => run.time < started).at(-1);
     if (!baseline) return undefined;
     const current = buildTrendRun(checks, {});
-    return { baseline: baselineLabel(baseline), list: findRegressions(baseline, current) };
+    return {
+      baseline: baselineLabel(baseline),
+      level: DEFAULT_LEVEL,
+      comparisons: compareRuns(baseline, current),
+      cases: pairCases(baseline, current),
+    };
   }
 
   /** Spec lines by criterion, and each workup's note file, as project-relative paths. */

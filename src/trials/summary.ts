@@ -1,4 +1,4 @@
-import { type ClusteredMean, clusteredMean } from '../metrics/stats/clustered.js';
+import { type ClusteredMean, clusteredMean, clusteredRateInterval } from '../metrics/stats/clustered.js';
 import {
   clusterBootstrapInterval,
   DEFAULT_CONFIDENCE,
@@ -58,7 +58,10 @@ export interface CriterionStatistics {
   criterion: string;
   metric: string;
   unit?: string;
-  /** Over every trial of every task (pass rate and interval pooled; pass@k averaged over tasks). */
+  /**
+   * Over every trial of every task: the pass rate pooled, its interval clustered by task (`clusteredRateInterval`:
+   * trials of one task agree more than trials of different tasks), pass@k averaged over tasks.
+   */
   overall: PassStatistics & {
     tasks: number;
     /** The tasks whose trials both passed and failed. */
@@ -154,6 +157,7 @@ export function trialStatistics(
     }
     const overall: CriterionStatistics['overall'] = {
       ...passStatistics(trials, passes, notApplicable, confidence),
+      interval: clusteredRateInterval(groups, confidence),
       passAtK: Object.fromEntries(
         ks.map((k) => [String(k), meanOver(decided, (g) => passAtK(g.trials, g.passes, k))]),
       ),

@@ -6,16 +6,18 @@ const byteCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 /** What the trials layer reads of a check: its identity, verdict and value, and whether Vitest ran it. */
 export type TrialCheck = Pick<
   Check,
-  'spec' | 'criterion' | 'workup' | 'task' | 'metric' | 'verdict' | 'value' | 'unit' | 'comparator'
+  'spec' | 'case' | 'criterion' | 'workup' | 'task' | 'metric' | 'verdict' | 'value' | 'unit' | 'comparator'
 > & {
   /** Vitest's state of the test; a skipped or interrupted test is no trial. */
   state?: 'passed' | 'failed' | 'skipped' | 'pending';
 };
 
-/** The trials of one task for one spec x criterion. */
+/** The trials of one task (of one case, for a task-cases spec) for one spec x criterion. */
 export interface TaskTrials {
   spec: string;
   criterion: string;
+  /** The task case of a `*.cases.yaml` spec the trials belong to; absent for other specs. */
+  case?: string;
   task: string;
   metric: string;
   /** The unit of `values`, when not a [0, 1] score. */
@@ -38,15 +40,19 @@ function ran(check: TrialCheck): boolean {
 }
 
 /**
- * Groups checks into trials: one group per spec x criterion x task (a workup without a task is its own task), in
- * byte order of those three. Reads only the checks' verdicts and values, never a workup.
+ * Groups checks into trials: one group per spec x criterion x case x task (a workup without a task is its own task;
+ * a check of no task case has no case), in byte order of those four. Reads only the checks' verdicts and values,
+ * never a workup.
  */
 export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
-  // Nested maps (spec, criterion, task) rather than one joined key: no string is built per check.
+  // Nested maps (spec, criterion, case and task) rather than one joined key of all: one string is built per check only
+  // for a check of a task case.
   const groups = new Map<string, Map<string, Map<string, TaskTrials>>>();
   for (const check of checks) {
     if (!ran(check)) continue;
     const task = taskOf(check);
+    // Case, then task: NUL sorts before every character, so the byte order of the key is that of case, then task.
+    const key = check.case === undefined ? task : `${check.case}\0${task}`;
     let bySpec = groups.get(check.spec);
     if (!bySpec) {
       bySpec = new Map();
@@ -57,11 +63,12 @@ export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
       byCriterion = new Map();
       bySpec.set(check.criterion, byCriterion);
     }
-    let group = byCriterion.get(task);
+    let group = byCriterion.get(key);
     if (!group) {
       group = {
         spec: check.spec,
         criterion: check.criterion,
+        ...(check.case !== undefined && { case: check.case }),
         task,
         metric: check.metric,
         ...(check.unit !== undefined && { unit: check.unit }),
@@ -71,7 +78,7 @@ export function tallyTrials(checks: Iterable<TrialCheck>): TaskTrials[] {
         notApplicable: 0,
         values: [],
       };
-      byCriterion.set(task, group);
+      byCriterion.set(key, group);
     }
     if (check.verdict === 'not-applicable') {
       group.notApplicable++;

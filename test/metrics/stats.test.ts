@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   bootstrapDifferenceInterval,
   bootstrapInterval,
+  caseDifferenceInterval,
   clusteredMean,
+  clusteredRateInterval,
   fisherDrop,
+  nearestRank,
   normalCdf,
   normalQuantile,
   passAtK,
   passHatK,
+  resampleMeans,
   seededRandom,
-  testDrop,
   wilsonInterval,
   zDrop,
 } from '../../src/metrics/stats/index.js';
@@ -122,6 +125,24 @@ describe('bootstrapInterval', () => {
     expect((i!.high - i!.low) / normalWidth).toBeLessThan(1.1);
   });
 
+  it('takes the order statistics of the nearest-rank definition: the 25th and 975th of 1,000 at 95%', () => {
+    // (1 - 0.95) / 2 * 1000 is 25.000000000000025 in floating point; its ceiling would pick the 26th.
+    expect(((1 - 0.95) / 2) * 1000).toBeGreaterThan(25);
+    expect([nearestRank((1 - 0.95) / 2, 1000), nearestRank((1 + 0.95) / 2, 1000)]).toEqual([25, 975]);
+    expect([nearestRank(0.05, 1000), nearestRank(0.95, 1000), nearestRank(0.025, 1001)]).toEqual([
+      50, 950, 26,
+    ]);
+    expect([nearestRank(0, 10), nearestRank(1, 10)]).toEqual([1, 10]);
+    const spread = Array.from({ length: 50 }, (_, i) => Math.sin(i) * 10);
+    const means = resampleMeans(Float64Array.from(spread), undefined, 1000, seededRandom(5)).sort();
+    expect(means[24]).not.toBe(means[25]);
+    expect(bootstrapInterval(spread, { seed: 5 })).toEqual({
+      low: means[24],
+      high: means[974],
+      confidence: 0.95,
+    });
+  });
+
   it('is a point for constant values and not applicable for none', () => {
     expect(bootstrapInterval([0.5, 0.5, 0.5])).toEqual({ low: 0.5, high: 0.5, confidence: 0.95 });
     expect(bootstrapInterval([])).toBeNull();
@@ -139,6 +160,43 @@ describe('bootstrapInterval', () => {
     const same = bootstrapDifferenceInterval(before, before, { seed: 3 });
     expect(same!.low).toBeLessThan(0);
     expect(same!.high).toBeGreaterThan(0);
+  });
+});
+
+describe('caseDifferenceInterval', () => {
+  it('weighs every case the same, so changing trials per case moves nothing', () => {
+    // Case a is always 0.9, case b always 0.3; the baseline runs a once and b nine times, the current run the reverse.
+    // Pooled means go 0.36 -> 0.84, yet no case changed.
+    const cases = [
+      { before: [0.9], after: Array(9).fill(0.9) },
+      { before: Array(9).fill(0.3), after: [0.3] },
+    ];
+    for (const byCase of [false, true]) {
+      const i = caseDifferenceInterval(cases, { byCase })!;
+      expect(i.low).toBeCloseTo(0, 12);
+      expect(i.high).toBeCloseTo(0, 12);
+    }
+  });
+
+  it("resamples whole cases with their change when asked, each case's trials otherwise", () => {
+    const changes = Array.from({ length: 20 }, (_, i) => (i % 4) * 0.1 - 0.3);
+    const cases = changes.map((d) => ({ before: [0.5, 0.5], after: [0.5 + d, 0.5 + d] }));
+    // By case: the resampled means of the 20 changes, as resampleMeans draws them from the same seed.
+    const exact = cases.map((c) => (c.after[0]! + c.after[1]!) / 2 - (c.before[0]! + c.before[1]!) / 2);
+    const means = resampleMeans(Float64Array.from(exact), undefined, 1000, seededRandom(3)).sort();
+    expect(caseDifferenceInterval(cases, { byCase: true, seed: 3 })).toEqual({
+      low: means[24],
+      high: means[974],
+      confidence: 0.95,
+    });
+    // Within cases: each side of each case is constant, so every resample gives the mean change, -0.15.
+    const point = caseDifferenceInterval(cases, { seed: 3 })!;
+    expect(point.low).toBeCloseTo(-0.15, 12);
+    expect(point.high).toBeCloseTo(-0.15, 12);
+    // With spread inside the cases, the stratified bootstrap has width.
+    const noisy = caseDifferenceInterval([{ before: [0.2, 0.8, 0.5], after: [0.1, 0.9, 0.4] }], { seed: 3 })!;
+    expect(noisy.high - noisy.low).toBeGreaterThan(0.3);
+    expect(caseDifferenceInterval([{ before: [], after: [1] }])).toBeNull();
   });
 });
 
@@ -175,6 +233,16 @@ describe('clusteredMean', () => {
     );
   });
 
+  it('gives one task of repeated trials the plain error of its mean, not the plain error over sqrt(n)', () => {
+    // 8 of 10 trials of one task: s = 0.4216, plain SE = s / sqrt(10) = 0.1333. Eq. 4 alone would give s / 10 = 0.042.
+    const values = [1, 1, 1, 0, 1, 1, 0, 1, 1, 1];
+    const one = clusteredMean(values, Array(10).fill('task'))!;
+    const s = Math.sqrt((8 * 0.2 ** 2 + 2 * 0.8 ** 2) / 9);
+    expect(one.clusters).toBe(1);
+    expect(one.standardError).toBeCloseTo(s / Math.sqrt(10), 15);
+    expect(one.standardError).toBeCloseTo(0.1333, 4);
+  });
+
   it('has no error bar for one value and is not applicable for none', () => {
     expect(clusteredMean([0.7], ['a'])).toEqual({
       mean: 0.7,
@@ -187,6 +255,45 @@ describe('clusteredMean', () => {
     expect(() => clusteredMean([1, 2], ['a'])).toThrow(
       'clusteredMean expects one cluster per value, got 1 for 2',
     );
+  });
+});
+
+describe('clusteredRateInterval', () => {
+  it('is the pooled Wilson interval with one trial per task, or one task', () => {
+    const solo = Array.from({ length: 20 }, (_, i) => ({ trials: 1, passes: i < 14 ? 1 : 0 }));
+    expect(clusteredRateInterval(solo)).toEqual(wilsonInterval(14, 20));
+    expect(clusteredRateInterval([{ trials: 10, passes: 8 }])).toEqual(wilsonInterval(8, 10));
+    expect(
+      clusteredRateInterval([
+        { trials: 10, passes: 10 },
+        { trials: 10, passes: 10 },
+      ]),
+    ).toEqual(wilsonInterval(20, 20));
+    expect(clusteredRateInterval([])).toBeNull();
+    expect(clusteredRateInterval([{ trials: 0, passes: 0 }])).toBeNull();
+  });
+
+  it('widens to about the tasks as observations when every task is all-pass or all-fail', () => {
+    // 30 trials, 20 passes, in 3 tasks of 10 that agree within: the Wilson interval at n / deff, deff by eq. 4.
+    const tasks = [
+      { trials: 10, passes: 10 },
+      { trials: 10, passes: 0 },
+      { trials: 10, passes: 10 },
+    ];
+    const p = 2 / 3;
+    const squares = 20 * (1 / 3) ** 2 + 10 * (2 / 3) ** 2;
+    const cross = 2 * ((10 / 3) ** 2 - 10 * (1 / 3) ** 2) + ((20 / 3) ** 2 - 10 * (2 / 3) ** 2);
+    const clustered = squares / 29 / 30 + cross / 900;
+    const plain = (p * (1 - p)) / 29;
+    const interval = clusteredRateInterval(tasks)!;
+    const z = 1.959963984540054;
+    const n = 30 / (clustered / plain);
+    const centre = p + (z * z) / (2 * n);
+    const spread = z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+    expect(interval.low).toBeCloseTo((centre - spread) / (1 + (z * z) / n), 12);
+    expect(interval.high).toBeCloseTo((centre + spread) / (1 + (z * z) / n), 12);
+    // Pooled, the 30 trials would claim [0.49, 0.81]; clustered it is about that of 3 observations.
+    expect(interval.high - interval.low).toBeGreaterThan(0.6);
   });
 });
 
@@ -217,12 +324,6 @@ describe('tests for a drop in pass rate', () => {
       13,
     );
     expect(zDrop({ trials: 50, passes: 50 }, { trials: 50, passes: 50 })).toBe(1);
-  });
-
-  it("uses Fisher's test when an expected cell is below 5, the z-test otherwise", () => {
-    expect(testDrop({ trials: 10, passes: 8 }, { trials: 10, passes: 3 }).test).toBe('fisher');
-    expect(testDrop({ trials: 30, passes: 28 }, { trials: 30, passes: 29 }).test).toBe('fisher');
-    expect(testDrop({ trials: 100, passes: 80 }, { trials: 100, passes: 60 }).test).toBe('z');
   });
 });
 

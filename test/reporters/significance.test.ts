@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { exactDropPower } from '../../src/metrics/stats/power.js';
 import { seededRandom } from '../../src/metrics/stats/random.js';
-import { testDrop } from '../../src/metrics/stats/tests.js';
+import { significant, stratifiedDrop } from '../../src/metrics/stats/stratified.js';
 import { compareRuns, detectableDrop } from '../../src/report/trend/significance.js';
 import type { TrendCheck } from '../../src/report/trend/types.js';
 import { trendCheck, trendRun } from './trend-data.js';
@@ -73,7 +74,12 @@ describe('the statistical regression gate, exactly', () => {
       let size = 0;
       for (let x1 = 0; x1 <= n; x1++)
         for (let x2 = 0; x2 <= n; x2++)
-          if (testDrop({ trials: n, passes: x1 }, { trials: n, passes: x2 }).pValue < 0.05)
+          if (
+            significant(
+              stratifiedDrop([{ before: { trials: n, passes: x1 }, after: { trials: n, passes: x2 } }]).pDrop,
+              0.05,
+            )
+          )
             size += (pmf[x1] as number) * (pmf[x2] as number);
       sizes.push(`${rate}: ${(size * 100).toFixed(2)}%`);
       expect(size).toBeLessThanOrEqual(0.05 + 0.01);
@@ -159,12 +165,21 @@ describe('compareRuns', () => {
 });
 
 describe('detectableDrop', () => {
+  it('is the drop the exact power of the test reaches 80% at, not the normal approximation', () => {
+    // 10/10 at 10 trials a side: the normal approximation said 44 points, where the exact power is 70%.
+    expect(exactDropPower(10, 10, 1, 1 - 0.4356, 0.05)).toBeCloseTo(0.7025, 3);
+    const d = detectableDrop({ trials: 10, passes: 10 }, { trials: 10, passes: 0 })!;
+    expect(d).toBeCloseTo(0.484, 2);
+    expect(exactDropPower(10, 10, 1, 1 - d, 0.05)).toBeGreaterThanOrEqual(0.8);
+    expect(exactDropPower(10, 10, 1, 1 - d + 0.002, 0.05)).toBeLessThan(0.8);
+  });
+
   it('shrinks with more trials, and is absent when no drop can be seen', () => {
     const at = (n: number) =>
       detectableDrop({ trials: n, passes: Math.round(0.8 * n) }, { trials: n, passes: 0 });
     expect(at(30)!).toBeGreaterThan(at(100)!);
-    // By hand at d = 0.1568 (p2 = 0.6432, pooled 0.7216): 1.6449 * 0.06339 + 0.8416 * 0.06245 = 0.1568.
-    expect(at(100)).toBeCloseTo(0.1568, 3);
+    expect(at(100)).toBeCloseTo(0.156, 2);
+    expect(exactDropPower(100, 100, 0.8, 0.8 - at(100)!, 0.05)).toBeGreaterThanOrEqual(0.8);
     expect(detectableDrop({ trials: 10, passes: 0 }, { trials: 10, passes: 0 })).toBeNull();
     expect(detectableDrop({ trials: 1, passes: 1 }, { trials: 1, passes: 0 })).toBeNull();
     expect(detectableDrop({ trials: 0, passes: 0 }, { trials: 3, passes: 0 })).toBeNull();

@@ -155,31 +155,60 @@ describe('needlework trend: the statistical gate (the default)', () => {
     expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(1);
     expect(err).toEqual([
       'Against run 20261122T030100Z-00000001 (significance level 0.05): 1 regressed, 0 improved, 0 flaky, 0 no change detectable.',
-      '  ✗ compound-alpha grounded: regressed: pass rate 27/30 (90%) -> 12/30 (40%), p < 0.001 (two-proportion z-test)',
+      '  ✗ compound-alpha grounded: regressed: pass rate 27/30 (90%) -> 12/30 (40%) over 1 case, p < 0.001 (Cochran-Mantel-Haenszel test, stratified by case)',
+      '      ↓ t: 27/30 (90%) -> 12/30 (40%), p < 0.001 (Mantel-Haenszel z-test)',
     ]);
   });
 
   it('does not fail on a drop within the noise of 10 trials, and says what drop it could have seen', async () => {
+    // Workups naming no task are each their own case: 10 cases of one trial, paired across the runs; two fell.
     const file = await write('t.json', [trialRun(1, 8, 10, {}, null), trialRun(2, 6, 10, {}, null)]);
     expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
     expect(out).toEqual([
       'Against run 20261122T030100Z-00000001 (significance level 0.05): 0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
-      "  · compound-alpha grounded: no change detectable at this sample size: pass rate 8/10 (80%) -> 6/10 (60%), p = 0.314 (Fisher's exact test); the smallest drop detectable is 53 points",
+      '  · compound-alpha grounded: no change detectable at this sample size: pass rate 8/10 (80%) -> 6/10 (60%) over 10 cases, p = 0.250 (exact conditional test, stratified by case); the smallest drop detectable is 57 points',
     ]);
     // The fixed tolerance, kept as an option, fails the same histories.
     expect(await runTrend({ file, failOnRegression: true, tolerance: 0.02 }, io)).toBe(1);
+  });
+
+  it('compares only the cases both runs hold, and says which were added and removed', async () => {
+    const tasks = (minute: number, spec: Array<[string, number]>) =>
+      trendRun(
+        minute,
+        spec.flatMap(([task, passes]) =>
+          trialRun(minute, passes, 10, {}, task).checks.map((c) => ({ ...c, workup: `${task}/${c.workup}` })),
+        ),
+      );
+    const file = await write('t.json', [
+      tasks(1, [
+        ['a', 10],
+        ['b', 10],
+      ]),
+      tasks(2, [
+        ['a', 10],
+        ['c', 0],
+      ]),
+    ]);
+    // Pooled, 20/20 -> 10/20 would be a regression; case by case nothing that both runs hold changed.
+    expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
+    expect(out).toEqual([
+      'Against run 20261122T030100Z-00000001 (significance level 0.05): 0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
+      '  1 case added, 1 removed (not compared): added compound-alpha/c; removed compound-alpha/b',
+      '  · compound-alpha grounded: no change detectable at this sample size: pass rate 10/10 (100%) -> 10/10 (100%) over 1 case, p = 1.000 (exact conditional test, stratified by case); the smallest drop detectable is 48 points; 1 case added, 1 removed (not compared)',
+    ]);
   });
 
   it('reports an improvement and a flaky criterion', async () => {
     const up = await write('up.json', [trialRun(1, 10, 30), trialRun(2, 28, 30)]);
     expect(await runRegressionGate({ history: up, failOnRegression: true }, io)).toBe(0);
     expect(out.at(-1)).toBe(
-      '  ↑ compound-alpha grounded: improved: pass rate 10/30 (33%) -> 28/30 (93%), p < 0.001 (two-proportion z-test)',
+      '  ↑ compound-alpha grounded: improved: pass rate 10/30 (33%) -> 28/30 (93%) over 1 case, p < 0.001 (Cochran-Mantel-Haenszel test, stratified by case)',
     );
     const flaky = await write('flaky.json', [trialRun(1, 5, 5), trialRun(2, 4, 5)]);
     expect(await runRegressionGate({ history: flaky, failOnRegression: true }, io)).toBe(0);
     expect(out.at(-1)).toBe(
-      "  ~ compound-alpha grounded: flaky (passes in some trials and fails in others on task t); no significant change: pass rate 5/5 (100%) -> 4/5 (80%), p = 0.500 (Fisher's exact test); the smallest drop detectable is 67 points",
+      '  ~ compound-alpha grounded: flaky (passes in some trials and fails in others on case t); no significant change: pass rate 5/5 (100%) -> 4/5 (80%) over 1 case, p = 0.500 (exact conditional test, stratified by case); the smallest drop detectable is 83 points',
     );
   });
 

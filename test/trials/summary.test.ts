@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passAtK, passHatK, wilsonInterval } from '../../src/metrics/stats/index.js';
+import { clusteredRateInterval, passAtK, passHatK, wilsonInterval } from '../../src/metrics/stats/index.js';
 import { trialStatistics } from '../../src/trials/summary.js';
 import type { TrialCheck } from '../../src/trials/tally.js';
 
@@ -30,7 +30,7 @@ describe('trialStatistics', () => {
   ];
   const [stats] = trialStatistics(checks);
 
-  it('counts trials and passes per task and overall, with Wilson intervals', () => {
+  it('counts trials and passes per task and overall, with Wilson intervals (overall clustered by task)', () => {
     expect(stats?.tasks.map((t) => [t.task, t.trials, t.passes, t.flaky])).toEqual([
       ['a', 4, 3, true],
       ['b', 4, 4, false],
@@ -38,7 +38,15 @@ describe('trialStatistics', () => {
     ]);
     expect(stats?.overall).toMatchObject({ trials: 12, passes: 7, tasks: 3, flakyTasks: ['a'] });
     expect(stats?.overall.passRate).toBeCloseTo(7 / 12, 15);
-    expect(stats?.overall.interval).toEqual(wilsonInterval(7, 12));
+    // Tasks b (all pass) and c (all fail) make trials of one task agree: wider than the pooled [0.32, 0.81].
+    expect(stats?.overall.interval).toEqual(
+      clusteredRateInterval([
+        { trials: 4, passes: 3 },
+        { trials: 4, passes: 4 },
+        { trials: 4, passes: 0 },
+      ]),
+    );
+    expect(stats!.overall.interval!.low).toBeLessThan(wilsonInterval(7, 12)!.low - 0.1);
     expect(stats?.tasks[0]?.interval).toEqual(wilsonInterval(3, 4));
   });
 

@@ -1,8 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { UsageError, UserError } from '../../errors/index.js';
 import {
+  casesToName,
   checkRegressions,
   describeBaseline,
+  formatCaseChanges,
+  formatCaseDrop,
   formatComparison,
   formatRegression,
   hasRegression,
@@ -157,7 +160,11 @@ export async function runRegressionGate(options: RegressionGateOptions, io: Io):
     flaky: c.red('~'),
     'no-change': c.dim('·'),
   };
-  for (const comparison of report.comparisons)
+  const apart = formatCaseChanges(report.cases.added, report.cases.removed);
+  if (apart) stream(`  ${apart}`);
+  for (const comparison of report.comparisons) {
     stream(`  ${marks[comparison.status]} ${formatComparison(comparison)}`);
+    for (const drop of casesToName(comparison)) stream(`      ${c.red('↓')} ${formatCaseDrop(drop)}`);
+  }
   return failOnRegression && failing ? 1 : 0;
 }

@@ -44,8 +44,16 @@ export function wilsonInterval(
     throw new RangeError(`wilsonInterval expects integers 0 <= successes <= n, got ${successes} of ${n}`);
   checkConfidence('wilsonInterval', confidence);
   if (n === 0) return null;
+  return wilsonBounds(successes / n, n, confidence);
+}
+
+/**
+ * The Wilson interval's closed form at a pass rate p and a sample size n that need not be whole (an effective sample
+ * size, see `clusteredRateInterval`). n > 0.
+ */
+export function wilsonBounds(p: number, n: number, confidence: number): Interval {
+  checkConfidence('wilsonBounds', confidence);
   const z = twoSidedZ(confidence);
-  const p = successes / n;
   const z2 = z * z;
   const centre = p + z2 / (2 * n);
   const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
@@ -93,8 +101,9 @@ export interface DifferenceClusters {
 }
 
 /**
- * The percentile bootstrap interval of mean(after) - mean(before), each side resampled on its own: the interval the
- * regression gate reads for a continuous metric (it excludes 0 when the change is significant). With `clusters`, each
+ * The percentile bootstrap interval of mean(after) - mean(before), each side resampled on its own (it excludes 0 when
+ * the change is significant). The means pool each side's trials, so a change in trials per task moves them: the
+ * regression gate reads `caseDifferenceInterval` instead, over the tasks both sides hold. With `clusters`, each
  * side resamples whole tasks (trials of one task are correlated), as `clusterBootstrapInterval` does. `null` when
  * either side has no values.
  */
@@ -118,6 +127,48 @@ export function bootstrapDifferenceInterval(
   for (let r = 0; r < resamples; r++)
     differences[r] = (differences[r] as number) - (meansBefore[r] as number);
   return percentiles(differences, confidence);
+}
+
+/** One case's values in the baseline and in the current run, for `caseDifferenceInterval`. */
+export interface CaseValues {
+  before: ArrayLike<number>;
+  after: ArrayLike<number>;
+}
+
+/**
+ * The percentile bootstrap interval of the mean over cases of each case's change in mean, mean_k (mean(after_k) -
+ * mean(before_k)): every case weighs the same whatever its trials on either side, so a change in trials per case or in
+ * the mix of cases moves nothing. With `byCase` (enough cases), the cases are resampled whole with their change (a
+ * paired cluster bootstrap: their spread carries both the trials' noise and the cases'); otherwise each case keeps
+ * its place and its trials are resampled on each side (a stratified bootstrap). Cases without values on both sides
+ * are left out; `null` when none is left.
+ */
+export function caseDifferenceInterval(
+  cases: readonly CaseValues[],
+  options: BootstrapOptions & { byCase?: boolean } = {},
+): Interval | null {
+  const { confidence, resamples, seed } = bootstrapSettings('caseDifferenceInterval', options);
+  const both = cases.filter((c) => c.before.length > 0 && c.after.length > 0);
+  if (both.length === 0) return null;
+  const random = seededRandom(seed);
+  const mean = (values: ArrayLike<number>) => {
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) sum += values[i] as number;
+    return sum / values.length;
+  };
+  if (options.byCase) {
+    const changes = Float64Array.from(both, (c) => mean(c.after) - mean(c.before));
+    return percentiles(resampleMeans(changes, undefined, resamples, random), confidence);
+  }
+  const statistics = new Float64Array(resamples);
+  for (const c of both) {
+    const before = resampleMeans(Float64Array.from(c.before), undefined, resamples, random);
+    const after = resampleMeans(Float64Array.from(c.after), undefined, resamples, random);
+    for (let r = 0; r < resamples; r++)
+      statistics[r] =
+        (statistics[r] as number) + ((after[r] as number) - (before[r] as number)) / both.length;
+  }
+  return percentiles(statistics, confidence);
 }
 
 /** Each cluster's sum of values and number of values, in order of first appearance. */
@@ -159,14 +210,26 @@ function bootstrapSettings(name: string, options: BootstrapOptions): Required<Bo
   return { confidence, resamples, seed: options.seed ?? 1 };
 }
 
+/**
+ * The 1-based nearest rank of the q-quantile of n sorted values: the smallest k with k / n >= q (Hyndman and Fan 1996,
+ * definition 1), between 1 and n. q n is computed in floating point, where (1 - 0.95) / 2 * 1000 comes out as
+ * 25.000000000000025 and its ceiling as 26: a product within a relative 1e-9 of a whole number is taken as that
+ * number, so the 2.5% point of 1,000 resamples is the 25th, as defined.
+ */
+export function nearestRank(q: number, n: number): number {
+  const x = q * n;
+  const whole = Math.round(x);
+  const k = Math.abs(x - whole) <= 1e-9 * Math.max(1, Math.abs(x)) ? whole : Math.ceil(x);
+  return Math.min(n, Math.max(1, k));
+}
+
 /** The nearest-rank quantiles at (1 - confidence)/2 and (1 + confidence)/2 of the statistics (sorted in place). */
 function percentiles(statistics: Float64Array, confidence: number): Interval {
   statistics.sort();
-  const last = statistics.length - 1;
-  const rank = (q: number) => Math.min(last, Math.max(0, Math.ceil(q * statistics.length) - 1));
+  const n = statistics.length;
   return {
-    low: statistics[rank((1 - confidence) / 2)] as number,
-    high: statistics[rank((1 + confidence) / 2)] as number,
+    low: statistics[nearestRank((1 - confidence) / 2, n) - 1] as number,
+    high: statistics[nearestRank((1 + confidence) / 2, n) - 1] as number,
     confidence,
   };
 }

@@ -1,7 +1,14 @@
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
 import type { Regression } from '../trend/compare.js';
-import { formatRegression } from '../trend/gate.js';
+import {
+  casesToName,
+  formatCaseChanges,
+  formatCaseDrop,
+  formatComparison,
+  formatRegression,
+} from '../trend/gate.js';
+import type { CaseRef, ChangeStatus, CriterionComparison } from '../trend/significance.js';
 import { markdownCell } from './escape.js';
 
 export interface SummaryInput {
@@ -11,6 +18,17 @@ export interface SummaryInput {
    * baseline is known (no trend history, or a first run).
    */
   regressions?: { baseline: string; list: readonly Regression[] };
+  /**
+   * The statistical gate against the trend baseline (`compareRuns` and `pairCases`), with a label for the baseline:
+   * each criterion that moved, each case that dropped with its counts and p-value (`droppedCases`, as `casesToName`
+   * selects them), and the cases only one run holds. Absent when no baseline is known.
+   */
+  gate?: {
+    baseline: string;
+    level: number;
+    comparisons: readonly CriterionComparison[];
+    cases: { added: readonly CaseRef[]; removed: readonly CaseRef[] };
+  };
   /**
    * How a workup's `workupPath` is shown: the path to print (project-relative) and a link to it (its page on the
    * forge), if any. Without it the path is printed as recorded, without a link.
@@ -53,6 +71,7 @@ export function buildSummaryMarkdown(input: SummaryInput): string {
     if (list.length === 0) lines.push('None.');
     for (const r of list) lines.push(`- ${markdownCell(formatRegression(r))}`);
   }
+  if (input.gate) lines.push('', ...gateLines(input.gate));
 
   if (failed.length > 0) {
     lines.push('', `### Failing (${failed.length})`, '', '| test | message |', '| --- | --- |');
@@ -107,4 +126,29 @@ function workupLines(
         .join(', ');
       return `- ${w.failed > 0 ? '❌' : '✅'} <code>${markdownCell(id)}</code>: ${where} (${counts})`;
     });
+}
+
+const MARKS: Record<ChangeStatus, string> = { regressed: '❌', improved: '⬆️', flaky: '〰️', 'no-change': '·' };
+
+/**
+ * The gate's section: the counts by status, the cases only one run holds, then each criterion that moved (or has a
+ * case that fell significantly on its own) with the cases that dropped beneath it, most significant first.
+ */
+function gateLines(gate: NonNullable<SummaryInput['gate']>): string[] {
+  const counts: Record<ChangeStatus, number> = { regressed: 0, improved: 0, flaky: 0, 'no-change': 0 };
+  for (const c of gate.comparisons) counts[c.status]++;
+  const lines = [
+    `### Regression gate against ${markdownCell(gate.baseline)} (significance level ${gate.level})`,
+    '',
+    `${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`,
+  ];
+  const apart = formatCaseChanges(gate.cases.added, gate.cases.removed);
+  if (apart) lines.push('', markdownCell(apart));
+  const shown = gate.comparisons.filter((c) => c.status !== 'no-change' || casesToName(c).length > 0);
+  if (shown.length > 0) lines.push('');
+  for (const c of shown) {
+    lines.push(`- ${MARKS[c.status]} ${markdownCell(formatComparison(c))}`);
+    for (const drop of casesToName(c)) lines.push(`  - ↓ ${markdownCell(formatCaseDrop(drop))}`);
+  }
+  return lines;
 }

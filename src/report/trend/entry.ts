@@ -21,6 +21,7 @@ export function buildTrendRun(
     if (!meta) continue;
     const entry: TrendCheck = {
       spec: meta.spec,
+      ...(meta.case !== undefined && { case: meta.case }),
       workup: meta.workup,
       ...(meta.task !== undefined && { task: meta.task }),
       ...(meta.trial !== undefined && { trial: meta.trial }),
@@ -83,15 +84,18 @@ function runId(now: Date): string {
   return `${stamp}-${randomBytes(4).toString('hex')}`;
 }
 
-/** The trials and passes of each spec x criterion x task of a run's checks, in byte order of those three. */
+/** The trials and passes of each spec x criterion x case x task of a run's checks, in byte order of those four. */
 export function trendTrials(checks: readonly TrendCheck[]): TrendTrials[] {
-  return tallyTrials(checks).map(({ spec, criterion, task, metric, trials, passes, notApplicable }) => ({
-    spec,
-    criterion,
-    task,
-    metric,
-    trials,
-    passes,
-    notApplicable,
-  }));
+  return tallyTrials(checks).map(
+    ({ spec, criterion, case: c, task, metric, trials, passes, notApplicable }) => ({
+      spec,
+      criterion,
+      ...(c !== undefined && { case: c }),
+      task,
+      metric,
+      trials,
+      passes,
+      notApplicable,
+    }),
+  );
 }

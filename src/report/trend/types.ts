@@ -33,8 +33,9 @@ export interface TrendRun {
   /** Every needlework check of the run, one per spec x workup x criterion, in byte order of those three. */
   checks: TrendCheck[];
   /**
-   * Trials and passes per spec x criterion x task, in byte order of those three: the counts pass rates, intervals,
-   * pass@k and the regression gate are computed from, kept so they can be recomputed later.
+   * Trials and passes per spec x criterion x case x task, in byte order of those four: the counts pass rates,
+   * intervals, pass@k and the regression gate are computed from, kept so they can be recomputed later. The gate pairs
+   * the runs by spec x case x task x criterion.
    */
   trials: TrendTrials[];
 }
@@ -56,10 +57,12 @@ export interface TrendScope {
   ui?: boolean;
 }
 
-/** The trials of one task for one spec x criterion in one run: each workup of the task is one trial. */
+/** The trials of one task (of one case) for one spec x criterion in one run: each workup of the task is one trial. */
 export interface TrendTrials {
   spec: string;
   criterion: string;
+  /** The task case of a `*.cases.yaml` spec (a check's `case`); absent for other specs. */
+  case?: string;
   /** The task (a workup's `meta.task`, or the workup id of a workup that names no task). */
   task: string;
   /** The metric the verdicts rest on. */
@@ -92,6 +95,8 @@ export interface TrendSummary {
 export interface TrendCheck {
   /** The spec id (a needle or rubric id, or `matcher`). */
   spec: string;
+  /** The task case of a `*.cases.yaml` spec the check belongs to; absent for other specs. */
+  case?: string;
   /** The workup id. */
   workup: string;
   /** The task the workup is a trial of; absent when the workup names none (it is its own task of one trial). */
