@@ -7,6 +7,7 @@ import type { VerifierOptions } from '../entailment/create.js';
 import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
+import { judgeTestTimeout } from '../judge/test-timeout.js';
 import type { Judge } from '../judge/types.js';
 import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
@@ -31,7 +32,10 @@ export interface SpecSuiteOptions {
    */
   reuseWorkups?: boolean;
   /** The judge for rubric specs (`--judge`): a URL or `replay:<cassette>`; rubric tests are skipped without one. */
-  judge?: { spec: string; samples?: number } & Pick<JudgeSpecOptions, 'cassette' | 'mode' | 'model'>;
+  judge?: { spec: string; samples?: number } & Pick<
+    JudgeSpecOptions,
+    'cassette' | 'mode' | 'model' | 'timeoutMs'
+  >;
 }
 
 /** An error whose message is the whole story: user mistakes are shown without a stack trace. */
@@ -132,8 +136,10 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     }
   }
 
+  // A judged test waits as long as the judge may take, so the judge's own failure (naming it) is what a test shows.
+  const timeout = context.judge && options.judge ? judgeTestTimeout(options.judge) : undefined;
   if (spec.kind === 'cases') {
-    declareCases(spec, workups, failures, problems, context);
+    declareCases(spec, workups, failures, problems, context, timeout);
     return;
   }
   describe(spec.id, () => {
@@ -156,7 +162,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     }
     const criteria = criteriaOf(spec, context);
     for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
-      describe(workup.id, () => declareCriteria(criteria, workup));
+      describe(workup.id, () => declareCriteria(criteria, workup, timeout));
     }
   });
 }
@@ -172,14 +178,18 @@ function declareFailure(failure: WorkupFailure): void {
  * throws the check's statement, a criterion that does not apply (or was not measured) is skipped with its reason.
  * The check rides on the test for the reporters.
  */
-function declareCriteria(criteria: readonly Criterion[], workup: Workup): void {
+function declareCriteria(criteria: readonly Criterion[], workup: Workup, timeout?: number): void {
   for (const criterion of criteria) {
-    it(criterion.name, async (ctx) => {
-      const check = await criterion.check(workup);
-      ctx.task.meta.needlework = check;
-      if (check.verdict === 'not-applicable') ctx.skip(check.summary);
-      else if (check.verdict === 'fail') throw checkFailure(check);
-    });
+    it(
+      criterion.name,
+      async (ctx) => {
+        const check = await criterion.check(workup);
+        ctx.task.meta.needlework = check;
+        if (check.verdict === 'not-applicable') ctx.skip(check.summary);
+        else if (check.verdict === 'fail') throw checkFailure(check);
+      },
+      timeout,
+    );
   }
 }
 
@@ -195,6 +205,7 @@ function declareCases(
   failures: readonly WorkupFailure[],
   problems: ReadonlyArray<{ test: string; message: string }>,
   context: CheckOptions,
+  timeout?: number,
 ): void {
   describe(spec.id, () => {
     for (const problem of problems) {
@@ -225,7 +236,7 @@ function declareCases(
           console.warn(`${spec.file}${c.line ? `:${c.line}` : ''}: ${warning}`);
         // Built once per case, not per run: a case's rules (a compiled regex, the reference calls) serve every run.
         const criteria = caseCriteria(spec, c, context);
-        for (const workup of runs) describe(workup.id, () => declareCriteria(criteria, workup));
+        for (const workup of runs) describe(workup.id, () => declareCriteria(criteria, workup, timeout));
       });
     }
   });
