@@ -84,7 +84,9 @@ describe('writeFileAtomic', () => {
        await writeFileAtomic(${JSON.stringify(target)}, Buffer.alloc(96 * 1024 * 1024, 97));
        await new Promise((resolve) => setTimeout(resolve, 60_000));`,
     ]);
-    const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_, signal) => done(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((done) =>
+      child.on('exit', (_, signal) => done(signal)),
+    );
     // Stop it as soon as its temporary file exists.
     for (let i = 0; i < 20_000 && !(await readdir(dir)).some((n) => n.endsWith('.tmp')); i++)
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -125,9 +127,11 @@ describe('on a full disk (a 64 KiB tmpfs)', () => {
       } catch {
         // filled up to the last block
       }
-      await expect(createFileExclusive(join(disk.dir, 'trend.json.lock'), '{"pid":1}')).rejects.toMatchObject({
-        code: 'ENOSPC',
-      });
+      await expect(createFileExclusive(join(disk.dir, 'trend.json.lock'), '{"pid":1}')).rejects.toMatchObject(
+        {
+          code: 'ENOSPC',
+        },
+      );
       expect(readFileSync(file, 'utf8')).toBe('a'.repeat(16 * 1024));
       expect((await readdir(disk.dir)).sort()).toEqual(['filler', 'junit.xml']);
       expect(existsSync(join(disk.dir, 'trend.json.lock'))).toBe(false);

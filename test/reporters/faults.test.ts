@@ -110,7 +110,7 @@ describe('report files when the disk fails', () => {
         FILES.map((f) => `needlework: cannot write out/${f}: no space left on the device (ENOSPC)`).sort(),
       );
       const after = await Promise.all(FILES.map((f) => readFile(join(dir, 'out', f))));
-      after.forEach((bytes, i) => expect(bytes.equals(before[i]!), FILES[i]).toBe(true));
+      for (const [i, bytes] of after.entries()) expect(bytes.equals(before[i]!), FILES[i]).toBe(true);
       const left = (await readdir(join(dir, 'out'))).filter((n) => !n.startsWith('filler-'));
       expect(left.sort()).toEqual([...FILES].sort());
     } finally {
