@@ -88,7 +88,12 @@ describe('needlework run --judge with a server that echoes the Authorization hea
         'out/report.html',
         'out/trend.json',
       ]);
-      for (const [file, text] of [...files, ['stdout', outcome.stdout], ['stderr', outcome.stderr]]) {
+      const outputs: Array<[string, string]> = [
+        ...files,
+        ['stdout', outcome.stdout],
+        ['stderr', outcome.stderr],
+      ];
+      for (const [file, text] of outputs) {
         expect(text.includes(KEY), `${file} holds the key`).toBe(false);
         expect(text.includes(other), `${file} holds the key-shaped value`).toBe(false);
         expect(text.includes('\u001b]0;'), `${file} holds a raw OSC`).toBe(false);
