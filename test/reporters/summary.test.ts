@@ -65,7 +65,11 @@ beforeAll(async () => {
             uncited: [
               { line: 6, column: 3, section: 'Findings', text: 'Wren visited the site, twice: 100% sure.' },
             ],
-            unsupported: ['5:3 "Halberd is a member of Ash Cell." cites g1: entailment 0.04 (threshold 0.5)'],
+            unsupported: [
+              '5:3 "Halberd is a member of Ash Cell." cites g1: entailment 0.04 (threshold 0.5)',
+              // Agent text that would retitle and clear a terminal showing the CI log.
+              '7:3 "Ash Cell\u001b]0;pwned\u0007\u001b[2J is co-located." cites g4: entailment 0.1 (threshold 0.5)',
+            ],
           },
         }),
         outcome: 'fail',
@@ -188,6 +192,12 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
       message: 'its citations do not support it: Halberd is a member of Ash Cell.',
     });
     expect(printed).toContain('100%25 sure.');
+    expect(found).toContainEqual(
+      expect.objectContaining({
+        message: 'its citations do not support it: Ash Cell\\x1b]0;pwned\\x07\\x1b[2J is co-located.',
+      }),
+    );
+    expect(printed).not.toMatch(/\u001b[\][]/);
   });
 
   it('annotates a hand-written test at its own line', () => {
