@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../errors/diagnostic.js';
+import type { SpecPlace } from './check.js';
 import type { Fact } from './fact.js';
 import type { Trajectory } from './trajectory.js';
 
@@ -44,6 +45,8 @@ export interface NeedleSpec {
   workups?: string[];
   /** The file the spec was read from. */
   file?: string;
+  /** Where each criterion is written in `file` (the key it checks), by criterion id, found when the spec loads. */
+  places?: Record<string, SpecPlace>;
 }
 
 export type AnchorLevel = 1 | 2 | 3 | 4 | 5;
@@ -76,6 +79,8 @@ export interface RubricSpec {
    */
   system?: string;
   file?: string;
+  /** Where each criterion is written in `file` (its `id:` under `criteria`), by criterion id. */
+  places?: Record<string, SpecPlace>;
 }
 
 /** A tool call a case expects: the tool's name and, optionally, its arguments. */
@@ -166,6 +171,13 @@ export interface TaskCase {
   expect: CaseAssertions;
   /** Where the case starts in its file (1-based line), for annotations. */
   line?: number;
+  /** Where the case's `id:` is written in its file. */
+  place?: SpecPlace;
+  /**
+   * Where each assertion is written, by its key under `expect` (`tool_calls`, `answer`) and by kind and key
+   * (`tools.must_call`, `steps.max_tool_errors`): in the case, or in the file's `defaults` when it comes from there.
+   */
+  places?: Record<string, SpecPlace>;
 }
 
 /** A data set of task cases (`*.cases.yaml`), each mapped to its runs, each run checked against the case. */
