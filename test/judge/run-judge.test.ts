@@ -114,18 +114,20 @@ describe("a judge's time limit governs its tests", () => {
   it('fails a test against a judge that never answers with the URL and the time waited, not a test timeout', async () => {
     server = await startFakeJudge(() => ({ hang: true }));
     const dir = await rubricProject();
-    const outcome = await run(dir, '--judge', server.url, '--samples', '1', '--timeout', '300');
+    // 4 attempts of 1.4 s are 5.6 s before any backoff: past Vitest's default 5 s test timeout, which must not apply.
+    const outcome = await run(dir, '--judge', server.url, '--samples', '1', '--timeout', '1400');
     const terminal = outcome.stdout + outcome.stderr;
     expect(outcome.code).toBe(1);
     expect(terminal).not.toContain('Test timed out');
-    // 4 attempts of 300 ms and 3 backoff waits of at most 0.5, 1 and 2 s: more than Vitest's 5 s would allow
-    // only on a slow day, and the message says how long it really was.
     expect(terminal).toMatch(
       new RegExp(
-        `the judge at ${server.url}/chat/completions did not answer within 300 ms \\(4 attempts, \\d+\\.\\d s waited in all\\)`,
+        `the judge at ${server.url}/chat/completions did not answer within 1400 ms \\(4 attempts, \\d+\\.\\d s waited in all\\)`,
       ),
     );
-    expect(server.received.length).toBe(4);
+    // "4 attempts" is the client's count: on a loaded machine the server may not have read a request before the
+    // client cut it off, so the server's count is only bounded.
+    expect(server.received.length).toBeGreaterThanOrEqual(1);
+    expect(server.received.length).toBeLessThanOrEqual(4);
   }, 60_000);
 
   it('refuses --timeout without --judge, and a --timeout that is not a whole number', async () => {
