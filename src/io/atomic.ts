@@ -179,25 +179,25 @@ const swept = new Set<string>();
 /** Removes the temporary files that writers on this host left in `dir` when they were killed. Never throws. */
 export async function sweepOrphans(dir: string): Promise<void> {
   if (swept.has(dir)) return;
-  swept.add(dir);
   let names: string[];
   try {
     names = await readdir(dir);
   } catch {
-    return;
+    return; // not there yet: swept when it is
   }
+  swept.add(dir);
   await Promise.all(names.filter(isOrphan).map((name) => unlink(join(dir, name)).catch(() => undefined)));
 }
 
 function sweepOrphansSync(dir: string): void {
   if (swept.has(dir)) return;
-  swept.add(dir);
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
+  swept.add(dir);
   for (const name of names.filter(isOrphan)) {
     try {
       unlinkSync(join(dir, name));
