@@ -104,6 +104,7 @@ const runs = Array.from({ length: 49 }, (_, i) =>
 await writeFile(join(out, 'trend.json'), `${lines[0]}\n${runs.join(',\n')}\n]}\n`);
 const historyMb = (await readFile(join(out, 'trend.json'))).length / 1e6;
 const clean = await runToEnd();
+if (clean.code !== 0) throw new Error(`a run on the seeded history failed:\n${clean.stderr}`);
 
 let hit = 0;
 let malformed = 0;
