@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
@@ -70,9 +70,8 @@ export class NeedleworkHtmlReporter implements Reporter {
       ...(history ? { history } : {}),
     });
     const path = resolve(this.root, this.options.outputFile);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, renderHtmlPage(data));
-    process.stdout.write(`needlework: HTML report written to ${displayPath(path)}\n`);
+    if (await writeReportFile(path, renderHtmlPage(data)))
+      process.stdout.write(`needlework: HTML report written to ${displayPath(path)}\n`);
   }
 }
 

@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { displayPath, projectPath } from '../src/report/display-path.js';
 import { buildJUnitXml, type JUnitDialect } from '../src/report/junit/build.js';
@@ -69,9 +69,8 @@ export class NeedleworkJUnitReporter implements Reporter {
       ...(this.options.timestamp ? { timestamp: this.startedAt } : {}),
     });
     const path = resolve(this.root, this.options.outputFile);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, xml);
-    process.stdout.write(`needlework: JUnit report written to ${displayPath(path)}\n`);
+    if (await writeReportFile(path, xml))
+      process.stdout.write(`needlework: JUnit report written to ${displayPath(path)}\n`);
   }
 }
 

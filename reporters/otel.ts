@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { loadCheckedWorkups } from '../src/report/html/load.js';
@@ -55,8 +55,7 @@ export class NeedleworkOtelReporter implements Reporter {
     });
     const records = request.resourceLogs[0]?.scopeLogs[0]?.logRecords ?? [];
     const path = resolve(this.root, this.options.outputFile);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, `${JSON.stringify(request, null, 2)}\n`);
+    if (!(await writeReportFile(path, `${JSON.stringify(request, null, 2)}\n`))) return;
     const parented = records.filter((record) => record.traceId).length;
     process.stdout.write(
       `needlework: ${records.length} evaluation events (${parented} parented to their trace) written to ${displayPath(path)}\n`,

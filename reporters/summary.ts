@@ -1,6 +1,7 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { projectPath } from '../src/report/display-path.js';
 import {
@@ -83,7 +84,8 @@ export class NeedleworkSummaryReporter implements Reporter {
     if (annotations) {
       const sources = await this.sources(checks);
       const lines = buildAnnotations(checks, sources).map(formatAnnotation);
-      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+      // Check summaries quote agent and server text: escaped, so a log viewer's terminal emulation obeys none of it.
+      if (lines.length > 0) process.stdout.write(`${terminalSafe(lines.join('\n'))}\n`);
     }
     if (summaryFile) {
       const input: SummaryInput = { checks };

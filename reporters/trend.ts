@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { reportWriteFailure } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
@@ -87,10 +88,15 @@ export class NeedleworkTrendReporter implements Reporter {
       new Date(),
       scope,
     );
-    const kept = await appendRun(path, run, {
-      maxRuns: this.options.maxRuns,
-      timeoutMs: this.options.lockTimeoutMs,
-    });
+    let kept: number;
+    try {
+      kept = await appendRun(path, run, {
+        maxRuns: this.options.maxRuns,
+        timeoutMs: this.options.lockTimeoutMs,
+      });
+    } catch (error) {
+      return reportWriteFailure(path, error); // one line, exit 1; the previous history is left whole
+    }
     process.stdout.write(
       `needlework: trend run ${run.id} appended to ${displayPath(path)} (${kept} run${kept === 1 ? '' : 's'} kept)\n`,
     );

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { UserError } from '../errors/index.js';
+import { readFile } from 'node:fs/promises';
+import { describeFsError, UserError } from '../errors/index.js';
+import { writeFileAtomic } from '../io/atomic.js';
 import { redactSecrets } from './secrets.js';
 
 /** A cassette file: `version` and the entries keyed by request hash (written with keys sorted, for clean diffs). */
@@ -87,15 +87,12 @@ export class CassetteStore<E> {
     const sorted: Record<string, unknown> = {};
     for (const hash of [...this.entries.keys()].sort()) sorted[hash] = redactSecrets(this.entries.get(hash));
     const body = { version: 1, entries: sorted };
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`, 'utf8');
-      await rename(temp, this.file);
+      await writeFileAtomic(this.file, `${JSON.stringify(body, null, 2)}\n`);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
       throw new UserError({
         file: this.file,
-        message: `cannot write the cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        message: `cannot write the cassette: ${describeFsError(error)}`,
       });
     }
   }

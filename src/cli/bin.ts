@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import module from 'node:module';
 import { UsageError, UserError } from '../errors/index.js';
+import { terminalSafe } from '../io/terminal.js';
 import { createCli } from './cli.js';
 import { colors, processIo } from './io.js';
 
@@ -28,13 +29,14 @@ try {
   process.exitCode = result.code;
 } catch (error) {
   if (error instanceof UserError) {
-    io.err(`${c.red('error')} ${error.message}`);
+    // A message may quote a file's or a server's text: escaped, so it cannot drive the terminal.
+    io.err(`${c.red('error')} ${terminalSafe(error.message)}`);
     process.exitCode = 1;
   } else if (error instanceof UsageError || (error instanceof Error && error.name === 'CACError')) {
-    io.err(`${c.red('error')} ${error.message}\nRun "needlework --help" for usage.`);
+    io.err(`${c.red('error')} ${terminalSafe(error.message)}\nRun "needlework --help" for usage.`);
     process.exitCode = 2;
   } else {
-    io.err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    io.err(terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error)));
     process.exitCode = 1;
   }
 }

@@ -66,6 +66,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       'The LLM judge for rubric specs (rubric tests are skipped without one)',
     )
     .option('--samples <n>', 'Judge samples per rubric criterion (default 3)')
+    .option(
+      '--timeout <ms>',
+      'Time allowed per judge request; rubric tests wait for its retries (default 60000)',
+    )
     .option('--baseline <file>', 'Fail when a metric regressed against the latest run of this trend history')
     .option('--fail-on-regression', 'Fail when a metric regressed against the previous run')
     .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
@@ -81,6 +85,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       const reporters = many(options['reporter']);
       const bail = wholeNumber(options, 'bail');
       const samples = wholeNumber(options, 'samples');
+      const timeoutMs = wholeNumber(options, 'timeout');
       const outDir = single(options, 'outDir', 'folder');
       const shard = single(options, 'shard', '<index>/<count>');
       for (const [name, what] of [
@@ -117,6 +122,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           }),
           ...(typeof options['judge'] === 'string' && { judge: options['judge'] }),
           ...(samples !== undefined && { samples }),
+          ...(timeoutMs !== undefined && { timeoutMs }),
           ...(typeof options['baseline'] === 'string' && { baseline: options['baseline'] }),
           failOnRegression: options['failOnRegression'] === true,
           gate: {

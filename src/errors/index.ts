@@ -1,2 +1,3 @@
 export * from './diagnostic.js';
+export * from './fs-error.js';
 export * from './user-error.js';

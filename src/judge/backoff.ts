@@ -12,14 +12,17 @@ export interface BackoffOptions {
   maxRetryAfterMs?: number;
 }
 
+/** The backoff settings used when none are given. */
+export const BACKOFF_DEFAULTS = { baseMs: 500, maxMs: 20_000, maxRetryAfterMs: 60_000 } as const;
+
 /** The wait before retry number `attempt` (0 for the first retry), in ms. `random` returns [0, 1). */
 export function backoffDelay(
   attempt: number,
   options: BackoffOptions = {},
   random: () => number = Math.random,
 ) {
-  const base = options.baseMs ?? 500;
-  const cap = options.maxMs ?? 20_000;
+  const base = options.baseMs ?? BACKOFF_DEFAULTS.baseMs;
+  const cap = options.maxMs ?? BACKOFF_DEFAULTS.maxMs;
   const ceiling = Math.min(cap, base * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }

@@ -1,4 +1,5 @@
 import { UserError } from '../errors/index.js';
+import { terminalSafe } from '../io/terminal.js';
 import { canonicalRequest, requestHash } from './canonical.js';
 import { Cassette, type RecordedVerdict } from './cassette.js';
 import { describeContext } from './describe.js';
@@ -119,7 +120,8 @@ function replayed(recorded: RecordedVerdict): JudgeVerdict {
   return {
     ok: true,
     score: recorded.score,
-    rationale: recorded.rationale,
+    // Recorded by any version, from any server: printed on terminals, so its control characters are escaped.
+    rationale: terminalSafe(recorded.rationale),
     raw: recorded.raw,
     model: recorded.model,
     usage: { ...(recorded.tokens && { tokens: { ...recorded.tokens } }), costUsd: 0, cached: true, calls: 0 },

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../io/terminal.js';
 import type { JudgeContext, JudgeErrorInfo } from './types.js';
 
 /** `criterion "alternatives" (rubric icd-203, workup grounded, sample 2)`: a request named for a person. */
@@ -14,7 +15,8 @@ export function describeContext(context: JudgeContext | undefined): string {
 
 /**
  * A judge failure as a failing test shows it: the message, then what was expected and each raw answer (clipped),
- * so a reader sees what the judge said without opening a log.
+ * so a reader sees what the judge said without opening a log. The server's text is printed on terminals, so its
+ * control characters are escaped, whichever judge produced it.
  */
 export function formatJudgeError(error: JudgeErrorInfo, maxAnswer = 500): string {
   const lines = [error.message];
@@ -23,5 +25,5 @@ export function formatJudgeError(error: JudgeErrorInfo, maxAnswer = 500): string
     const text = answer.length > maxAnswer ? `${answer.slice(0, maxAnswer)}…` : answer;
     lines.push(`  answer ${i + 1}: ${JSON.stringify(text)}`);
   });
-  return lines.join('\n');
+  return terminalSafe(lines.join('\n'));
 }

@@ -16,6 +16,8 @@ export {
   type OpenAICompatibleJudgeOptions,
 } from './openai.js';
 export { costUsd, type ModelPrice, type PriceTable } from './pricing.js';
+export { redactServerText, secretForms } from './server-text.js';
+export { type JudgeTimeoutOptions, judgeTestTimeout } from './test-timeout.js';
 export type * from './types.js';
 export {
   readVerdict,

@@ -1,7 +1,16 @@
 import { UserError } from '../errors/index.js';
-import { type BackoffOptions, backoffDelay, isRetryableStatus, retryAfterMs, sleep } from './backoff.js';
+import { terminalSafe } from '../io/terminal.js';
+import {
+  BACKOFF_DEFAULTS,
+  type BackoffOptions,
+  backoffDelay,
+  isRetryableStatus,
+  retryAfterMs,
+  sleep,
+} from './backoff.js';
 import { costUsd, type PriceTable } from './pricing.js';
 import { Semaphore } from './semaphore.js';
+import { redactServerText, secretForms } from './server-text.js';
 import type {
   ChatMessage,
   Judge,
@@ -17,6 +26,12 @@ import { readVerdict, VERDICT_EXPECTED, VERDICT_SCHEMA, VERDICT_SCHEMA_NAME } fr
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** The model asked when neither the options nor `NEEDLEWORK_JUDGE_MODEL` name one. */
 export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
+/** Time allowed for one HTTP attempt unless told otherwise, in ms. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Retries after a transient failure unless told otherwise. */
+export const DEFAULT_MAX_RETRIES = 3;
+/** Requests in flight at once for one judge unless told otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
 
 export interface OpenAICompatibleJudgeOptions {
   /**
@@ -68,6 +83,8 @@ export class OpenAICompatibleJudge implements Judge {
   readonly baseUrl: string;
   private readonly url: string;
   private readonly apiKey: string | undefined;
+  /** The forms of the key that must never be echoed (see `redactServerText`). */
+  private readonly secrets: string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
@@ -84,12 +101,15 @@ export class OpenAICompatibleJudge implements Judge {
     );
     this.url = this.baseUrl.endsWith('/chat/completions') ? this.baseUrl : `${this.baseUrl}/chat/completions`;
     this.apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
+    this.secrets = secretForms(this.apiKey);
     this.model = options.model ?? nonEmpty(env.NEEDLEWORK_JUDGE_MODEL) ?? DEFAULT_JUDGE_MODEL;
-    this.timeoutMs = positive(options.timeoutMs ?? 60_000, 'timeoutMs');
-    this.maxRetries = count(options.maxRetries ?? 3, 'maxRetries');
+    this.timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
+    this.maxRetries = count(options.maxRetries ?? DEFAULT_MAX_RETRIES, 'maxRetries');
     this.backoff = options.backoff ?? {};
     this.prices = options.prices;
-    this.semaphore = new Semaphore(positive(count(options.concurrency ?? 4, 'concurrency'), 'concurrency'));
+    this.semaphore = new Semaphore(
+      positive(count(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency'), 'concurrency'),
+    );
     this.random = options.random ?? Math.random;
     this.wait = options.sleep ?? sleep;
   }
@@ -137,7 +157,9 @@ export class OpenAICompatibleJudge implements Judge {
           ? { ok: false as const, problem: 'the judge refused to answer' }
           : readVerdict(text);
       if (check.ok) {
-        return { ok: true, score: check.score, rationale: check.rationale, raw: text, model, usage: usage() };
+        // The rationale reaches terminals (a failing test's message): its control characters are escaped.
+        const rationale = terminalSafe(check.rationale);
+        return { ok: true, score: check.score, rationale, raw: text, model, usage: usage() };
       }
       answers.push(text);
       problem = check.problem;
@@ -171,6 +193,7 @@ export class OpenAICompatibleJudge implements Judge {
 
   /** One chat completion, retried on transient failures; the semaphore is held per attempt, never while waiting. */
   private async complete(body: string, signal: AbortSignal | undefined): Promise<Completion> {
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.semaphore.run(() => this.attempt(body, signal));
       const calls = attempt + 1;
@@ -180,14 +203,20 @@ export class OpenAICompatibleJudge implements Judge {
       }
       if (outcome.kind === 'fail') return { ok: false, error: outcome.error, calls };
       const tooLong =
-        outcome.waitMs !== undefined && outcome.waitMs > (this.backoff.maxRetryAfterMs ?? 60_000);
+        outcome.waitMs !== undefined &&
+        outcome.waitMs > (this.backoff.maxRetryAfterMs ?? BACKOFF_DEFAULTS.maxRetryAfterMs);
       if (attempt >= this.maxRetries || tooLong) {
         const why = tooLong ? `; the server asked to wait ${outcome.waitMs} ms, longer than allowed` : '';
+        // A judge that never answers says how long the run waited for it, retries and backoff included.
+        const waited =
+          outcome.error.kind === 'timeout'
+            ? `, ${((Date.now() - started) / 1000).toFixed(1)} s waited in all`
+            : '';
         return {
           ok: false,
           error: {
             ...outcome.error,
-            message: `${outcome.error.message} (${plural(calls, 'attempt')}${why})`,
+            message: `${outcome.error.message} (${plural(calls, 'attempt')}${waited}${why})`,
           },
           calls,
         };
@@ -221,21 +250,25 @@ export class OpenAICompatibleJudge implements Judge {
       });
       status = response.status;
       headers = response.headers;
-      text = await response.text();
+      // Redacted on arrival: nothing the server says, echoed headers included, can carry the key any further.
+      text = redactServerText(await response.text(), this.secrets);
     } catch (error) {
       if (signal?.aborted)
         return { kind: 'fail', error: { kind: 'aborted', message: 'the request was cancelled' } };
       if (timeout.aborted) {
         return {
           kind: 'retry',
-          error: { kind: 'timeout', message: `the judge did not answer within ${this.timeoutMs} ms` },
+          error: {
+            kind: 'timeout',
+            message: `the judge at ${this.url} did not answer within ${this.timeoutMs} ms`,
+          },
         };
       }
       return {
         kind: 'retry',
         error: {
           kind: 'network',
-          message: `cannot reach the judge at ${this.url}: ${networkCause(error)}`,
+          message: `cannot reach the judge at ${this.url}: ${terminalSafe(networkCause(error))}`,
         },
       };
     }
@@ -275,7 +308,7 @@ function readCompletion(text: string, status: number): Attempt {
       error: {
         kind: 'protocol',
         status,
-        message: `the judge answered HTTP ${status} with something that is not a chat completion: ${clip(text, 200)}`,
+        message: `the judge answered HTTP ${status} with something that is not a chat completion: ${terminalSafe(clip(text, 200))}`,
       },
     };
   }
@@ -303,7 +336,7 @@ function serverMessage(text: string): string {
   } catch {
     said = text;
   }
-  const line = typeof said === 'string' ? clip(said.trim(), 300) : '';
+  const line = typeof said === 'string' ? terminalSafe(clip(said.trim(), 300)) : '';
   return line === '' ? '' : `: ${line}`;
 }
 

@@ -8,6 +8,7 @@ import type { VerifierOptions } from '../entailment/create.js';
 import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
+import { judgeTestTimeout } from '../judge/test-timeout.js';
 import type { Judge } from '../judge/types.js';
 import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
@@ -31,7 +32,10 @@ export interface SpecSuiteOptions {
    */
   reuseWorkups?: boolean;
   /** The judge for rubric specs (`--judge`): a URL or `replay:<cassette>`; rubric tests are skipped without one. */
-  judge?: { spec: string; samples?: number } & Pick<JudgeSpecOptions, 'cassette' | 'mode' | 'model'>;
+  judge?: { spec: string; samples?: number } & Pick<
+    JudgeSpecOptions,
+    'cassette' | 'mode' | 'model' | 'timeoutMs'
+  >;
 }
 
 /** An error whose message is the whole story: user mistakes are shown without a stack trace. */
@@ -134,8 +138,10 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   }
 
   const plan = planChecks([spec], workups, context);
+  // A judged test waits as long as the judge may take, so the judge's own failure (naming it) is what a test shows.
+  const timeout = context.judge && options.judge ? judgeTestTimeout(options.judge) : undefined;
   if (spec.kind === 'cases') {
-    declareCases(spec, plan, failures, problems);
+    declareCases(spec, plan, failures, problems, timeout);
     return;
   }
   describe(spec.id, () => {
@@ -152,7 +158,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       );
     }
     for (const { criteria, workups: taken } of plan)
-      for (const workup of taken) describe(workup.id, () => declareCriteria(criteria, workup));
+      for (const workup of taken) describe(workup.id, () => declareCriteria(criteria, workup, timeout));
   });
 }
 
@@ -180,14 +186,18 @@ function declareFailure(failure: WorkupFailure): void {
  * throws the check's statement, a criterion that does not apply (or was not measured) is skipped with its reason.
  * The check rides on the test for the reporters.
  */
-function declareCriteria(criteria: readonly Criterion[], workup: Workup): void {
+function declareCriteria(criteria: readonly Criterion[], workup: Workup, timeout?: number): void {
   for (const criterion of criteria) {
-    it(criterion.name, async (ctx) => {
-      const check = await criterion.check(workup);
-      ctx.task.meta.needlework = check;
-      if (check.verdict === 'not-applicable') ctx.skip(check.summary);
-      else if (check.verdict === 'fail') throw checkFailure(check);
-    });
+    it(
+      criterion.name,
+      async (ctx) => {
+        const check = await criterion.check(workup);
+        ctx.task.meta.needlework = check;
+        if (check.verdict === 'not-applicable') ctx.skip(check.summary);
+        else if (check.verdict === 'fail') throw checkFailure(check);
+      },
+      timeout,
+    );
   }
 }
 
@@ -203,6 +213,7 @@ function declareCases(
   plan: readonly PlanItem[],
   failures: readonly WorkupFailure[],
   problems: ReadonlyArray<{ test: string; message: string }>,
+  timeout?: number,
 ): void {
   describe(spec.id, () => {
     declareProblems(problems, failures);
@@ -227,7 +238,8 @@ function declareCases(
         continue;
       }
       for (const warning of unusedTools(c, runs)) console.warn(`${at}: ${warning}`);
-      for (const workup of runs) describe(`${c.id} › ${workup.id}`, () => declareCriteria(criteria, workup));
+      for (const workup of runs)
+        describe(`${c.id} › ${workup.id}`, () => declareCriteria(criteria, workup, timeout));
     }
   });
 }

@@ -1,5 +1,6 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../io/atomic.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
@@ -8,18 +9,20 @@ import type { Workup } from '../model/workup.js';
  * Writes a workup as the folder `loadWorkup` reads: `trajectory.json` (when it has a trajectory), `provenance.jsonl`
  * (always, empty for an empty ledger), `note.md` (when it has a note) and `meta.json` (its meta without `path`, which
  * says where a workup was loaded from and is set again on load). The folder is created if absent; files of the same
- * name are overwritten, and a part the workup lacks is removed. Values must already be JSON data (see the recorder's `plain`): nothing is converted here.
+ * name are replaced atomically (each file is the old one or the new one, never a part), and a part the workup lacks is removed. Values must already be JSON data (see the recorder's `plain`): nothing is converted here.
  */
 export async function saveWorkup(workup: Workup, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const { path: _where, ...meta } = workup.meta;
   const writes = [
-    writeFile(join(dir, 'provenance.jsonl'), ledgerText(workup.ledger)),
-    writeFile(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`),
+    writeFileAtomic(join(dir, 'provenance.jsonl'), ledgerText(workup.ledger)),
+    writeFileAtomic(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`),
   ];
   // A part the workup lacks is removed, so a folder saved again never keeps a stale part of an earlier run.
   const part = (name: string, text: string | undefined) =>
-    writes.push(text === undefined ? rm(join(dir, name), { force: true }) : writeFile(join(dir, name), text));
+    writes.push(
+      text === undefined ? rm(join(dir, name), { force: true }) : writeFileAtomic(join(dir, name), text),
+    );
   part('trajectory.json', workup.trajectory && trajectoryText(workup.trajectory));
   part('gold.trajectory.json', workup.gold && trajectoryText(workup.gold));
   part('note.md', workup.note?.source);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,10 +51,8 @@ describe('ScoreCache', () => {
     const root = await tmp();
     const cache = new ScoreCache(root);
     await mkdir(cache.dir, { recursive: true });
-    await writeFile(
-      join(cache.dir, `${'0'.repeat(32)}.scores`),
-      `${'a'.repeat(64)}\t0.5\n${'b'.repeat(64)}\t0.\n${'c'.repeat(64)}\t7\nnot a line\n${'d'.repeat(64)}\t0.75\n`,
-    );
+    const text = `${'a'.repeat(64)}\t0.5\n${'b'.repeat(64)}\t0.\n${'c'.repeat(64)}\t7\nnot a line\n${'d'.repeat(64)}\t0.75\n`;
+    await writeFile(join(cache.dir, packName(text)), text);
     cache.refresh();
     expect(cache.get('a'.repeat(64))).toBe(0.5);
     expect(cache.get('b'.repeat(64))).toBeUndefined();
@@ -61,14 +60,32 @@ describe('ScoreCache', () => {
     expect(cache.get('d'.repeat(64))).toBe(0.75);
   });
 
+  it('ignores a whole pack whose content does not hash to its name (data lost before it reached the disk)', async () => {
+    const root = await tmp();
+    const cache = new ScoreCache(root);
+    await mkdir(cache.dir, { recursive: true });
+    const whole = `${'a'.repeat(64)}\t0.25\n${'b'.repeat(64)}\t0.5\n`;
+    // Cut inside the last score: "0.5" read as "0." would fail the line check, but "0.25" cut to "0.2" would not.
+    const cut = `${'b'.repeat(64)}\t0.5\n${'a'.repeat(64)}\t0.2`;
+    await writeFile(join(cache.dir, packName(whole)), cut);
+    cache.refresh();
+    expect(cache.get('a'.repeat(64))).toBeUndefined();
+    expect(cache.get('b'.repeat(64))).toBeUndefined();
+  });
+
   it('stays whole when several processes write the same keys at once', async () => {
     const root = await tmp();
-    // The cache module imports only node: builtins, so a plain transpile runs it in a child process as is.
-    const source = await readFile(join(here, '../../src/entailment/cache/score-cache.ts'), 'utf8');
-    const js = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText;
-    await writeFile(join(root, 'score-cache.mjs'), js);
+    // The cache module and the atomic writer it uses import only node: builtins, so a plain transpile runs them in a
+    // child process as they are.
+    const transpile = async (file: string) =>
+      ts.transpileModule(await readFile(join(here, '../../src', file), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+    await writeFile(join(root, 'atomic.mjs'), await transpile('io/atomic.ts'));
+    await writeFile(
+      join(root, 'score-cache.mjs'),
+      (await transpile('entailment/cache/score-cache.ts')).replace("'../../io/atomic.js'", "'./atomic.mjs'"),
+    );
     // Each writer adds 100 scores in packs of 1 to 5 (the same keys and scores in every process, so their packs
     // overlap and they merge each other's packs past 64), reading the folder back between writes and reporting
     // any pack it found torn.
@@ -124,3 +141,8 @@ process.stdout.write(String(torn));
     expect((await readdir(cache.dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+/** A pack's name as the cache gives it: the first 32 hex digits of its content's sha256. */
+function packName(text: string): string {
+  return `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.scores`;
+}

@@ -294,7 +294,9 @@ describe('Cassette file', () => {
     const file = join(dir, 'missing-folder', 'c.json');
     const live = await serve();
     const judge = await createJudgeFromSpec(live.url, { ...LIVE, cassette: file, mode: 'record' });
-    await expect(judge.judge(REQUEST)).rejects.toThrow(`${file}: cannot write the cassette: ENOENT`);
+    await expect(judge.judge(REQUEST)).rejects.toThrow(
+      `${file}: cannot write the cassette: a folder on the path does not exist (ENOENT)`,
+    );
   });
 
   it.each([

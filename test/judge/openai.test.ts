@@ -259,22 +259,29 @@ describe('OpenAICompatibleJudge: HTTP failures and retries', () => {
       maxRetries: 1,
     });
     const response = failed(await judge.judge(REQUEST));
-    expect(response.error).toEqual({
-      kind: 'timeout',
-      message: 'the judge did not answer within 50 ms (2 attempts)',
-    });
+    expect(response.error.kind).toBe('timeout');
+    expect(response.error.message).toMatch(
+      new RegExp(
+        `^the judge at ${server.url}/chat/completions did not answer within 50 ms \\(2 attempts, \\d+\\.\\d s waited in all\\)$`,
+      ),
+    );
     // "2 attempts" is the client's own count: on a loaded machine the server may not have read a request before the
     // client cut it off, so the server's count is not asserted.
     expect(server.received.length).toBeLessThanOrEqual(2);
   });
 
   it('gives up on a hung server at its timeout', async () => {
-    const { judge } = await judgeAt(() => ({ hang: true }), { timeoutMs: 50, maxRetries: 0 });
+    const { judge, server } = await judgeAt(() => ({ hang: true }), { timeoutMs: 50, maxRetries: 0 });
+    const started = Date.now();
     const response = failed(await judge.judge(REQUEST));
-    expect(response.error).toEqual({
-      kind: 'timeout',
-      message: 'the judge did not answer within 50 ms (1 attempt)',
-    });
+    const match = new RegExp(
+      `^the judge at ${server.url}/chat/completions did not answer within 50 ms \\(1 attempt, (\\d+\\.\\d) s waited in all\\)$`,
+    ).exec(response.error.message);
+    expect(response.error.kind).toBe('timeout');
+    expect(match, response.error.message).not.toBeNull();
+    // The time waited is the client's own clock: at least the timeout, at most what the test itself waited.
+    expect(Number(match![1])).toBeGreaterThanOrEqual(0);
+    expect(Number(match![1]) * 1000).toBeLessThanOrEqual(Date.now() - started + 50);
   });
 
   it('gives up on a server that sends headers and then never finishes the body', async () => {

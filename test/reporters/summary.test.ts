@@ -78,6 +78,14 @@ beforeAll(async () => {
                 citations: ['g1'],
                 score: 0.04,
               },
+              // Agent text that would retitle and clear a terminal showing the CI log.
+              {
+                line: 7,
+                column: 3,
+                text: 'Ash Cell\u001b]0;pwned\u0007\u001b[2J is co-located.',
+                citations: ['g4'],
+                score: 0.1,
+              },
             ],
           },
         }),
@@ -201,6 +209,12 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
       message: 'its citations do not support it: Halberd is a member of Ash Cell.',
     });
     expect(printed).toContain('100%25 sure.');
+    expect(found).toContainEqual(
+      expect.objectContaining({
+        message: 'its citations do not support it: Ash Cell\\x1b]0;pwned\\x07\\x1b[2J is co-located.',
+      }),
+    );
+    expect(printed).not.toMatch(/\u001b[\][]/);
   });
 
   it('annotates a hand-written test at its own line', () => {

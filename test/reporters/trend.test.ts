@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -450,7 +450,9 @@ describe('appendRun', () => {
     const lock = join(dir, 'busy.lock');
     await withLock(lock, async () => {
       await expect(withLock(lock, async () => 'never', { timeoutMs: 50 })).rejects.toThrow(
-        `needlework: timed out waiting for the lock ${lock}; delete it if no run is writing`,
+        new RegExp(
+          `^timed out waiting for the lock ${lock}, held by pid ${process.pid} on ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; delete it if no run is writing$`,
+        ),
       );
     });
     expect(await withLock(lock, async () => 'free again')).toBe('free again');

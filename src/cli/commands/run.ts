@@ -30,6 +30,11 @@ export interface RunOptions {
   /** A judge for rubric specs: a base URL or `replay:<cassette>`. */
   judge?: string;
   samples?: number;
+  /**
+   * Time allowed for one judge request (`--timeout`, ms); each rubric test's timeout follows from it and the judge's
+   * retries (`judgeTestTimeout`). @default 60000
+   */
+  timeoutMs?: number;
   /** Fail when a metric regressed against this history's latest run (`--baseline`). */
   baseline?: string;
   /** Fail when a metric regressed against the previous run of the trend history. */
@@ -69,6 +74,9 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   const needles = options.needles.flatMap((n) => specGlobs(root, n));
   const workupPaths = options.workups.map((w) => resolve(root, w));
   if (options.shard !== undefined) checkShard(options.shard);
+  if (options.timeoutMs !== undefined && options.judge === undefined) {
+    throw new UsageError("--timeout is the judge's time limit per request; it needs --judge");
+  }
   await checkReporterNames(options.reporters, root);
   for (const note of reporterNotes(options.reporters)) io.err(note);
   const gate = options.baseline !== undefined || options.failOnRegression;
@@ -99,6 +107,8 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   const reporters = await Promise.all(options.reporters.map((name) => reporterFor(name, options.outDir)));
 
   const { startVitest } = await import('vitest/node');
+  const { reportWriteFailures } = await import('../../io/report-file.js');
+  const writeFailuresBefore = reportWriteFailures();
   const vitest = await startVitest(
     'test',
     [],
@@ -137,6 +147,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
             judge: {
               spec: options.judge,
               ...(options.samples !== undefined && { samples: options.samples }),
+              ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
             },
           }),
         }),
@@ -155,7 +166,8 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
       message: 'no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found',
     });
   }
-  let code = failed ? 1 : 0;
+  // A report that could not be written (a full disk, a read-only folder) was said in one line; the run still fails.
+  let code = failed || reportWriteFailures() > writeFailuresBefore ? 1 : 0;
   if (gate) {
     const { runRegressionGate } = await import('./trend.js');
     const gated = await runRegressionGate(

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UserError } from '../../errors/index.js';
+import { writeFileAtomic } from '../../io/atomic.js';
 import { type LockOptions, withLock } from './lock.js';
 import { migrateHistory } from './migrate.js';
 import type { TrendHistory, TrendRun } from './types.js';
@@ -84,14 +84,14 @@ export async function appendRun(path: string, run: TrendRun, options: AppendOpti
         while (at > 0 && runTime(lines[at - 1]!) > time) at--;
         lines.splice(at, 0, runBytes(run));
         if (lines.length > maxRuns) lines.splice(0, lines.length - maxRuns);
-        await writeAtomically(path, joinRunBytes(lines));
+        await writeFileAtomic(path, joinRunBytes(lines));
         return lines.length;
       }
       const history = await readHistory(path);
       history.runs.push(run);
       history.runs.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
       if (history.runs.length > maxRuns) history.runs.splice(0, history.runs.length - maxRuns);
-      await writeAtomically(path, serializeHistory(history));
+      await writeFileAtomic(path, serializeHistory(history));
       return history.runs.length;
     },
     options,
@@ -172,24 +172,6 @@ function joinRunBytes(lines: readonly Buffer[]): Buffer {
  */
 export function serializeHistory(history: TrendHistory): Buffer {
   return joinRunBytes(history.runs.map(runBytes));
-}
-
-/** Writes a file so that readers see either the old content or the new, never a part. */
-export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
 }
 
 /** One run's line. */

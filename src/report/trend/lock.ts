@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createFileExclusive, isAlive, removeOldSiblings } from '../../io/atomic.js';
 
 export interface LockOptions {
   /**
@@ -17,16 +18,26 @@ export interface LockOptions {
   timeoutMs?: number;
 }
 
+/** What a lock file holds: who owns it and since when. */
 interface LockInfo {
   token: string;
   pid: number;
   host: string;
+  /** When it was taken (ISO 8601). */
+  time: string;
 }
 
 /**
- * Runs `fn` holding an exclusive lock on `lockPath`: a file created with `open(path, 'wx')`, which the file system
- * grants to exactly one process. A lock left by a crashed process is recognised (its process is gone on this host,
- * or it is older than `staleMs`) and broken, so a crash never blocks the history for good.
+ * A lock that names no owner was left by an older needlework (which created the file, then wrote its owner) or by
+ * a file system without hard links, whose holder died in between: that window is microseconds, so a second is long.
+ */
+const UNREADABLE_STALE_MS = 1_000;
+
+/**
+ * Runs `fn` holding an exclusive lock on `lockPath`: a file naming its owner (pid, host, time), which appears whole
+ * or not at all (`createFileExclusive`) and which the file system grants to exactly one process. A lock whose owner
+ * is gone (its process no longer runs on this host) is broken at once by the next run; one owned on another host is
+ * broken once older than `staleMs`. So a crash, `kill -9` included, never blocks the history.
  */
 export async function withLock<T>(
   lockPath: string,
@@ -35,14 +46,22 @@ export async function withLock<T>(
 ): Promise<T> {
   const staleMs = options.staleMs ?? 10_000;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  const info: LockInfo = { token: randomBytes(8).toString('hex'), pid: process.pid, host: hostname() };
+  const info: LockInfo = {
+    token: randomBytes(8).toString('hex'),
+    pid: process.pid,
+    host: hostname(),
+    time: new Date().toISOString(),
+  };
+  // What a breaker killed between moving a stale lock aside and removing it left behind.
+  await removeOldSiblings(lockPath, '.stale-', staleMs);
   for (let attempt = 0; ; attempt++) {
-    if (await tryAcquire(lockPath, info)) break;
+    if (await createFileExclusive(lockPath, JSON.stringify(info))) break;
     await breakIfStale(lockPath, staleMs);
-    if (Date.now() > deadline)
-      throw new Error(
-        `needlework: timed out waiting for the lock ${lockPath}; delete it if no run is writing`,
-      );
+    if (Date.now() > deadline) {
+      const holder = await readLock(lockPath);
+      const owner = holder ? `, held by pid ${holder.pid} on ${holder.host} since ${holder.time}` : '';
+      throw new Error(`timed out waiting for the lock ${lockPath}${owner}; delete it if no run is writing`);
+    }
     // Jittered back-off, so processes started together do not retry in lockstep.
     await sleep(Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));
   }
@@ -50,21 +69,6 @@ export async function withLock<T>(
     return await fn();
   } finally {
     await release(lockPath, info.token);
-  }
-}
-
-async function tryAcquire(lockPath: string, info: LockInfo): Promise<boolean> {
-  try {
-    const handle = await open(lockPath, 'wx');
-    try {
-      await handle.writeFile(JSON.stringify(info));
-    } finally {
-      await handle.close();
-    }
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
   }
 }
 
@@ -76,7 +80,15 @@ async function release(lockPath: string, token: string): Promise<void> {
 
 async function readLock(lockPath: string): Promise<LockInfo | undefined> {
   try {
-    return JSON.parse(await readFile(lockPath, 'utf8')) as LockInfo;
+    const info = JSON.parse(await readFile(lockPath, 'utf8')) as Partial<LockInfo> | null;
+    if (typeof info?.token !== 'string' || typeof info.pid !== 'number' || typeof info.host !== 'string')
+      return undefined;
+    return {
+      token: info.token,
+      pid: info.pid,
+      host: info.host,
+      time: String(info.time ?? 'an unknown time'),
+    };
   } catch {
     return undefined;
   }
@@ -87,9 +99,8 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
   if (!info) return;
   const holder = await readLock(lockPath);
   const age = Date.now() - info.mtimeMs;
-  // A lock file still empty or half-written is a holder between open() and write(): only age makes it stale.
   const dead = holder !== undefined && holder.host === hostname() && !isAlive(holder.pid);
-  if (!dead && age < staleMs) return;
+  if (!dead && age < (holder === undefined ? Math.min(staleMs, UNREADABLE_STALE_MS) : staleMs)) return;
   // Move the stale lock aside atomically; of several processes breaking it at once, only one rename succeeds.
   const aside = `${lockPath}.stale-${randomBytes(4).toString('hex')}`;
   try {
@@ -98,18 +109,9 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
     return;
   }
   const moved = await readLock(aside);
-  if (holder && moved && moved.token !== holder.token) {
+  if (moved && moved.token !== holder?.token) {
     // Between our look and the rename another process broke the same lock and took a fresh one: put it back.
     await link(aside, lockPath).catch(() => undefined);
   }
   await unlink(aside).catch(() => undefined);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
