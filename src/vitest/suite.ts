@@ -7,6 +7,7 @@ import type { CheckOptions, Criterion } from '../checks/spec.js';
 import type { VerifierOptions } from '../entailment/create.js';
 import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
+import { terminalSafe } from '../io/terminal.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import { judgeTestTimeout } from '../judge/test-timeout.js';
 import type { Judge } from '../judge/types.js';
@@ -39,7 +40,9 @@ export interface SpecSuiteOptions {
 }
 
 /** An error whose message is the whole story: user mistakes are shown without a stack trace. */
-function userFailure(message: string): Error {
+function userFailure(text: string): Error {
+  // File names, ids and diagnostics quote what a user or an agent wrote: shown on a terminal, it must not command it.
+  const message = terminalSafe(text);
   const error = new Error(message);
   error.name = 'NeedleworkError';
   error.stack = `${error.name}: ${message}`;
@@ -84,7 +87,8 @@ function judgeFor(options: NonNullable<SpecSuiteOptions['judge']>): Promise<Judg
 
 /** A failed check as the test's error: its one-line statement, the same text every report shows. */
 function checkFailure(check: Check): Error {
-  const error = new Error(expectationText(check));
+  // The statement quotes agent text (an answer, a claim): escaped so a terminal prints it and obeys none of it.
+  const error = new Error(terminalSafe(expectationText(check)));
   error.name = 'AssertionError';
   error.stack = `${error.name}: ${error.message}`;
   return error;
@@ -237,7 +241,7 @@ function declareCases(
         });
         continue;
       }
-      for (const warning of unusedTools(c, runs)) console.warn(`${at}: ${warning}`);
+      for (const warning of unusedTools(c, runs)) console.warn(terminalSafe(`${at}: ${warning}`));
       for (const workup of runs)
         describe(`${c.id} › ${workup.id}`, () => declareCriteria(criteria, workup, timeout));
     }

@@ -302,3 +302,27 @@ cases:
     expect(xml).toContain('file="needles/desk.cases.yaml"');
   });
 });
+
+describe('needlework run on an agent answer that holds terminal commands', () => {
+  it('fails the check with the escapes written out, so the terminal obeys none of them', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(
+      join(dir, 'needles/desk.cases.yaml'),
+      'id: desk\ncases:\n  - id: hostile\n    expect:\n      tools:\n        must_call: [search]\n',
+    );
+    const trajectory = JSON.parse(
+      await readFile(join(ROOT, 'examples/support/runs/change-flight-good/trajectory.json'), 'utf8'),
+    );
+    // A tool name, which the failure lists as the run called it.
+    trajectory.steps.find((s: { step_type: string }) => s.step_type === 'tool_call').tool_name =
+      'look\u001b]0;pwned\u0007\u001b[2Jup';
+    await mkdir(join(dir, 'workups/hostile'), { recursive: true });
+    await writeFile(join(dir, 'workups/hostile/trajectory.json'), JSON.stringify(trajectory));
+    await writeFile(join(dir, 'workups/hostile/meta.json'), '{"task":"hostile"}');
+    const outcome = await run(dir, 'workups', '--reporter', 'default');
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout + outcome.stderr).not.toContain('\u001b]0;pwned');
+    expect(outcome.stdout + outcome.stderr).toContain('look\\x1b]0;pwned\\x07\\x1b[2Jup');
+  });
+});
