@@ -78,6 +78,7 @@ describe('needlework import', () => {
         `✓ wrote ${out}/note.md: the final answer (229 characters)`,
         `✓ wrote ${out}/meta.json: outcome unknown (the source records none), trace 4bf92f3577b34da6a3ce929d0e0e4736 span 00f067aa0ba902b7`,
         '  arguments: 5 of 5 tool calls',
+        '  tool errors: 1 (docs.search)',
         '  citations: none in the answer',
       ].join('\n'),
     );

@@ -1,5 +1,5 @@
 import type { ImportedWorkup } from '../../adapters/imported.js';
-import { toolCalls } from '../../model/trajectory.js';
+import { errorSteps, toolCalls } from '../../model/trajectory.js';
 import type { WorkupMeta } from '../../model/workup.js';
 import { colors, type Io } from '../io.js';
 
@@ -48,6 +48,10 @@ export function printSummary(
       );
     }
   }
+  const errors = errorSteps(t);
+  if (errors.length > 0) {
+    io.out(`  tool errors: ${errors.length}${tally(errors.map((s) => s.tool_name ?? '?'))}`);
+  }
   if (answer === null) {
     io.out(`  ${c.yellow('!')} no final answer in this run, so no note.md was written`);
   } else {
@@ -87,6 +91,7 @@ function metaLine(meta: WorkupMeta): string {
   }
   if (meta.task !== undefined) parts.push(`task ${meta.task}`);
   if (meta.trial !== undefined) parts.push(`trial ${meta.trial}`);
+  if (typeof meta['cost_usd'] === 'number') parts.push(`cost ${meta['cost_usd']} USD`);
   if (meta.trace)
     parts.push(`trace ${meta.trace.traceId}${meta.trace.spanId ? ` span ${meta.trace.spanId}` : ''}`);
   return parts.join(', ');
