@@ -2,7 +2,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectationText } from '../../src/checks/format.js';
-import { formatDiagnostic, UserError } from '../../src/errors/index.js';
+import { UserError } from '../../src/errors/index.js';
 import type { CasesSpec } from '../../src/model/spec.js';
 import { parseSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
