@@ -142,7 +142,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       '--from <format>',
       'openai | otel | otel-sdk | seed | swe-agent | tau-bench (detected from the file when left out)',
     )
-    .option('--out <dir>', 'The workup folder to write; a file of several runs gets one subfolder each')
+    .option(
+      '--out <dir>',
+      'The workup folder to write (several runs: one subfolder each), or a *.workups.jsonl file (one run a line)',
+    )
     .option('--trace <id>', 'The trace to import when an OTLP file holds several (default: all)')
     .option('--force', 'Overwrite the files of an existing workup')
     .example('needlework import fixtures/imports/openai-chat.json --out workups/openai-run')

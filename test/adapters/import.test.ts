@@ -194,7 +194,9 @@ describe('needlework import', () => {
 
   it('throws a usage error (exit 2) for a missing --out or an unknown --from', async () => {
     await expect(runImport({ file: OPENAI }, captureIo())).rejects.toThrow(
-      new UsageError('missing --out <dir>: the workup folder to write'),
+      new UsageError(
+        'missing --out <dir>: the workup folder to write (or a *.workups.jsonl file, one workup a line)',
+      ),
     );
     await expect(runImport({ file: OPENAI, out: 'x', from: 'langchain' }, captureIo())).rejects.toThrow(
       new UsageError(

@@ -5,6 +5,14 @@ import { colors, type Io } from '../io.js';
 
 const CITATION = /\[cite:\s*([^\]]*)\]/g;
 
+/** The field of a `*.workups.jsonl` line that holds what a workup folder keeps in each file. */
+const FIELD: Readonly<Record<string, string>> = {
+  'trajectory.json': 'trajectory',
+  'note.md': 'note',
+  'gold.trajectory.json': 'gold',
+  'meta.json': 'meta',
+};
+
 /**
  * Prints what one imported workup took and what it could not: the files written, steps and tool calls, how many
  * calls kept their arguments, the answer and its citations, the task outcome, and each thing the source held that
@@ -13,12 +21,16 @@ const CITATION = /\[cite:\s*([^\]]*)\]/g;
  */
 export function printSummary(
   workup: ImportedWorkup,
-  written: { folder: string; files: readonly string[] },
+  written: { folder: string; files: readonly string[]; line?: number },
   file: string,
   io: Io,
 ): boolean {
   const c = colors(io);
-  const at = (name: string) => `${written.folder}/${name}`;
+  // In a `*.workups.jsonl` file a workup is a line, and its parts are fields of it.
+  const at = (name: string) =>
+    written.line === undefined
+      ? `${written.folder}/${name}`
+      : `${written.folder}:${written.line} ${FIELD[name] ?? name}`;
   const t = workup.trajectory;
   const calls = toolCalls(t);
   io.out(
