@@ -30,9 +30,10 @@ export interface NeedleworkHtmlOptions {
 }
 
 /**
- * Writes one self-contained HTML page (inline style, script and data; no network; works from `file://`): the pass
- * rate and each metric's mean, the failing checks first, and per workup the note with its citations marked, the
- * trajectory as a timeline, the required path against the traversed one, rubric scores, and trend charts.
+ * Writes one self-contained HTML page (inline style, script and data; no network; works from `file://`): the counts,
+ * then the checks failing first, then repeated trials, trend charts and metric means (each folding), then per workup
+ * the note with its citations marked, the trajectory as a timeline, the required path against the traversed one and
+ * rubric scores. On a phone its tables stack into cards. See docs/report.md.
  */
 export class NeedleworkHtmlReporter implements Reporter {
   private readonly options: { outputFile: string; title: string; trendFile: string | false };

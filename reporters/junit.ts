@@ -4,7 +4,6 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { displayPath, projectPath } from '../src/report/display-path.js';
 import { buildJUnitXml, type JUnitDialect } from '../src/report/junit/build.js';
-import { criterionPlaces } from '../src/report/places/spec.js';
 
 export interface NeedleworkJUnitOptions {
   /**
@@ -57,16 +56,15 @@ export class NeedleworkJUnitReporter implements Reporter {
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
-    const metas = checks.flatMap((check) => (check.meta ? [check.meta] : []));
-    const placeOf = await criterionPlaces(metas, this.root);
     const xml = buildJUnitXml(checks, {
       name: this.options.suiteName,
       dialect: this.options.dialect,
-      // A YAML-spec test points at its criterion in the spec file; a hand-written test at its own line.
+      // A YAML-spec test points at its assertion in the spec file (the place its check carries from load); a
+      // hand-written test at its own line.
       sourceOf: (check) => {
         const meta = check.meta;
         if (!meta?.specFile || meta.specKind === 'matcher') return undefined;
-        return { file: projectPath(this.root, meta.specFile), line: placeOf(meta)?.line ?? 1 };
+        return { file: projectPath(this.root, meta.specFile), line: meta.place?.line ?? 1 };
       },
       ...(this.options.timestamp ? { timestamp: this.startedAt } : {}),
     });

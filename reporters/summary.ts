@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { projectPath } from '../src/report/display-path.js';
-import { criterionPlaces } from '../src/report/places/spec.js';
 import {
   type AnnotationSources,
   buildAnnotations,
@@ -119,7 +118,6 @@ export class NeedleworkSummaryReporter implements Reporter {
   /** Spec lines by criterion, and each workup's note file, as project-relative paths. */
   private async sources(checks: ReturnType<typeof collectChecks>): Promise<AnnotationSources> {
     const metas = checks.flatMap((check) => (check.meta ? [check.meta] : []));
-    const placeOf = await criterionPlaces(metas, this.root);
     const notes = new Map<string, { file: string; lines: boolean } | undefined>();
     for (const path of new Set(metas.flatMap((meta) => (meta.workupPath ? [meta.workupPath] : [])))) {
       notes.set(path, await noteFile(this.root, path));
@@ -128,7 +126,7 @@ export class NeedleworkSummaryReporter implements Reporter {
       criterion: (check) => {
         const meta = check.meta;
         if (!meta?.specFile) return undefined;
-        return { file: projectPath(this.root, meta.specFile), ...placeOf(meta) };
+        return { file: projectPath(this.root, meta.specFile), ...meta.place };
       },
       note: (check) => (check.meta?.workupPath ? notes.get(check.meta.workupPath) : undefined),
     };

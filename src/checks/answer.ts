@@ -4,7 +4,7 @@ import { answerScores } from '../metrics/hotpot.js';
 import type { AnswerAssertion } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { formatValue } from './format.js';
-import type { Measured } from './measure.js';
+import type { CaseRule } from './measure.js';
 
 /**
  * The run's final answer: the trajectory's `final_answer`, else the content of its last `answer` step; null when it
@@ -27,41 +27,62 @@ const clip = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}...` : s);
 /** One answer check: its id, its test name, and whether an answer passes (with what was found). */
 interface AnswerRule {
   id: string;
+  key: keyof AnswerAssertion;
   name: string;
   value: (answer: string) => number | boolean;
   threshold?: number;
+  /** What the answer lacks or holds against the rule, named in the failure (`missing "refund"`). */
+  why?: (answer: string) => string;
 }
 
 function rules(a: AnswerAssertion): AnswerRule[] {
   const list: AnswerRule[] = [];
   if (a.equals !== undefined) {
     const want = a.equals.trim();
-    list.push({ id: 'answer-equals', name: `answer equals ${quote(want)}`, value: (x) => x.trim() === want });
+    list.push({
+      id: 'answer-equals',
+      key: 'equals',
+      name: `answer equals ${quote(want)}`,
+      value: (x) => x.trim() === want,
+    });
   }
   if (a.contains) {
     const parts = a.contains;
     list.push({
       id: 'answer-contains',
+      key: 'contains',
       name: `answer contains ${parts.map(quote).join(', ')}`,
       value: (x) => parts.every((p) => x.includes(p)),
+      why: (x) =>
+        `missing ${parts
+          .filter((p) => !x.includes(p))
+          .map(quote)
+          .join(', ')} (case-sensitive)`,
     });
   }
   if (a.not_contains) {
     const parts = a.not_contains;
     list.push({
       id: 'answer-not-contains',
+      key: 'not_contains',
       name: `answer does not contain ${parts.map(quote).join(', ')}`,
       value: (x) => parts.every((p) => !x.includes(p)),
+      why: (x) =>
+        `holds ${parts
+          .filter((p) => x.includes(p))
+          .map(quote)
+          .join(', ')}`,
     });
   }
   if (a.regex) {
     const re = new RegExp(a.regex.source, a.regex.flags);
-    list.push({ id: 'answer-regex', name: `answer matches ${re}`, value: (x) => re.test(x) });
+    list.push({ id: 'answer-regex', key: 'regex', name: `answer matches ${re}`, value: (x) => re.test(x) });
   }
   if (a.one_of) {
     const options = a.one_of.map((o) => o.trim());
     list.push({
       id: 'answer-one-of',
+      key: 'one_of',
       name: `answer is one of ${options.map(quote).join(', ')}`,
       value: (x) => options.includes(x.trim()),
     });
@@ -70,6 +91,7 @@ function rules(a: AnswerAssertion): AnswerRule[] {
     const gold = a.exact_match;
     list.push({
       id: 'answer-exact-match',
+      key: 'exact_match',
       name: `answer exact match ${quote(gold)}`,
       value: (x) => answerScores(x, gold).em === 1,
     });
@@ -78,6 +100,7 @@ function rules(a: AnswerAssertion): AnswerRule[] {
     const { value: gold, min } = a.f1;
     list.push({
       id: 'answer-f1',
+      key: 'f1',
       name: `answer F1 against ${quote(gold)}`,
       value: (x) => answerScores(x, gold).f1,
       threshold: min,
@@ -91,11 +114,10 @@ function rules(a: AnswerAssertion): AnswerRule[] {
  * HotpotQA evaluation script (`normalize_answer`, `f1_score`); the other comparisons are on the text as written
  * (`equals` and `one_of` ignore surrounding white space).
  */
-export function answerChecks(
-  a: AnswerAssertion,
-): Array<{ id: string; name: string; check: (w: Workup) => Measured }> {
+export function answerChecks(a: AnswerAssertion): CaseRule[] {
   return rules(a).map((rule) => ({
     id: rule.id,
+    key: rule.key,
     name: rule.name,
     check: (workup) => {
       const answer = answerOf(workup);
@@ -118,7 +140,7 @@ export function answerChecks(
         ...base,
         value,
         verdict: pass ? 'pass' : 'fail',
-        summary: `${rule.name}: ${pass ? 'yes' : 'no'}${typeof value === 'number' ? ` (${formatValue(value)})` : ''}; the answer is ${quote(clip(answer))}`,
+        summary: `${rule.name}: ${pass ? 'yes' : `no${rule.why ? `, ${rule.why(answer)}` : ''}`}${typeof value === 'number' ? ` (${formatValue(value)})` : ''}; the answer is ${quote(clip(answer))}`,
         evidence: { answer },
       };
     },

@@ -3,7 +3,7 @@
 import type { StepsAssertion } from '../model/spec.js';
 import { errorSteps, toolCalls } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
-import type { Measured } from './measure.js';
+import type { CaseRule } from './measure.js';
 
 interface Budget {
   key: keyof StepsAssertion;
@@ -78,14 +78,13 @@ const BUDGETS: Budget[] = [
  * The budget checks of a case's `steps`: what the run spent against its most. A budget the workup does not record
  * (no trajectory, no token counts, no cost) is not measured, and says so: never a silent pass.
  */
-export function budgetChecks(
-  s: StepsAssertion,
-): Array<{ id: string; name: string; check: (w: Workup) => Measured }> {
+export function budgetChecks(s: StepsAssertion): CaseRule[] {
   return BUDGETS.filter((b) => s[b.key] !== undefined).map((b) => {
     const max = s[b.key]!;
     const name = `at most ${max} ${b.unit === 'usd' ? 'USD' : b.label}`;
     return {
       id: b.id,
+      key: b.key,
       name,
       check: (workup) => {
         const spent = b.spent(workup);

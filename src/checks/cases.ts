@@ -1,6 +1,13 @@
 // The criteria of a task case (`*.cases.yaml`): each assertion kind is a small module of its own.
-import type { CasesSpec, StepsAssertion, TaskCase } from '../model/spec.js';
-import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import type { SpecPlace } from '../model/check.js';
+import type {
+  CaseAssertions,
+  CasesSpec,
+  GroundedAssertion,
+  StepsAssertion,
+  TaskCase,
+} from '../model/spec.js';
+import { toolCallTrajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
 import { answerChecks } from './answer.js';
@@ -79,86 +86,101 @@ type Decide = (workup: Workup) => Measured | Promise<Measured>;
  * metrics and budgets, citations, the judge's rubric. Each is one test named for what it asserts.
  */
 export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions = {}): Criterion[] {
-  const ref: SpecRef = { id: spec.id, kind: 'cases', ...(spec.file && { file: spec.file }), case: c.id };
+  const ref: SpecRef = {
+    id: spec.id,
+    kind: 'cases',
+    ...(spec.file && { file: spec.file }),
+    case: c.id,
+    ...(c.place && { casePlace: c.place }),
+  };
   const list: Criterion[] = [];
-  const add = (id: string, name: string, decide: Decide) => list.push(criterionOf(ref, id, name, decide));
+  // Each assertion is placed at its own key (`tools.must_call`), else at its kind's (`tools`), else at the case.
+  const placeOf = (kind: keyof CaseAssertions, key?: string) =>
+    (key !== undefined ? c.places?.[`${kind}.${key}`] : undefined) ?? c.places?.[kind] ?? c.place;
+  const add = (id: string, name: string, decide: Decide, at: SpecPlace | undefined) =>
+    list.push(criterionOf(ref, id, name, decide, at));
   const e = c.expect;
 
   if (e.tool_calls) {
     const t = e.tool_calls;
-    const reference = makeTrajectory({
-      task_id: c.id,
-      steps: t.calls.map((call, i) =>
-        makeStep({
-          step_id: i + 1,
-          step_type: 'tool_call',
-          tool_name: call.name,
-          tool_input: call.args ?? {},
-        }),
-      ),
-    });
+    const reference = toolCallTrajectory(c.id, t.calls);
     const options = {
       mode: t.match,
       toolArgs: t.args,
       ...(t.overrides && { toolArgsOverrides: t.overrides }),
     };
-    add('tool-calls', `tool calls match (${t.match}, args ${t.args})`, (w) => {
-      // A run without a trajectory cannot be matched; the reference is the case's, never the workup's gold.
-      return trajectoryMatch(w, reference, options).measured;
-    });
+    // A run without a trajectory cannot be matched; the reference is the case's, never the workup's gold.
+    add(
+      'tool-calls',
+      `tool calls match (${t.match}, args ${t.args})`,
+      (w) => trajectoryMatch(w, reference, options).measured,
+      placeOf('tool_calls'),
+    );
   }
-  for (const rule of e.tools ? toolChecks(e.tools) : []) add(rule.id, rule.name, rule.check);
-  for (const rule of e.answer ? answerChecks(e.answer) : []) add(rule.id, rule.name, rule.check);
+  for (const rule of e.tools ? toolChecks(e.tools) : [])
+    add(rule.id, rule.name, rule.check, placeOf('tools', rule.key));
+  for (const rule of e.answer ? answerChecks(e.answer) : [])
+    add(rule.id, rule.name, rule.check, placeOf('answer', rule.key));
   if (e.steps) {
     const steps = e.steps;
     for (const [key, score] of STEP_SCORES) {
       const bound = steps[key];
       if (bound === undefined) continue;
-      add(score.criterion, `${score.label} ${score.comparator} ${formatValue(bound)}`, (w) =>
-        stepScore(w, score, bound, c.gold ?? w.gold),
+      add(
+        score.criterion,
+        `${score.label} ${score.comparator} ${formatValue(bound)}`,
+        (w) => stepScore(w, score, bound, c.gold ?? w.gold),
+        placeOf('steps', key),
       );
     }
-    for (const budget of budgetChecks(steps)) add(budget.id, budget.name, budget.check);
+    for (const budget of budgetChecks(steps))
+      add(budget.id, budget.name, budget.check, placeOf('steps', budget.key));
   }
   if (e.grounded) {
     const g = e.grounded;
-    if (g.citations_resolve) add('citations-resolve', 'citations resolve', citationsResolve);
+    const at = (key: keyof GroundedAssertion) => placeOf('grounded', key);
+    if (g.citations_resolve)
+      add('citations-resolve', 'citations resolve', citationsResolve, at('citations_resolve'));
     if (g.max_uncited !== undefined) {
       const max = g.max_uncited;
-      add('max-uncited', `at most ${max} uncited claims`, (w) => uncited(w, max));
+      add('max-uncited', `at most ${max} uncited claims`, (w) => uncited(w, max), at('max_uncited'));
     }
     if (g.citation_recall !== undefined) {
       const min = g.citation_recall;
-      add('citation-recall', `citation recall >= ${formatValue(min)}`, (w) => citationRecall(w, min));
+      add(
+        'citation-recall',
+        `citation recall >= ${formatValue(min)}`,
+        (w) => citationRecall(w, min),
+        at('citation_recall'),
+      );
     }
     if (g.citation_precision !== undefined) {
       const min = g.citation_precision;
-      add('citation-precision', `citation precision >= ${formatValue(min)}`, async (w) => {
-        const threshold = options.entailmentThreshold;
-        return (
-          await citationPrecision(w, options.verifier, min, threshold !== undefined ? { threshold } : {})
-        ).measured;
-      });
+      add(
+        'citation-precision',
+        `citation precision >= ${formatValue(min)}`,
+        async (w) => {
+          const threshold = options.entailmentThreshold;
+          return (
+            await citationPrecision(w, options.verifier, min, threshold !== undefined ? { threshold } : {})
+          ).measured;
+        },
+        at('citation_precision'),
+      );
     }
   }
   if (e.judge) {
     const rubric = e.judge;
     for (const criterion of rubric.criteria) {
+      const id = `judge-${criterion.id}`;
+      const place = placeOf('judge', criterion.id);
       list.push({
-        id: `judge-${criterion.id}`,
+        id,
         name: `judge: ${criterion.title}`,
-        check: async (workup) => {
-          const { check } = await rubricCriterion(workup, rubric, criterion.id, options.judge);
-          // The rubric is the case's own: the check belongs to the data set and the case.
-          return {
-            ...check,
-            spec: spec.id,
-            specKind: 'cases',
-            ...(spec.file && { specFile: spec.file }),
-            case: c.id,
-            criterion: `judge-${criterion.id}`,
-          };
-        },
+        ...(place && { place }),
+        // The rubric is the case's own: the check belongs to the data set and the case.
+        check: async (workup) =>
+          (await rubricCriterion(workup, rubric, criterion.id, options.judge, { ref, id, place })).check,
       });
     }
   }

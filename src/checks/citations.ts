@@ -99,9 +99,11 @@ export async function citationPrecision(
   }
   const threshold = options.threshold ?? 0.5;
   // Loaded only when a verifier is given: the entailment code is an optional part of the install.
-  const { citationPrecision: measure, describeUnsupported } = await import(
-    '../entailment/citations/precision.js'
-  );
+  const {
+    citationPrecision: measure,
+    describeUnsupported,
+    unsupportedEvidence,
+  } = await import('../entailment/citations/precision.js');
   const result = await measure(workup, verifier, {
     threshold,
     ...(options.reduceHedges !== undefined && { reduceHedges: options.reduceHedges }),
@@ -118,7 +120,7 @@ export async function citationPrecision(
         : value === null
           ? 'no claim cites a source'
           : `precision ${formatValue(value)}, recall ${formatValue(result.recall)}; ${result.unsupported.length} unsupported claims`,
-      evidence: { unsupported },
+      evidence: { unsupported: unsupportedEvidence(result) },
       ...(result.recall !== null && { scores: { entailed_recall: result.recall } }),
     },
     result,

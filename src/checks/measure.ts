@@ -1,12 +1,33 @@
-import type { Check } from '../model/check.js';
+import type { Check, SpecPlace } from '../model/check.js';
 import type { Workup } from '../model/workup.js';
 import { trialOf } from '../trials/identity.js';
 
 /** What a criterion decides about a workup: a check without the fields that say whose it is. */
 export type Measured = Omit<
   Check,
-  'schema' | 'spec' | 'specKind' | 'specFile' | 'case' | 'workup' | 'workupPath' | 'task' | 'trial'
+  | 'schema'
+  | 'spec'
+  | 'specKind'
+  | 'specFile'
+  | 'place'
+  | 'case'
+  | 'casePlace'
+  | 'workup'
+  | 'workupPath'
+  | 'task'
+  | 'trial'
 >;
+
+/**
+ * One assertion of a task case, ready to decide: its criterion id, the key it is written under in its kind's mapping
+ * (`must_call` of `tools:`, `contains` of `answer:`), its test name, and the decision.
+ */
+export interface CaseRule {
+  id: string;
+  key: string;
+  name: string;
+  check: (workup: Workup) => Measured;
+}
 
 /** The spec a check belongs to: a needle, a rubric, or `matcher` for a hand-written assertion. */
 export interface SpecRef {
@@ -15,6 +36,8 @@ export interface SpecRef {
   file?: string;
   /** The task case, for a check of a `*.cases.yaml` spec. */
   case?: string;
+  /** Where the case's `id:` is written in `file`. */
+  casePlace?: SpecPlace;
 }
 
 /** The spec of a hand-written `expect(workup).toX(...)`. */
@@ -37,14 +60,16 @@ export function verdictOf(
   return met ? 'pass' : 'fail';
 }
 
-/** A measured criterion as the check of one spec on one workup. */
-export function toCheck(spec: SpecRef, workup: Workup, measured: Measured): Check {
+/** A measured criterion as the check of one spec on one workup, written at `place` in the spec's file. */
+export function toCheck(spec: SpecRef, workup: Workup, measured: Measured, place?: SpecPlace): Check {
   return {
     schema: 1,
     spec: spec.id,
     specKind: spec.kind,
     ...(spec.file !== undefined && { specFile: spec.file }),
+    ...(place !== undefined && { place }),
     ...(spec.case !== undefined && { case: spec.case }),
+    ...(spec.casePlace !== undefined && { casePlace: spec.casePlace }),
     workup: workup.id,
     ...(workup.meta.path !== undefined && { workupPath: workup.meta.path }),
     ...trialOf(workup),

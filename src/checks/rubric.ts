@@ -1,12 +1,11 @@
 import { formatJudgeError } from '../judge/describe.js';
 import type { Judge } from '../judge/types.js';
-import type { CheckMeta } from '../model/check.js';
+import type { CheckMeta, SpecPlace } from '../model/check.js';
 import type { RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import type { ScoreRubricOptions } from '../rubric/score.js';
 import type { CriterionScore, RubricScore, UsageTotals } from '../rubric/types.js';
-import { trialOf } from '../trials/identity.js';
-import { type Measured, toCheck } from './measure.js';
+import { type Measured, type SpecRef, toCheck, verdictOf } from './measure.js';
 
 /** Why a rubric criterion was not scored, with what scores it. */
 export const NO_JUDGE = 'not measured: no judge configured (needlework run --judge <url|replay:cassette>)';
@@ -25,25 +24,48 @@ export async function rubricCriterion(
   rubric: RubricSpec,
   criterion: string,
   options: RubricCheckOptions | undefined,
+  owner?: RubricOwner,
 ): Promise<{ check: CheckMeta; result?: RubricScore }> {
+  const id = owner?.id ?? criterion;
+  const place = owner ? owner.place : rubric.places?.[criterion];
+  const spec: SpecRef = owner?.ref ?? {
+    id: rubric.id,
+    kind: 'rubric',
+    ...(rubric.file !== undefined && { file: rubric.file }),
+  };
   const base: Measured = {
-    criterion,
+    criterion: id,
     metric: 'rubric_score',
     value: null,
     unit: 'score-1-5',
     verdict: 'not-applicable',
   };
-  const spec = {
-    id: rubric.id,
-    kind: 'rubric' as const,
-    ...(rubric.file !== undefined && { file: rubric.file }),
-  };
-  if (!options) return { check: toCheck(spec, workup, { ...base, summary: NO_JUDGE }) };
-  if (!workup.note) return { check: toCheck(spec, workup, { ...base, summary: 'the workup has no note' }) };
+  if (!options) return { check: toCheck(spec, workup, { ...base, summary: NO_JUDGE }, place) };
+  if (!workup.note)
+    return { check: toCheck(spec, workup, { ...base, summary: 'the workup has no note' }, place) };
   const { scoreRubric } = await import('../rubric/score.js');
   const scoped = { ...rubric, criteria: rubric.criteria.filter((c) => c.id === criterion) };
   const result = await scoreRubric(workup, scoped, options);
-  return { check: { ...criterionCheckMeta(result, result.criteria[0]!), ...trialOf(workup) }, result };
+  const {
+    schema: _s,
+    spec: _r,
+    specKind: _k,
+    specFile: _f,
+    workup: _w,
+    workupPath: _p,
+    ...measured
+  } = criterionCheckMeta(result, result.criteria[0]!);
+  return { check: toCheck(spec, workup, { ...measured, criterion: id }, place), result };
+}
+
+/**
+ * Whose check a rubric criterion is when the rubric is not a spec of its own: a task case's judge, whose checks
+ * belong to the data set and the case, under the criterion id `judge-<criterion>`, placed where the case names it.
+ */
+export interface RubricOwner {
+  ref: SpecRef;
+  id: string;
+  place: SpecPlace | undefined;
 }
 
 /**
@@ -68,7 +90,8 @@ export function criterionCheckMeta(result: RubricScore, criterion: CriterionScor
     threshold: criterion.threshold,
     comparator: '>=',
     unit: 'score-1-5',
-    verdict: criterion.verdict === 'pass' ? 'pass' : 'fail',
+    // No score (every sample failed, or the cassette lacks one) fails: the judge was asked and did not answer.
+    verdict: criterion.score === null ? 'fail' : verdictOf(criterion.score, criterion.threshold),
     summary,
     evidence: {
       title: criterion.title,
@@ -113,7 +136,7 @@ export function rubricTotalCheckMeta(result: RubricScore): CheckMeta {
     threshold: result.threshold,
     comparator: '>=',
     unit: 'score-1-5',
-    verdict: result.verdict === 'pass' ? 'pass' : 'fail',
+    verdict: result.total === null || !result.complete ? 'fail' : verdictOf(result.total, result.threshold),
     summary: `${total} (threshold ${result.threshold})${missing.length > 0 ? `; no score for ${missing.join(', ')}` : ''}`,
     evidence: {
       ...(result.model !== undefined && { model: result.model }),

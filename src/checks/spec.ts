@@ -1,4 +1,4 @@
-import type { Check } from '../model/check.js';
+import type { Check, SpecPlace } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import type { NeedleSpec, RubricSpec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
@@ -34,6 +34,8 @@ export interface Criterion {
   name: string;
   /** The criterion id the check carries (`citation-recall`). */
   id: string;
+  /** Where the criterion is written in its spec file, when it comes from one. */
+  place?: SpecPlace;
   check(workup: Workup): Check | Promise<Check>;
 }
 
@@ -50,15 +52,17 @@ export function criterionOf(
   id: string,
   name: string,
   decide: (w: Workup) => Measured | Promise<Measured>,
+  place?: SpecPlace,
 ): Criterion {
   return {
     name,
     id,
+    ...(place && { place }),
     check: (workup) => {
       const measured = decide(workup);
       return measured instanceof Promise
-        ? measured.then((m) => toCheck(ref, workup, { ...m, criterion: id }))
-        : toCheck(ref, workup, { ...measured, criterion: id });
+        ? measured.then((m) => toCheck(ref, workup, { ...m, criterion: id }, place))
+        : toCheck(ref, workup, { ...measured, criterion: id }, place);
     },
   };
 }
@@ -68,7 +72,7 @@ function criterion(
   id: string,
   decide: (w: Workup) => Measured | Promise<Measured>,
 ): Criterion {
-  return criterionOf(refOf(spec), id, id.replace(/-/g, ' '), decide);
+  return criterionOf(refOf(spec), id, id.replace(/-/g, ' '), decide, spec.places?.[id]);
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { ToolsAssertion } from '../model/spec.js';
 import { toolCalls } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
-import type { Measured } from './measure.js';
+import type { CaseRule } from './measure.js';
 
 /** The names of the run's tool calls, in order; null when it has no trajectory. */
 export function calledTools(workup: Workup): string[] | null {
@@ -20,6 +20,7 @@ const times = (n: number) => `${n} time${n === 1 ? '' : 's'}`;
 
 interface ToolRule {
   id: string;
+  key: keyof ToolsAssertion;
   name: string;
   /** What was wrong, one item per broken rule part; empty when the rule holds. */
   broken: (names: readonly string[], count: Map<string, number>) => string[];
@@ -31,6 +32,7 @@ function rules(t: ToolsAssertion): ToolRule[] {
     const wanted = t.must_call;
     list.push({
       id: 'must-call',
+      key: 'must_call',
       name: `calls ${wanted.map((m) => (m.min > 1 ? `${m.name} (at least ${m.min} times)` : m.name)).join(', ')}`,
       broken: (_, count) =>
         wanted
@@ -42,6 +44,7 @@ function rules(t: ToolsAssertion): ToolRule[] {
     const banned = t.must_not_call;
     list.push({
       id: 'must-not-call',
+      key: 'must_not_call',
       name: `never calls ${banned.join(', ')}`,
       broken: (_, count) =>
         banned.filter((b) => (count.get(b) ?? 0) > 0).map((b) => `${b} called ${times(count.get(b)!)}`),
@@ -51,6 +54,7 @@ function rules(t: ToolsAssertion): ToolRule[] {
     const limits = Object.entries(t.max_calls);
     list.push({
       id: 'max-calls',
+      key: 'max_calls',
       name: `calls at most ${limits.map(([tool, n]) => `${n} × ${tool}`).join(', ')}`,
       broken: (_, count) =>
         limits
@@ -62,6 +66,7 @@ function rules(t: ToolsAssertion): ToolRule[] {
     const order = t.order;
     list.push({
       id: 'call-order',
+      key: 'order',
       name: `calls in order ${order.join(' → ')}`,
       broken: (names) => {
         // An ordered subsequence: each wanted tool after the previous one found, other calls between allowed.
@@ -85,11 +90,10 @@ function rules(t: ToolsAssertion): ToolRule[] {
 }
 
 /** The tool-rule checks of a case: calls it must make (with a minimum count), must not make, at most, in order. */
-export function toolChecks(
-  t: ToolsAssertion,
-): Array<{ id: string; name: string; check: (w: Workup) => Measured }> {
+export function toolChecks(t: ToolsAssertion): CaseRule[] {
   return rules(t).map((rule) => ({
     id: rule.id,
+    key: rule.key,
     name: rule.name,
     check: (workup) => {
       const names = calledTools(workup);

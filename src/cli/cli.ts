@@ -211,6 +211,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--rubric <spec>', 'Also score a rubric with an LLM judge (repeatable)')
     .option('--judge <url|replay:file>', 'The judge for --rubric (default: OPENAI_BASE_URL)')
     .option('--samples <n>', 'Judge samples per rubric criterion (default 3)')
+    .option(
+      '--tradecraft',
+      "Lint the note's estimative language against ICD 203 (default: only when a needle is scored)",
+    )
     .example('needlework score fixtures/workups/grounded')
     .example('needlework score fixtures/workups/guessed --needle needles/compound-alpha.needle.yaml --json')
     .action(async (workup: string, options: Record<string, unknown>) => {
@@ -222,6 +226,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           needles: (Array.isArray(needle) ? needle : needle === undefined ? [] : [needle]).map(String),
           ...(typeof options['gold'] === 'string' && { gold: options['gold'] }),
           json: options['json'] === true,
+          ...(options['tradecraft'] === true && { tradecraft: true }),
           ...(options['entail'] === true && {
             entail: {
               ...(typeof options['nliModel'] === 'string' && { model: options['nliModel'] }),

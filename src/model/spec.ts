@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../errors/diagnostic.js';
+import type { SpecPlace } from './check.js';
 import type { Fact } from './fact.js';
-import type { Trajectory } from './trajectory.js';
+import type { ReferenceCall, Trajectory } from './trajectory.js';
 
 /** The graph path a needle requires, in its long form. */
 export interface RequiredPath {
@@ -44,6 +45,8 @@ export interface NeedleSpec {
   workups?: string[];
   /** The file the spec was read from. */
   file?: string;
+  /** Where each criterion is written in `file` (the key it checks), by criterion id, found when the spec loads. */
+  places?: Record<string, SpecPlace>;
 }
 
 export type AnchorLevel = 1 | 2 | 3 | 4 | 5;
@@ -76,13 +79,12 @@ export interface RubricSpec {
    */
   system?: string;
   file?: string;
+  /** Where each criterion is written in `file` (its `id:` under `criteria`), by criterion id. */
+  places?: Record<string, SpecPlace>;
 }
 
 /** A tool call a case expects: the tool's name and, optionally, its arguments. */
-export interface ExpectedToolCall {
-  name: string;
-  args?: Record<string, unknown>;
-}
+export type ExpectedToolCall = ReferenceCall;
 
 /** How the workup's tool calls are compared with a case's expected calls (agentevals' trajectory match). */
 export interface ToolCallsAssertion {
@@ -166,6 +168,13 @@ export interface TaskCase {
   expect: CaseAssertions;
   /** Where the case starts in its file (1-based line), for annotations. */
   line?: number;
+  /** Where the case's `id:` is written in its file. */
+  place?: SpecPlace;
+  /**
+   * Where each assertion is written, by its key under `expect` (`tool_calls`, `answer`) and by kind and key
+   * (`tools.must_call`, `steps.max_tool_errors`): in the case, or in the file's `defaults` when it comes from there.
+   */
+  places?: Record<string, SpecPlace>;
 }
 
 /** A data set of task cases (`*.cases.yaml`), each mapped to its runs, each run checked against the case. */

@@ -115,3 +115,22 @@ export function makeTrajectory(trajectory: Partial<Trajectory> & Pick<Trajectory
     ...trajectory,
   };
 }
+
+/** A tool call a reference declares: the tool's name and, optionally, its arguments. */
+export interface ReferenceCall {
+  name: string;
+  args?: Record<string, unknown>;
+}
+
+/**
+ * A reference trajectory of tool calls, in order: what a task case's `tool_calls` and `gold` declare, and what
+ * `toMatchTrajectory` takes inline (`toMatchTrajectory([{ name: 'search', args: { city: 'Paris' } }])`).
+ */
+export function toolCallTrajectory(taskId: string, calls: readonly ReferenceCall[]): Trajectory {
+  return makeTrajectory({
+    task_id: taskId,
+    steps: calls.map((call, i) =>
+      makeStep({ step_id: i + 1, step_type: 'tool_call', tool_name: call.name, tool_input: call.args ?? {} }),
+    ),
+  });
+}

@@ -14,6 +14,12 @@ export interface FastYaml {
    * after any comment), as the `yaml` package's node ranges begin; undefined for any other value.
    */
   startOf(node: object): number | undefined;
+  /**
+   * The UTF-16 offset where `key` of the mapping `node` is written (the key's first character), as the `yaml`
+   * package's key ranges begin; undefined for a key written in a form this path does not place (an explicit `? key`)
+   * or a value that is not a mapping of the document. Recorded only when asked (`keys` of `loadYamlFast`).
+   */
+  keyStart(node: object, key: string): number | undefined;
 }
 
 // The YAML 1.2 core schema's scalars, with the tests and conversions of the `yaml` package (yaml/dist/schema/core).
@@ -51,34 +57,59 @@ const CORE = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, fl
 /** Thrown from the listener to stop at the first construct this path leaves to the `yaml` package. */
 class NotFast extends Error {}
 
+/** What `loadYamlFast` records beside the values. */
+export interface FastYamlOptions {
+  /** Record where each collection this many levels below the root starts (1: the root's own children). */
+  depth?: number;
+  /** Record where every key of every mapping is written (`keyStart`), for placing what a spec declares. */
+  keys?: boolean;
+}
+
+/** A node being composed: where it starts, and the keys (with their starts) of the mapping it may turn out to be. */
+interface Frame {
+  at: number;
+  keys: Array<[string, number]> | undefined;
+}
+
 /**
  * Parses one YAML document's values with js-yaml, recording, when `depth` is given, where each collection `depth`
- * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2).
- * Undefined when the file needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a
- * directive, a `null` key.
+ * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2), and
+ * with `keys`, where each mapping key is written. Undefined when the file needs the `yaml` package: a syntax error, a
+ * duplicate key, an anchor, alias or tag, a directive, a `null` key.
  */
-export function loadYamlFast(text: string, depth?: number): FastYaml | undefined {
+export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
   if (/^%/m.test(text)) return undefined;
+  const { depth, keys } = options;
+  // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const starts = new WeakMap<object, number>();
-  const opened: number[] = [];
+  const keyStarts = new WeakMap<object, Map<string, number>>();
+  // A stack, not recursion of ours: js-yaml bounds the depth it composes (maxDepth).
+  const frames: Frame[] = [];
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
       const at = contentStart(state.input, state.position);
       const c = state.input.charCodeAt(at);
       if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
-      opened.push(at);
+      frames.push({ at: at + shift, keys: undefined });
       return;
     }
-    const at = opened.pop()!;
-    // js-yaml's depth counts the root as 1.
-    if (
-      depth !== undefined &&
-      (state as State & { depth: number }).depth === depth + 1 &&
-      state.result !== null
-    ) {
-      if (typeof state.result === 'object') starts.set(state.result, at);
+    const frame = frames.pop()!;
+    const result = state.result as unknown;
+    if (result === null || typeof result !== 'object') {
+      // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
+      if (keys && frames.length > 0 && isKey(state.input, state.position)) {
+        const parent = frames[frames.length - 1]!;
+        if (parent.keys) parent.keys.push([String(result), frame.at]);
+        else parent.keys = [[String(result), frame.at]];
+      }
+      return;
     }
+    // js-yaml's depth counts the root as 1.
+    if (depth !== undefined && (state as State & { depth: number }).depth === depth + 1)
+      starts.set(result, frame.at);
+    if (frame.keys && !Array.isArray(result)) keyStarts.set(result, new Map(frame.keys));
   };
   let value: unknown;
   try {
@@ -89,7 +120,19 @@ export function loadYamlFast(text: string, depth?: number): FastYaml | undefined
   // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
   if (hasKey(value, 'null')) return undefined;
   // An empty document is null to `yaml`, undefined to js-yaml.
-  return { value: value === undefined ? null : value, startOf: (node) => starts.get(node) };
+  return {
+    value: value === undefined ? null : value,
+    startOf: (node) => starts.get(node),
+    keyStart: (node, key) => keyStarts.get(node)?.get(key),
+  };
+}
+
+/** Whether a `:` follows `at` on its line, past spaces and tabs: the node just composed there was a key. */
+function isKey(input: string, at: number): boolean {
+  let i = at;
+  let c = input.charCodeAt(i);
+  while (c === 0x20 || c === 0x09) c = input.charCodeAt(++i);
+  return c === 0x3a /* : */;
 }
 
 /** Past the spaces, line breaks and comments js-yaml may stand on when it opens a node. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '../errors/index.js';
 import { UserError } from '../errors/index.js';
+import type { SpecPlace } from '../model/check.js';
 import type {
   AnswerAssertion,
   CaseAssertions,
@@ -10,13 +11,14 @@ import type {
   RubricSpec,
   TaskCase,
 } from '../model/spec.js';
-import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import { toolCallTrajectory } from '../model/trajectory.js';
 import { locate, type Place } from '../parse/locate.js';
 import { LineIndex } from '../parse/position.js';
 import { placeProblems, schemaProblems } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
 import { loadYamlFast } from '../parse/yaml-fast.js';
 import { normalizeRubric, type RubricYaml } from './normalize.js';
+import { documentKeyPlace, fastKeyPlace, type KeyPlace, rubricPlaces } from './places.js';
 import { parseSchemaSpec } from './schema-spec.js';
 
 /** A case of the YAML, once the schema has accepted it. */
@@ -72,12 +74,13 @@ export function parseCasesText(text: string, file: string): CasesSpec {
   return parseCases(value, file, {
     where: (path, key) => locate(doc, lines, path, key),
     caseLine: (index) => locate(doc, lines, ['cases', String(index)])?.line,
+    place: documentKeyPlace(doc, lines),
   });
 }
 
 /** The cases on the light path; undefined when the file has any problem (its values are dropped on return). */
 function lightCases(text: string, file: string): CasesSpec | undefined {
-  const fast = loadYamlFast(text, 2);
+  const fast = loadYamlFast(text, { depth: 2, keys: true });
   if (!fast) return undefined;
   const lines = new LineIndex(text);
   const caseLine = (_index: number, node: unknown) => {
@@ -85,7 +88,11 @@ function lightCases(text: string, file: string): CasesSpec | undefined {
     return at === undefined ? undefined : lines.position(at).line;
   };
   try {
-    const spec = parseCases(fast.value, file, { where: () => undefined, caseLine });
+    const spec = parseCases(fast.value, file, {
+      where: () => undefined,
+      caseLine,
+      place: fastKeyPlace(fast, text),
+    });
     return spec.invalid.length === 0 && spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
   } catch (error) {
     if (error instanceof UserError) return undefined;
@@ -95,10 +102,14 @@ function lightCases(text: string, file: string): CasesSpec | undefined {
 
 type Where = (path: readonly string[], key?: string) => { line: number; column: number } | undefined;
 
-/** Where the parts of a cases file stand: a data path's place, and the line where case `index` starts. */
+/**
+ * Where the parts of a cases file stand: a data path's place (for diagnostics), the line where case `index` starts,
+ * and where a key is written (for the places of cases and assertions).
+ */
 interface Places {
   where: Where;
   caseLine(index: number, node: unknown): number | undefined;
+  place: KeyPlace;
 }
 
 /**
@@ -107,7 +118,7 @@ interface Places {
  * other cases load. A problem of the file as a whole (its `defaults` included: a bad default is every case's) throws
  * a `UserError` that holds every problem of the file, each case's too, so one pass of `validate` shows them all.
  */
-function parseCases(value: unknown, file: string, { where, caseLine }: Places): CasesSpec {
+function parseCases(value: unknown, file: string, { where, caseLine, place }: Places): CasesSpec {
   const problems = schemaProblems('cases', value);
   const whole = problems.filter((p) => p.segments[0] !== 'cases' || p.segments.length < 2);
   const fileProblems = placeProblems(whole, file, where);
@@ -156,7 +167,14 @@ function parseCases(value: unknown, file: string, { where, caseLine }: Places): 
     if (diagnostics.length === 0 && fileProblems.length === 0) {
       const built = buildCase(c, yaml.defaults, file, inCase, line, rubricFiles, `cases[${index}].expect`);
       if ('diagnostics' in built) diagnostics.push(...built.diagnostics);
-      else cases.push(built.case);
+      else {
+        const casePlace = place(path, 'id');
+        cases.push({
+          ...built.case,
+          ...(casePlace && { place: casePlace }),
+          places: assertionPlaces(c.expect ?? {}, yaml.defaults, built.case.expect, path, place),
+        });
+      }
     } else if (c !== null && typeof c === 'object' && c.expect !== null && typeof c.expect === 'object') {
       // The schema found problems (here or in the file): what it cannot see is still checked, so one pass says all.
       diagnostics.push(
@@ -259,7 +277,7 @@ function buildCase(
       id: c.id,
       ...(c.input !== undefined && { input: c.input }),
       workups: c.workups ?? [c.id],
-      ...(c.gold && { gold: goldTrajectory(c.id, c.gold) }),
+      ...(c.gold && { gold: toolCallTrajectory(c.id, c.gold) }),
       expect,
       ...(line !== undefined && { line }),
     },
@@ -318,6 +336,44 @@ function inFileOrder(diagnostics: readonly Diagnostic[], file: string): Diagnost
     .sort((a, b) => rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
+/**
+ * Where each assertion of a case is written: each kind's key (`tools:`) and each key within a kind
+ * (`tools.must_call`), in the case's own `expect` or, for what it takes from them, in the file's `defaults`. An
+ * inline judge rubric's criteria are placed at their `id:` (`judge.<criterion>`).
+ */
+function assertionPlaces(
+  own: ExpectYaml,
+  defaults: ExpectYaml | undefined,
+  expect: CaseAssertions,
+  casePath: readonly string[],
+  place: KeyPlace,
+): Record<string, SpecPlace> {
+  const places: Record<string, SpecPlace> = {};
+  const ownPath = [...casePath, 'expect'];
+  const set = (key: string, at: SpecPlace | undefined) => {
+    if (at) places[key] = at;
+  };
+  for (const kind of Object.keys(expect) as Array<keyof CaseAssertions>) {
+    const path = own[kind] !== undefined ? ownPath : ['defaults'];
+    set(kind, place(path, kind));
+    if (kind === 'judge') {
+      if (typeof (own.judge ?? defaults?.judge) === 'object') {
+        for (const [id, at] of Object.entries(
+          rubricPlaces(expect.judge!.criteria, place, [...path, 'judge']),
+        ))
+          set(`judge.${id}`, at);
+      }
+      continue;
+    }
+    if (kind === 'tool_calls') continue;
+    for (const key of Object.keys(expect[kind]!)) {
+      const fromCase = (own[kind] as Record<string, unknown> | undefined)?.[key] !== undefined;
+      set(`${kind}.${key}`, place(fromCase ? [...ownPath, kind] : ['defaults', kind], key));
+    }
+  }
+  return places;
+}
+
 /** `/source/flags` or a bare source, compiled; the reason when it does not compile. */
 function compileRegex(text: string): { source: string; flags: string } | string {
   const slashed = /^\/(.*)\/([a-z]*)$/s.exec(text);
@@ -372,14 +428,4 @@ function readRubricFile(path: string): RubricFile {
       unreadable: code === 'ENOENT' ? `is no such file (looked for ${path})` : `cannot be read: ${code}`,
     };
   }
-}
-
-/** The case's gold tool calls as a seed 002 trajectory of tool-call steps. */
-function goldTrajectory(id: string, calls: readonly ExpectedToolCall[]) {
-  return makeTrajectory({
-    task_id: id,
-    steps: calls.map((call, i) =>
-      makeStep({ step_id: i + 1, step_type: 'tool_call', tool_name: call.name, tool_input: call.args ?? {} }),
-    ),
-  });
 }

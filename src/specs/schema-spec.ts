@@ -5,6 +5,7 @@ import { checkSchema, schemaProblems } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
 import { loadYamlFast } from '../parse/yaml-fast.js';
 import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
+import { documentKeyPlace, fastKeyPlace, type KeyPlace, needlePlaces, rubricPlaces } from './places.js';
 
 /**
  * Parses and validates a needle or rubric spec's YAML text (one small document each). Throws a `UserError` holding
@@ -16,10 +17,11 @@ export function parseSchemaSpec(
   file: string,
   kind: 'needle' | 'rubric',
 ): NeedleSpec | RubricSpec {
-  const value = validValue(text, file, kind);
-  return kind === 'needle'
-    ? normalizeNeedle(value as NeedleYaml, file)
-    : normalizeRubric(value as RubricYaml, file);
+  const { value, place } = validValue(text, file, kind);
+  if (kind === 'needle')
+    return { ...normalizeNeedle(value as NeedleYaml, file), places: needlePlaces(place) };
+  const rubric = normalizeRubric(value as RubricYaml, file);
+  return { ...rubric, places: rubricPlaces(rubric.criteria, place) };
 }
 
 /**
@@ -27,11 +29,16 @@ export function parseSchemaSpec(
  * spec with any problem, or a construct that path leaves alone, is read again with the `yaml` Document, which places
  * every diagnostic.
  */
-function validValue(text: string, file: string, kind: 'needle' | 'rubric'): unknown {
-  const fast = loadYamlFast(text);
-  if (fast && schemaProblems(kind, fast.value).length === 0) return fast.value;
+function validValue(
+  text: string,
+  file: string,
+  kind: 'needle' | 'rubric',
+): { value: unknown; place: KeyPlace } {
+  const fast = loadYamlFast(text, { keys: true });
+  if (fast && schemaProblems(kind, fast.value).length === 0)
+    return { value: fast.value, place: fastKeyPlace(fast, text) };
   const { value, doc, lines } = parseYaml(text, file);
   const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
   if (problems.length > 0) throw new UserError(problems);
-  return value;
+  return { value, place: documentKeyPlace(doc, lines) };
 }

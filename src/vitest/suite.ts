@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { caseCriteria, casesOf, unusedTools } from '../checks/cases.js';
+import { unusedTools } from '../checks/cases.js';
 import { expectationText } from '../checks/format.js';
-import { type CheckOptions, type Criterion, criteriaOf } from '../checks/spec.js';
+import { type PlanItem, planChecks } from '../checks/plan.js';
+import type { CheckOptions, Criterion } from '../checks/spec.js';
 import type { VerifierOptions } from '../entailment/create.js';
 import { NLI_MODEL_HINT } from '../entailment/resolve.js';
 import { formatDiagnostic, UserError } from '../errors/index.js';
@@ -12,7 +13,6 @@ import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
-import { appliesTo } from '../specs/applies.js';
 import { loadSpec } from '../specs/load.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
 import './types.js';
@@ -87,7 +87,8 @@ function checkFailure(check: Check): Error {
 }
 
 /**
- * Declares the tests of one spec file: `describe(<spec id>) > describe(<workup id>) > it(<criterion>)`. A spec that
+ * Declares the tests of one spec file as the plan (`planChecks`) applies them: `describe(<spec id>) >
+ * describe(<workup id>) > it(<criterion>)`. A spec that
  * fails validation becomes one failing test carrying its `file:line:column` errors, a workup that fails to load one
  * failing test naming it; neither stops the other workups' tests.
  */
@@ -132,8 +133,9 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     }
   }
 
+  const plan = planChecks([spec], workups, context);
   if (spec.kind === 'cases') {
-    declareCases(spec, workups, failures, problems, context);
+    declareCases(spec, plan, failures, problems);
     return;
   }
   describe(spec.id, () => {
@@ -142,23 +144,29 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       const judge = options.judge;
       afterAll(async () => (await judgeFor(judge)).flush?.());
     }
-    for (const problem of problems) {
-      it(problem.test, () => {
-        throw userFailure(problem.message);
-      });
-    }
-    for (const failure of failures) declareFailure(failure);
+    declareProblems(problems, failures);
     if (!spec.workups || spec.workups.length === 0) {
       // Said, not silent: a spec without patterns is checked against every run, often more than its author meant.
       console.info(
         `needlework: ${spec.kind} ${spec.id} (${spec.file}) has no workups: patterns, so it applies to every workup (${workups.length})`,
       );
     }
-    const criteria = criteriaOf(spec, context);
-    for (const workup of workups.filter((w) => appliesTo(spec.workups, w.id))) {
-      describe(workup.id, () => declareCriteria(criteria, workup));
-    }
+    for (const { criteria, workups: taken } of plan)
+      for (const workup of taken) describe(workup.id, () => declareCriteria(criteria, workup));
   });
+}
+
+/** The problems that keep a spec's criteria from being measured, and the workups that failed to load: a test each. */
+function declareProblems(
+  problems: ReadonlyArray<{ test: string; message: string }>,
+  failures: readonly WorkupFailure[],
+): void {
+  for (const problem of problems) {
+    it(problem.test, () => {
+      throw userFailure(problem.message);
+    });
+  }
+  for (const failure of failures) declareFailure(failure);
 }
 
 function declareFailure(failure: WorkupFailure): void {
@@ -184,25 +192,20 @@ function declareCriteria(criteria: readonly Criterion[], workup: Workup): void {
 }
 
 /**
- * The tests of a task-cases spec: `describe(<spec>) > describe(<case>) > describe(<workup>) > it(<assertion>)`. An
- * invalid case is one failing test with its file:line:column problems, a case that no workup is a run of is one
- * failing test naming what it looked for; neither stops the other cases. A tool that the case names but no run of it
- * ever calls is a warning (a misspelt tool name would otherwise pass a `must_not_call` forever).
+ * The tests of a task-cases spec: `describe(<spec>) > describe(<case> › <workup>) > it(<assertion>)`, one describe
+ * level per run (a case and its run are one group: two nested levels cost Vitest a stack-trace lookup each, 10,000
+ * times over). An invalid case is one failing test with its file:line:column problems, a case that no workup is a run
+ * of is one failing test naming what it looked for; neither stops the other cases. A tool that the case names but no
+ * run of it ever calls is a warning (a misspelt tool name would otherwise pass a `must_not_call` forever).
  */
 function declareCases(
   spec: CasesSpec,
-  workups: readonly Workup[],
+  plan: readonly PlanItem[],
   failures: readonly WorkupFailure[],
   problems: ReadonlyArray<{ test: string; message: string }>,
-  context: CheckOptions,
 ): void {
   describe(spec.id, () => {
-    for (const problem of problems) {
-      it(problem.test, () => {
-        throw userFailure(problem.message);
-      });
-    }
-    for (const failure of failures) declareFailure(failure);
+    declareProblems(problems, failures);
     for (const bad of spec.invalid) {
       describe(bad.id, () => {
         it('is a valid case', () => {
@@ -210,23 +213,21 @@ function declareCases(
         });
       });
     }
-    for (const c of spec.cases) {
-      const runs = workups.filter((w) => casesOf(spec, w).includes(c));
-      describe(c.id, () => {
-        if (runs.length === 0) {
+    for (const { case: c, criteria, workups: runs } of plan) {
+      if (!c) continue;
+      const at = `${spec.file}${c.place ? `:${c.place.line}:${c.place.column}` : c.line ? `:${c.line}` : ''}`;
+      if (runs.length === 0) {
+        describe(c.id, () => {
           it('has a run', () => {
             throw userFailure(
-              `${spec.file}${c.line ? `:${c.line}` : ''}: case ${c.id} matches no workup (looked for ${c.workups.join(', ')} and meta.json task "${c.id}")`,
+              `${at}: case ${c.id} matches no workup (looked for ${c.workups.join(', ')} and meta.json task "${c.id}")`,
             );
           });
-          return;
-        }
-        for (const warning of unusedTools(c, runs))
-          console.warn(`${spec.file}${c.line ? `:${c.line}` : ''}: ${warning}`);
-        // Built once per case, not per run: a case's rules (a compiled regex, the reference calls) serve every run.
-        const criteria = caseCriteria(spec, c, context);
-        for (const workup of runs) describe(workup.id, () => declareCriteria(criteria, workup));
-      });
+        });
+        continue;
+      }
+      for (const warning of unusedTools(c, runs)) console.warn(`${at}: ${warning}`);
+      for (const workup of runs) describe(`${c.id} › ${workup.id}`, () => declareCriteria(criteria, workup));
     }
   });
 }

@@ -1,7 +1,7 @@
 import type { MatchTrajectoryOptions } from '../metrics/trajectory/match.js';
 import type { Fact } from '../model/fact.js';
 import type { NeedleSpec, RequiredPath, RubricSpec } from '../model/spec.js';
-import type { Trajectory } from '../model/trajectory.js';
+import type { ReferenceCall, Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import type { CitationPrecisionMatcherOptions } from './matchers/to-have-citation-precision.js';
 import type { RubricMatcherOptions } from './matchers/to-score-rubric.js';
@@ -11,8 +11,11 @@ export type PathArgument =
   | readonly string[]
   | (Omit<RequiredPath, 'directed' | 'relations'> & { relations: readonly string[]; directed?: boolean });
 
-/** A reference trajectory: a `Trajectory`, or a `Workup` whose trajectory is the reference. */
-export type ReferenceArgument = Trajectory | Workup;
+/**
+ * A reference trajectory: a `Trajectory` (from a gold file: `loadWorkup(dir).gold`, or `toolCallTrajectory`), a
+ * `Workup` whose trajectory is the reference, or tool calls written inline, as a task case's `tool_calls`.
+ */
+export type ReferenceArgument = Trajectory | Workup | readonly ReferenceCall[];
 
 /** needlework's matchers, on any `expect(workup)` and as asymmetric matchers (`expect.toTraverse(...)`). */
 export interface NeedleworkMatchers<R = unknown> {

@@ -76,7 +76,7 @@ describe('task cases that are malformed', () => {
       'faults > bad-regex > is a valid case: failed',
       'faults > no-run > has a run: failed',
       'faults > ok-one > is a valid case: failed',
-      'faults > ok-one > ok-one > calls search: failed',
+      'faults > ok-one › ok-one > calls search: failed',
       'faults > typo > is a valid case: failed',
       'faults > wrong-type > is a valid case: failed',
     ]);

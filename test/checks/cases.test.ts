@@ -120,7 +120,7 @@ describe('task cases: answer', () => {
     // not_contains is case-sensitive: "Sorry" is not "sorry".
     expect(c['answer-not-contains']!.verdict).toBe('pass');
     expect(c['answer-contains']!.summary).toBe(
-      'answer contains "HX42": no; the answer is "Sorry, HX4 is full."',
+      'answer contains "HX42": no, missing "HX42" (case-sensitive); the answer is "Sorry, HX4 is full."',
     );
     expect(expectationText(c['answer-f1']!)).toBe(
       'expected answer_f1 >= 0.8, got 0: answer F1 against "booked flight HX42": no (0); the answer is "Sorry, HX4 is full."',

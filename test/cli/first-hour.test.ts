@@ -79,10 +79,10 @@ describe('a fresh project: npm init -y, needlework init, npx vitest run', () => 
       .filter((file) => file.name.endsWith('example.cases.yaml'))
       .flatMap((file) => file.assertionResults.map((t) => `${t.fullName}: ${t.status}`));
     expect(outcomes).toEqual([
-      'example-tasks link-halberd-wren example-grounded calls graph.neighbors, docs.search: passed',
-      'example-tasks link-halberd-wren example-grounded answer contains "Compound-Alpha": passed',
-      'example-tasks link-halberd-wren example-grounded error recovery >= 1: passed',
-      'example-tasks link-halberd-wren example-grounded at most 12 tool calls: passed',
+      'example-tasks link-halberd-wren › example-grounded calls graph.neighbors, docs.search: passed',
+      'example-tasks link-halberd-wren › example-grounded answer contains "Compound-Alpha": passed',
+      'example-tasks link-halberd-wren › example-grounded error recovery >= 1: passed',
+      'example-tasks link-halberd-wren › example-grounded at most 12 tool calls: passed',
     ]);
     // The scaffolded test: citation checks apply to the cited example run only; recovery to every run with steps.
     const scaffold = report.testResults

@@ -189,6 +189,28 @@ describe('needlework score', () => {
     expect(other.stdout()).not.toContain('compound-alpha-bridge');
   });
 
+  it('lints ICD 203 tradecraft only when a needle is scored or --tradecraft asks: not a support run checked by cases', async () => {
+    const dir = await tmp();
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'run'), { recursive: true });
+    await writeFile(join(dir, 'run/meta.json'), JSON.stringify({ task: 'refund' }));
+    await writeFile(
+      join(dir, 'refund.cases.yaml'),
+      'id: support\ncases:\n  - id: refund\n    expect:\n      grounded: { citations_resolve: true }\n',
+    );
+    const cases = captureIo();
+    expect(
+      await runScore({ workup: join(dir, 'run'), needles: [join(dir, 'refund.cases.yaml')] }, cases),
+    ).toBe(0);
+    expect(cases.stdout()).toContain('citations resolve');
+    expect(cases.stdout()).not.toContain('tradecraft');
+    const asked = captureIo();
+    await runScore(
+      { workup: join(dir, 'run'), needles: [join(dir, 'refund.cases.yaml')], tradecraft: true },
+      asked,
+    );
+    expect(asked.stdout()).toContain('  tradecraft\n');
+  });
+
   it('a bad needle is reported at its place and never stops the others', async () => {
     const dir = await tmp();
     const bad = join(dir, 'bad.needle.yaml');

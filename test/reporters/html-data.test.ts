@@ -117,3 +117,103 @@ describe('workupView: uncited sentences', () => {
     expect(view.note!.counts.uncited).toBe(recall.total - recall.covered);
   });
 });
+
+describe('buildHtmlData: workups by id and place', () => {
+  const live = (file: string, path: string | undefined, verdict: 'pass' | 'fail'): CheckRecord => ({
+    ...record(
+      checkMeta({
+        spec: 'matcher',
+        specKind: 'matcher',
+        workup: 'agentTest-finds-the-link',
+        ...(path ? { workupPath: path } : {}),
+        criterion: 'toMatchTrajectory',
+        verdict,
+      }),
+      verdict === 'fail' ? 'failed' : 'passed',
+    ),
+    file,
+  });
+  const inFile = (r: CheckRecord, file: string): CheckRecord => ({ ...r, file });
+
+  it('keeps two workups of one id apart by their folders, and their checks with them', () => {
+    const data = buildHtmlData({
+      checks: [
+        live('test/a.test.ts', 'w/a/agentTest-finds-the-link', 'pass'),
+        live('test/b.test.ts', 'w/b/agentTest-finds-the-link', 'fail'),
+      ],
+    });
+    expect(data.workups.map((w) => [w.id, w.path])).toEqual([
+      ['agentTest-finds-the-link', 'w/a/agentTest-finds-the-link'],
+      ['agentTest-finds-the-link', 'w/b/agentTest-finds-the-link'],
+    ]);
+    const [a, b] = data.workups;
+    expect(data.checks.map((c) => [c.verdict, c.workupKey])).toEqual([
+      ['fail', b!.key],
+      ['pass', a!.key],
+    ]);
+  });
+
+  it('keeps workups with no folder apart by test file, and one workup checked from two files whole', () => {
+    const data = buildHtmlData({
+      checks: [
+        live('test/a.test.ts', undefined, 'pass'),
+        live('test/b.test.ts', undefined, 'fail'),
+        inFile(
+          record(checkMeta({ spec: 's1', workup: 'grounded', workupPath: 'fx/grounded', criterion: 'x' })),
+          's1.yaml',
+        ),
+        inFile(
+          record(checkMeta({ spec: 's2', workup: 'grounded', workupPath: 'fx/grounded', criterion: 'y' })),
+          's2.yaml',
+        ),
+      ],
+    });
+    expect(data.workups.map((w) => [w.id, w.path ?? null, w.file ?? null])).toEqual([
+      ['agentTest-finds-the-link', null, 'test/a.test.ts'],
+      ['agentTest-finds-the-link', null, 'test/b.test.ts'],
+      ['grounded', 'fx/grounded', null],
+    ]);
+    expect(new Set(data.workups.map((w) => w.key)).size).toBe(3);
+  });
+});
+
+describe('workupView: the trajectory header', () => {
+  const step = (id: number, latency: number, tokens: number) => ({
+    step_id: id,
+    step_type: 'tool_call' as const,
+    content: '',
+    tool_name: 't',
+    tool_input: { id },
+    tool_output: null,
+    timestamp: null,
+    latency_ms: latency,
+    tokens_used: tokens,
+    error: null,
+  });
+  const workup = (total_tokens: number, total_latency_ms: number): Workup => ({
+    id: 'w',
+    ledger: [],
+    meta: {},
+    trajectory: {
+      task_id: 'w',
+      task_input: '',
+      steps: [step(1, 10, 20), step(2, 15, 20)],
+      final_answer: null,
+      succeeded: true,
+      total_tokens,
+      total_latency_ms,
+      metadata: {},
+    },
+  });
+
+  it("totals the rows it heads, and keeps the trajectory's own totals beside them where they differ", () => {
+    expect(workupView(workup(0, 0), []).trajectory).toMatchObject({
+      totalTokens: 40,
+      totalLatencyMs: 25,
+      recorded: { tokens: 0, latencyMs: 0 },
+    });
+    const agreeing = workupView(workup(40, 25), []).trajectory!;
+    expect([agreeing.totalTokens, agreeing.totalLatencyMs, agreeing.recorded]).toEqual([40, 25, undefined]);
+    expect(workupView(workup(40, 900), []).trajectory?.recorded).toEqual({ latencyMs: 900 });
+  });
+});

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { parse } from 'junit2json';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
+import type { NeedleSpec } from '../../src/model/spec.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildJUnitXml } from '../../src/report/junit/build.js';
+import { parseSpec } from '../../src/specs/load.js';
 import {
   checkMeta,
   makeProject,
@@ -24,11 +26,14 @@ thresholds:
   pivot_burden: 6
 `;
 const SPEC_FILE = 'needles/compound-alpha.needle.yaml';
+// Where each criterion is written, as the spec's loader finds it: the checks carry it from there.
+const PLACES = (parseSpec(SPEC, SPEC_FILE) as NeedleSpec).places!;
 
 const grounded = (criterion: string, overrides = {}) =>
   checkMeta({
     spec: 'compound-alpha',
     specFile: SPEC_FILE,
+    place: PLACES[criterion],
     workup: 'grounded',
     workupPath: 'fixtures/workups/grounded',
     criterion,
@@ -72,6 +77,7 @@ beforeAll(async () => {
         meta: checkMeta({
           spec: 'compound-alpha',
           specFile: SPEC_FILE,
+          place: PLACES['traversed'],
           workup: 'guessed',
           criterion: 'traversed',
           metric: 'trajectory',
@@ -88,6 +94,7 @@ beforeAll(async () => {
         meta: checkMeta({
           spec: 'compound-alpha',
           specFile: SPEC_FILE,
+          place: PLACES['pivot-burden'],
           workup: 'guessed',
           criterion: 'pivot-burden',
           metric: 'pivot_burden',

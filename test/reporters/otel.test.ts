@@ -28,6 +28,11 @@ beforeAll(async () => {
         name: 'traversed',
         meta: checkMeta({
           spec: 'compound-alpha',
+          specFile: 'needles/compound-alpha.needle.yaml',
+          place: { line: 4, column: 1 },
+          case: 'bridge',
+          task: 'bridge',
+          trial: 2,
           workup: 'traced',
           workupPath: 'runs/traced',
           criterion: 'traversed',
@@ -112,8 +117,16 @@ describe('NeedleworkOtelReporter', () => {
       'gen_ai.evaluation.score.label': 'fail',
       'gen_ai.evaluation.explanation': 'expected trajectory >= 0.8, got 0.5: 1 of 2 hops',
       'needlework.spec': 'compound-alpha',
+      'needlework.case': 'bridge',
       'needlework.workup': 'traced',
+      'needlework.task': 'bridge',
+      'needlework.trial': '2',
+      // Where the assertion is written, as the check carries it from its spec's load.
+      'code.file.path': 'needles/compound-alpha.needle.yaml',
+      'code.line.number': '4',
+      'code.column.number': '1',
     });
+    expect(surfaced).not.toHaveProperty('code.line.number');
     expect(surfaced?.['gen_ai.evaluation.score.value']).toBe(1);
     // A metric that does not apply has no score, only its label.
     expect(reconciled).not.toHaveProperty('gen_ai.evaluation.score.value');

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkSummaryReporter } from '../../reporters/summary.js';
-import { criterionPlace } from '../../src/report/places/spec.js';
+import type { NeedleSpec } from '../../src/model/spec.js';
 import { formatAnnotation } from '../../src/report/summary/annotations.js';
 import { appendRun } from '../../src/report/trend/history.js';
+import { parseSpec } from '../../src/specs/load.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
@@ -23,10 +24,14 @@ const NOTE = `# Workup
 - Wren visited the site, twice: 100% sure.
 `;
 
+// Where each criterion is written, as the spec's loader finds it: the checks carry it from there.
+const PLACES = (parseSpec(SPEC, 'needles/compound-alpha.needle.yaml') as NeedleSpec).places!;
+
 const guessed = (criterion: string, overrides = {}) =>
   checkMeta({
     spec: 'compound-alpha',
     specFile: 'needles/compound-alpha.needle.yaml',
+    place: PLACES[criterion.replaceAll(' ', '-')],
     workup: 'guessed',
     workupPath: 'runs/guessed',
     criterion,
@@ -65,7 +70,15 @@ beforeAll(async () => {
             uncited: [
               { line: 6, column: 3, section: 'Findings', text: 'Wren visited the site, twice: 100% sure.' },
             ],
-            unsupported: ['5:3 "Halberd is a member of Ash Cell." cites g1: entailment 0.04 (threshold 0.5)'],
+            unsupported: [
+              {
+                line: 5,
+                column: 3,
+                text: 'Halberd is a member of Ash Cell.',
+                citations: ['g1'],
+                score: 0.04,
+              },
+            ],
           },
         }),
         outcome: 'fail',
@@ -242,15 +255,5 @@ describe('formatAnnotation', () => {
         message: '50%\r\nnext: line, more',
       }),
     ).toBe('::error file=a%2Cb%3Ac.md,line=2,col=1,title=x%3A y%2C z::50%25%0D%0Anext: line, more');
-  });
-});
-
-describe('criterionPlace', () => {
-  it('finds a rubric criterion by its id, and falls back to the spec id', () => {
-    const rubric =
-      'id: icd\ncriteria:\n  - id: accuracy\n    question: q\n  - id: relevance\n    question: r\n';
-    expect(criterionPlace(rubric, 'relevance')).toEqual({ line: 5, column: 5 });
-    expect(criterionPlace(rubric, 'nope')).toEqual({ line: 1, column: 1 });
-    expect(criterionPlace('- not a mapping', 'x')).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar } from 'yaml';
 import { locate } from '../../src/parse/locate.js';
 import { LineIndex } from '../../src/parse/position.js';
 import { parseYaml } from '../../src/parse/yaml.js';
@@ -21,16 +21,47 @@ function full(text: string): { value: unknown } | 'rejected' {
 
 /** The light path agrees with the `yaml` path: the same values, or it steps aside (never accepts what yaml rejects). */
 function agree(text: string): 'fast' | 'left to yaml' {
-  const fast = loadYamlFast(text, 2);
+  const fast = loadYamlFast(text, { depth: 2, keys: true });
   const reference = full(text);
   if (reference === 'rejected') expect(fast, text).toBeUndefined();
-  else if (fast) expect(fast.value, text).toStrictEqual(reference.value);
+  else if (fast) {
+    expect(fast.value, text).toStrictEqual(reference.value);
+    sameKeyPlaces(text, fast);
+  }
   return fast ? 'fast' : 'left to yaml';
+}
+
+/**
+ * Every key of every mapping is placed where the `yaml` Document's key node starts (keys written as `? key` are not
+ * placed by the light path, and must then be absent rather than wrong).
+ */
+function sameKeyPlaces(text: string, fast: NonNullable<ReturnType<typeof loadYamlFast>>): void {
+  const doc = parseDocument(text);
+  const walk = (value: unknown, node: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (isSeq(node)) {
+      for (const [i, v] of (value as unknown[]).entries()) walk(v, node.items[i]);
+      return;
+    }
+    if (!isMap(node)) return;
+    for (const pair of node.items) {
+      const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
+      const at = fast.keyStart(value, key);
+      const explicit = text
+        .slice(0, (pair.key as Scalar).range?.[0])
+        .trimEnd()
+        .endsWith('?');
+      if (!explicit) expect(at, `${text}\nkey ${key}`).toBe((pair.key as Scalar).range?.[0]);
+      else if (at !== undefined) expect(at).toBe((pair.key as Scalar).range?.[0]);
+      walk((value as Record<string, unknown>)[key], pair.value);
+    }
+  };
+  walk(fast.value, doc.contents);
 }
 
 /** Each case's line on the light path equals the line of its node in the `yaml` Document. */
 function sameCaseLines(text: string): void {
-  const fast = loadYamlFast(text, 2);
+  const fast = loadYamlFast(text, { depth: 2 });
   if (!fast) return;
   const items = (fast.value as { cases?: unknown }).cases;
   if (!Array.isArray(items)) return;

@@ -261,3 +261,44 @@ describe('needlework run --entail without a model', () => {
     );
   });
 });
+
+describe('needlework run on task cases: every case is its own test in JUnit', () => {
+  // Two cases of one data set over the same run: each check is spec x case x workup x criterion.
+  const CASES = `id: desk
+cases:
+  - id: books-the-flight
+    workups: [change-flight-good]
+    expect:
+      tools:
+        must_call: [get_reservation_details]
+  - id: never-cancels
+    workups: [change-flight-good]
+    expect:
+      tools:
+        must_call: [cancel_reservation]
+        must_not_call: [cancel_reservation]
+`;
+
+  it('writes one test case per case x assertion, each at its assertion line, none sharing classname and name', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(join(dir, 'needles/desk.cases.yaml'), CASES);
+    await cp(
+      join(ROOT, 'examples/support/runs/change-flight-good'),
+      join(dir, 'workups/change-flight-good'),
+      { recursive: true },
+    );
+    const outcome = await run(dir, 'workups', '--reporter', 'needlework-junit');
+    expect(outcome.code).toBe(1);
+    const xml = await readFile(join(dir, 'needlework-report/junit.xml'), 'utf8');
+    const cases = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"[^>]* line="(\d+)"/g)].map(
+      ([, classname, name, line]) => `${classname} ${name} :${line}`,
+    );
+    expect(cases).toEqual([
+      'desk.books-the-flight.change-flight-good must-call :7',
+      'desk.never-cancels.change-flight-good must-call :12',
+      'desk.never-cancels.change-flight-good must-not-call :13',
+    ]);
+    expect(xml).toContain('file="needles/desk.cases.yaml"');
+  });
+});

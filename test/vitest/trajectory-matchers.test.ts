@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeStep, makeTrajectory, type Trajectory } from '../../src/model/trajectory.js';
+import { makeStep, makeTrajectory, type Trajectory, toolCallTrajectory } from '../../src/model/trajectory.js';
 import type { Workup } from '../../src/model/workup.js';
 import { failure, fixture } from './helpers.js';
 
@@ -48,6 +48,24 @@ describe('toMatchTrajectory', () => {
     const ref = calls(['graph.neighbors', { entity: 'Halberd' }], ['docs.search', { query: 'x' }]);
     expect(grounded).toMatchTrajectory(ref, { mode: 'superset', toolArgs: 'ignore' });
     expect(grounded).not.toMatchTrajectory(ref, { mode: 'superset', toolArgs: 'exact' });
+  });
+
+  it('takes the reference three ways: a gold file, tool calls inline, and toolCallTrajectory, all alike', () => {
+    const inline = [
+      { name: 'graph.neighbors', args: { entity: 'Halberd' } },
+      { name: 'docs.search', args: { query: 'x' } },
+    ];
+    expect(grounded).toMatchTrajectory(inline, { mode: 'superset', toolArgs: 'ignore' });
+    expect(grounded).not.toMatchTrajectory(inline, { mode: 'superset', toolArgs: 'exact' });
+    expect(grounded).toMatchTrajectory(toolCallTrajectory('ref', inline), {
+      mode: 'superset',
+      toolArgs: 'ignore',
+    });
+    // The workup's gold.trajectory.json, loaded with it, is the default and can be passed as it is.
+    expect(grounded).toMatchTrajectory(grounded.gold, { mode: 'superset' });
+    expect(() => expect(grounded).toMatchTrajectory([{ tool: 'x' }] as never)).toThrow(
+      'toMatchTrajectory: expected a reference Trajectory (or a Workup with one, or a list of { name, args } tool calls), got [{"tool":"x"}]',
+    );
   });
 
   it('fails, not throws, on a workup without a trajectory', () => {

@@ -118,6 +118,9 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
       passWithNoTests: false,
       // Spec modules share nothing mutable, so one worker may run several and read the workups once.
       isolate: options.watch || options.ui,
+      // Only spec tests run here, and each check carries its place in its spec from load: the line of a generated
+      // test in its virtual module tells nobody anything, and finding it costs a stack trace per test and describe.
+      includeTaskLocation: false,
       ...(options.shard !== undefined && { shard: options.shard }),
       ...(options.bail !== undefined && { bail: options.bail }),
       ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),

@@ -50,27 +50,34 @@ export interface ScoreOptions {
   rubrics?: string[];
   judge?: string;
   samples?: number;
+  /**
+   * Lint the note's estimative language against ICD 203 (`--tradecraft`). Off by default unless a needle is scored:
+   * ICD 203 is intelligence tradecraft, and a support or coding agent's note is not held to it.
+   */
+  tradecraft?: boolean;
 }
 
 /**
  * What `needlework score` reports on one workup: the checks of the specs (decided by `checkWorkup`, exactly as the
  * YAML-spec tests decide them), and the measurements without a verdict: citation resolution and structural recall,
- * the ICD 203 lint and, with a trajectory and a gold one, the seed 002 trajectory metrics.
+ * the ICD 203 lint (asked for, or with a needle among the specs) and, with a trajectory and a gold one, the trajectory
+ * metrics.
  */
 export async function scoreWorkup(
   workup: Workup,
   specs: readonly Spec[],
-  options: CheckOptions & { gold?: Trajectory } = {},
+  options: CheckOptions & { gold?: Trajectory; tradecraft?: boolean } = {},
 ): Promise<ScoreReport> {
   const note = workup.note;
-  const { gold, ...checkOptions } = options;
+  const { gold, tradecraft, ...checkOptions } = options;
+  const lint = tradecraft ?? specs.some((spec) => spec.kind === 'needle');
   const report: ScoreReport = {
     workup: workup.id,
     ...(workup.meta.path !== undefined && { path: workup.meta.path }),
     checks: await checkWorkup(workup, specs, { ...checkOptions, matchWorkupPatterns: false }),
     resolution: resolveCitations(workup),
     citationRecall: note ? citationRecall(note) : null,
-    tradecraft: note ? lintEstimativeLanguage(note) : null,
+    tradecraft: note && lint ? lintEstimativeLanguage(note) : null,
   };
   const reference = gold ?? workup.gold;
   if (workup.trajectory && reference) {
@@ -158,6 +165,7 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
     [...needles, ...rubrics],
     {
       ...(gold && { gold }),
+      ...(options.tradecraft !== undefined && { tradecraft: options.tradecraft }),
       ...(verifier && { verifier }),
       ...(judge && { judge: { judge, ...(options.samples !== undefined && { samples: options.samples }) } }),
     },

@@ -77,6 +77,37 @@ export async function citationPrecision(
  * One line per unsupported claim: where it stands, the claim as written, what it cites and the score, e.g.
  * `12:3 "Kestrel Group owns the Compound-Alpha facility." cites g6: entailment 0.04 (threshold 0.5)`.
  */
+/**
+ * Each unsupported claim as evidence a report renders without parsing text back: where it stands in the note
+ * (1-based, absent for a claim with no position), the claim as written, what it cites, and its score or the reason
+ * it has none.
+ */
+export function unsupportedEvidence(result: CitationPrecision): UnsupportedClaimEvidence[] {
+  return result.unsupported.map((claim) => ({
+    ...(claim.claim.position && { line: claim.claim.position.line, column: claim.claim.position.column }),
+    text: claim.written,
+    ...(claim.claim.text !== claim.written && { checkedAs: claim.claim.text }),
+    citations: [...claim.claim.citations],
+    score: claim.score,
+    ...(claim.reason !== undefined && { reason: claim.reason }),
+  }));
+}
+
+/** One unsupported claim in a check's `evidence.unsupported`. */
+export interface UnsupportedClaimEvidence {
+  line?: number;
+  column?: number;
+  /** The claim as the note writes it. */
+  text: string;
+  /** The text the model was asked about, when hedges were taken out of it. */
+  checkedAs?: string;
+  /** The ledger ids it cites. */
+  citations: string[];
+  /** The entailment probability, or null when it was not scored. */
+  score: number | null;
+  reason?: string;
+}
+
 export function describeUnsupported(result: CitationPrecision, threshold = 0.5): string[] {
   return result.unsupported.map((claim) => {
     const at = claim.claim.position ? `${claim.claim.position.line}:${claim.claim.position.column} ` : '';

@@ -21,7 +21,7 @@ export const CLIENT_SCRIPT = `
     if (!Array.isArray(children)) children = [children];
     for (var i = 0; i < children.length; i++) {
       var c = children[i];
-      if (c === null || c === undefined || c === false) continue;
+      if (c === null || c === undefined || c === false || c === '') continue;
       parent.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
     }
     return parent;
@@ -34,13 +34,34 @@ export const CLIENT_SCRIPT = `
   }
   function pct(r) { return r === null || r === undefined ? 'n/a' : (r * 100).toFixed(1) + '%'; }
   function badge(verdict) { return el('span', 'badge v-' + verdict, verdict); }
-  function table(head, rows) {
-    var t = el('table');
+  // Identifiers (specs, workups, criteria, paths, files, tools) may break after / . _ : · - and nowhere else, so a
+  // narrow cell wraps "fixtures/workups/example" at its slashes, never inside "example".
+  function ident(text) {
+    var span = el('span', 'ident');
+    var parts = String(text).split(/([/._:·-]+)/);
+    for (var i = 0; i < parts.length; i++) {
+      if (!parts[i]) continue;
+      span.appendChild(document.createTextNode(parts[i]));
+      if (i % 2 === 1 && i < parts.length - 1) span.appendChild(document.createElement('wbr'));
+    }
+    return span;
+  }
+  // Every cell carries its column's name, which a narrow screen shows beside the value when rows stack into cards.
+  function table(head, rows, cls) {
+    var t = el('table', cls || null);
     var tr = el('tr');
-    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
+    // A heading is a string, or { node, label, cls }: what the header cell shows and the name a stacked cell gets.
+    head.forEach(function (h) { tr.appendChild(typeof h === 'string' ? el('th', null, h) : el('th', h.cls, h.node)); });
     t.appendChild(el('thead', null, tr));
     var tb = el('tbody');
-    rows.forEach(function (r) { tb.appendChild(r); });
+    rows.forEach(function (r) {
+      for (var i = 0; i < r.cells.length && i < head.length; i++) {
+        var h = head[i];
+        var name = typeof h === 'string' ? h : h.label;
+        if (name) r.cells[i].dataset.label = name;
+      }
+      tb.appendChild(r);
+    });
     t.appendChild(tb);
     return t;
   }
@@ -51,54 +72,67 @@ export const CLIENT_SCRIPT = `
     });
     return tr;
   }
+  // A folding section of summaries: shown (it starts hidden, for a report with nothing to put in it) and open.
+  function section(id) {
+    var d = document.getElementById(id);
+    d.classList.remove('hidden');
+    d.open = true;
+    return d;
+  }
 
-  // ---- summary
+  // ---- summary: one row of counts above the failures
   var s = data.summary;
-  var summary = document.getElementById('summary');
-  add(summary, el('div', 'cards', [
+  add(document.getElementById('summary'), [
     card(pct(s.passRate), 'pass rate', 'pass-rate'),
+    card(String(s.failed), 'checks failed', null, s.failed ? 'fail' : null),
     card(String(s.passed), 'checks passed'),
-    card(String(s.failed), 'checks failed'),
     card(String(s.notApplicable), 'not applicable'),
     card(String(data.workups.length), 'workups'),
-    s.tests ? card(s.tests - s.testsFailed + '/' + s.tests, 'plain tests passed') : null
-  ]));
-  function card(big, label, id) {
-    var c = el('div', 'card', [el('div', 'big', big), el('div', 'label', label)]);
+    s.tests ? card(s.tests - s.testsFailed + '/' + s.tests, 'plain tests passed', null, s.testsFailed ? 'fail' : null) : null
+  ]);
+  function card(big, label, id, tone) {
+    var c = el('div', 'card' + (tone ? ' c-' + tone : ''), [el('div', 'big', big), el('div', 'label', label)]);
     if (id) c.id = id;
     return c;
   }
   if (s.metrics.length) {
-    add(summary, el('h3', null, 'Metric means'));
-    add(summary, table(['spec', 'criterion', 'metric', 'mean', 'over', 'failed'], s.metrics.map(function (m) {
-      return row([m.spec, m.criterion, m.metric, { num: fmt(m.mean, m.unit) }, { num: String(m.count) }, { num: String(m.failed) }]);
+    var means = section('metrics');
+    add(means, table(['spec', 'criterion', 'metric', 'mean', 'over', 'failed'], s.metrics.map(function (m) {
+      return row([ident(m.spec), ident(m.criterion), ident(m.metric), { num: fmt(m.mean, m.unit) }, { num: String(m.count) }, { num: String(m.failed) }]);
     })));
   }
 
   // ---- repeated trials: pass rates with Wilson error bars, the task x criterion matrix, flaky criteria
   if (data.trials) {
     var rep = data.trials;
-    add(summary, el('h3', null, 'Repeated trials'));
-    add(summary, table(['spec', 'criterion', 'trials', 'passes', 'pass rate (95% interval)', '', 'pass@k', 'pass^k', 'flaky tasks'],
+    var trials = section('trials');
+    add(trials, table(['spec', 'criterion', 'trials', 'passes', 'pass rate (95% interval)', '', 'pass@k', 'pass^k', 'flaky tasks'],
       rep.criteria.map(function (c) {
         var ks = Object.keys(c.passAtK);
-        return row([c.spec, c.criterion, { num: String(c.trials) }, { num: String(c.passes) },
+        return row([ident(c.spec), ident(c.criterion), { num: String(c.trials) }, { num: String(c.passes) },
           { num: pct(c.passRate) + (c.low === null ? '' : ' [' + pct(c.low) + ', ' + pct(c.high) + ']') },
           errorBar(c.passRate, c.low, c.high),
           ks.map(function (k) { return 'pass@' + k + ' ' + fmt(c.passAtK[k]); }).join(' · '),
           ks.map(function (k) { return 'pass^' + k + ' ' + fmt(c.passHatK[k]); }).join(' · '),
           c.flakyTasks.length ? el('span', 'badge v-flaky', c.flakyTasks.length + ' flaky') : '']);
       })));
-    add(summary, el('h3', null, 'Pass fraction by task'));
+    add(trials, el('h3', null, 'Pass fraction by task'));
     var cols = rep.criteria.map(function (c) { return c.spec + ' · ' + c.criterion; });
     var cellOf = {};
     rep.cells.forEach(function (x) { var col = x.spec + ' · ' + x.criterion; (cellOf[col] = cellOf[col] || {})[x.task] = x; });
-    var matrix = table(['task'].concat(cols), rep.tasks.map(function (task) {
+    // Each column is headed by its criterion; the spec heads the first column of its group, which a rule sets apart.
+    var heads = rep.criteria.map(function (c, i) {
+      var first = i === 0 || rep.criteria[i - 1].spec !== c.spec;
+      var node = el('span', null, [first ? el('span', 'group', ident(c.spec)) : null, ident(c.criterion)]);
+      node.title = cols[i];
+      return { node: node, label: cols[i], cls: first && i > 0 ? 'first' : null };
+    });
+    var matrix = table(['task'].concat(heads), rep.tasks.map(function (task) {
       var r = el('tr');
-      r.appendChild(el('td', null, task));
-      cols.forEach(function (col) {
+      r.appendChild(el('td', null, ident(task)));
+      cols.forEach(function (col, i) {
         var x = (cellOf[col] || {})[task];
-        var td = el('td', 'num cell', x ? x.passes + '/' + x.trials + (x.flaky ? ' ~' : '') : '');
+        var td = el('td', 'num cell' + (x ? '' : ' none') + (heads[i].cls ? ' first' : ''), x ? x.passes + '/' + x.trials + (x.flaky ? ' ~' : '') : '');
         if (x && x.passRate !== null) {
           // Red at 0, amber at 0.5, green at 1: the hue follows the pass fraction.
           td.style.backgroundColor = 'hsl(' + Math.round(x.passRate * 120) + ', 60%, 82%)';
@@ -108,9 +142,19 @@ export const CLIENT_SCRIPT = `
         r.appendChild(td);
       });
       return r;
-    }));
-    matrix.classList.add('matrix');
-    add(summary, el('div', 'scroll', matrix));
+    }), 'matrix');
+    // A matrix wider than the page scrolls in a box no taller than the screen, so its scroll bar is in view, with its
+    // header row and task column held in place and a line saying how much lies to the side.
+    var box = el('div', 'matrix-box', matrix);
+    var hint = el('div', 'scroll-hint hidden');
+    add(trials, [hint, box]);
+    var sayWidth = function () {
+      var hidden = box.scrollWidth - box.clientWidth;
+      hint.textContent = hidden > 1 ? rep.tasks.length + ' tasks × ' + cols.length + ' criteria: scroll the table sideways for the rest ↔' : '';
+      hint.classList.toggle('hidden', hidden <= 1);
+    };
+    sayWidth();
+    window.addEventListener('resize', sayWidth);
   }
   function errorBar(rate, low, high) {
     var svg = document.createElementNS(SVG, 'svg');
@@ -123,60 +167,85 @@ export const CLIENT_SCRIPT = `
      ['line', { x1: x(low), x2: x(high), y1: 7, y2: 7, 'class': 'range' }],
      ['line', { x1: x(low), x2: x(low), y1: 3, y2: 11, 'class': 'range' }],
      ['line', { x1: x(high), x2: x(high), y1: 3, y2: 11, 'class': 'range' }],
-     ['circle', { cx: x(rate), cy: 7, r: 3 }]].forEach(function (p) {
-      var e = document.createElementNS(SVG, p[0]);
-      Object.keys(p[1]).forEach(function (a) { e.setAttribute(a, String(p[1][a])); });
-      svg.appendChild(e);
-    });
+     ['circle', { cx: x(rate), cy: 7, r: 3 }]].forEach(function (p) { svgEl(svg, p[0], p[1]); });
     return svg;
   }
+  function svgEl(parent, tag, attrs, text) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (a) { e.setAttribute(a, String(attrs[a])); });
+    if (text !== undefined) e.textContent = text;
+    parent.appendChild(e);
+    return e;
+  }
 
-  // ---- trend charts
+  // ---- trend charts: one per metric, each on a value axis fitted to it, runs along the bottom
   if (data.trend) {
-    var tsec = document.getElementById('trend');
-    tsec.classList.remove('hidden');
+    var tsec = section('trend');
+    var runs = data.trend.runs;
     var charts = el('div', 'charts');
-    charts.appendChild(chart('pass rate', data.trend.runs.map(function (r) { return r.passRate; }), 0, 1, pct));
+    charts.appendChild(chart('pass rate', null, runs.map(function (r) { return r.passRate; }), data.trend.passRateAxis,
+      pct, function (v) { return Math.round(v * 100) + '%'; }));
     data.trend.series.forEach(function (se) {
-      var unit = !!se.unit;
-      charts.appendChild(chart(se.spec + ' · ' + se.criterion + ' (' + se.metric + ')', se.means,
-        unit ? null : 0, unit ? null : 1, function (v) { return fmt(v, se.unit); }));
+      charts.appendChild(chart(se.spec + ' · ' + se.criterion, se.metric + (se.unit ? ', ' + se.unit : ''), se.means, se.axis,
+        function (v) { return fmt(v, se.unit); }, tick));
     });
+    add(tsec, el('p', 'muted', runs.length + ' runs, oldest on the left; ' +
+      (runs.some(function (r) { return r.commit; }) ? 'each named by its commit (its time where it has none)' : 'each named by its time (UTC)') + '.'));
     tsec.appendChild(charts);
   }
-  function chart(label, values, lo, hi, show) {
-    var w = 220, h = 56, pad = 4;
-    var present = values.filter(function (v) { return v !== null && v !== undefined; });
-    var min = lo !== null ? lo : Math.min.apply(null, present);
-    var max = hi !== null ? hi : Math.max.apply(null, present);
-    if (!(max > min)) { max = min + 1; }
+  function tick(v) {
+    var a = Math.abs(v);
+    if (a >= 1e6) return fmt(v / 1e6) + 'M';
+    if (a >= 1e4) return fmt(v / 1e3) + 'k';
+    return fmt(v);
+  }
+  function chart(title, sub, values, axis, show, tickText) {
+    var W = 320, H = 176, L = 44, R = 14, T = 10, B = 40;
+    var pw = W - L - R, ph = H - T - B, n = values.length;
     var svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('width', String(w)); svg.setAttribute('height', String(h));
-    svg.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    svg.setAttribute('width', String(W));
+    svg.setAttribute('height', String(H));
     svg.setAttribute('role', 'img');
-    var base = document.createElementNS(SVG, 'line');
-    base.setAttribute('x1', '0'); base.setAttribute('x2', String(w));
-    base.setAttribute('y1', String(h - pad)); base.setAttribute('y2', String(h - pad));
-    svg.appendChild(base);
-    var pts = [];
-    var step = values.length > 1 ? (w - 2 * pad) / (values.length - 1) : 0;
-    values.forEach(function (v, i) {
-      if (v === null || v === undefined) return;
-      var x = pad + i * step, y = h - pad - ((v - min) / (max - min)) * (h - 2 * pad);
-      pts.push(x.toFixed(1) + ',' + y.toFixed(1));
-      var c = document.createElementNS(SVG, 'circle');
-      c.setAttribute('cx', x.toFixed(1)); c.setAttribute('cy', y.toFixed(1)); c.setAttribute('r', '2.5');
-      var t = document.createElementNS(SVG, 'title');
-      var run = data.trend.runs[i];
-      t.textContent = (run ? run.time.slice(0, 16).replace('T', ' ') + (run.commit ? ' ' + run.commit.slice(0, 7) : '') + ': ' : '') + show(v);
-      c.appendChild(t);
-      svg.appendChild(c);
+    var px = function (i) { return L + (n > 1 ? i * pw / (n - 1) : pw / 2); };
+    var py = function (v) { return T + ph - (v - axis.min) / (axis.max - axis.min) * ph; };
+    svgEl(svg, 'rect', { x: L, y: T, width: pw, height: ph, 'class': 'plot' });
+    var yAxis = svgEl(svg, 'g', { 'class': 'y-axis' });
+    axis.ticks.forEach(function (t) {
+      var y = py(t).toFixed(1);
+      svgEl(yAxis, 'line', { x1: L, x2: L + pw, y1: y, y2: y, 'class': 'grid' });
+      svgEl(yAxis, 'text', { x: L - 5, y: (py(t) + 3.5).toFixed(1), 'text-anchor': 'end' }, tickText(t));
     });
-    var line = document.createElementNS(SVG, 'polyline');
-    line.setAttribute('points', pts.join(' '));
-    svg.insertBefore(line, svg.firstChild.nextSibling);
-    var last = present.length ? show(present[present.length - 1]) : 'n/a';
-    return el('div', 'chart', [el('div', 'label', label + ': ' + last), svg]);
+    var xAxis = svgEl(svg, 'g', { 'class': 'x-axis' });
+    var shown = n <= 4 ? values.map(function (_, i) { return i; }) : [0, Math.round((n - 1) / 3), Math.round(2 * (n - 1) / 3), n - 1];
+    shown.forEach(function (i) {
+      var x = px(i);
+      svgEl(xAxis, 'line', { x1: x.toFixed(1), x2: x.toFixed(1), y1: T + ph, y2: T + ph + 4, 'class': 'tick' });
+      var anchor = n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle';
+      var lx = anchor === 'start' ? Math.max(2, x - 8) : anchor === 'end' ? Math.min(W - 2, x + 8) : x;
+      svgEl(xAxis, 'text', { x: lx.toFixed(1), y: T + ph + 15, 'text-anchor': anchor }, runs[i] ? runs[i].label : '');
+    });
+    svgEl(xAxis, 'text', { x: L + pw / 2, y: H - 4, 'text-anchor': 'middle', 'class': 'caption' }, 'run');
+    svgEl(svg, 'line', { x1: L, x2: L, y1: T, y2: T + ph, 'class': 'axis' });
+    svgEl(svg, 'line', { x1: L, x2: L + pw, y1: T + ph, y2: T + ph, 'class': 'axis' });
+    // A run where the metric was not measured leaves a gap in the line, not a point at zero.
+    var series = svgEl(svg, 'g', { 'class': 'series' });
+    var segment = [];
+    var flush = function () { if (segment.length > 1) svgEl(series, 'polyline', { points: segment.join(' ') }); segment = []; };
+    var last = null;
+    values.forEach(function (v, i) {
+      if (v === null || v === undefined) { flush(); return; }
+      last = v;
+      var x = px(i).toFixed(1), y = py(v).toFixed(1);
+      segment.push(x + ',' + y);
+      var c = svgEl(series, 'circle', { cx: x, cy: y, r: n > 40 ? 2 : 3 });
+      var run = runs[i];
+      svgEl(c, 'title', {}, (run ? run.time.slice(0, 16).replace('T', ' ') + (run.commit ? ' ' + run.commit.slice(0, 7) : '') + ': ' : '') + show(v));
+    });
+    flush();
+    var head = el('div', 'label', [el('span', 'title', ident(title)), sub ? el('span', 'muted', [' (', ident(sub), ')']) : null,
+      el('span', 'latest', ' latest ' + (last === null ? 'n/a' : show(last)))]);
+    return el('div', 'chart', [head, svg]);
   }
 
   // ---- filters
@@ -184,10 +253,31 @@ export const CLIENT_SCRIPT = `
   var verdictSel = document.getElementById('verdict');
   var specSel = document.getElementById('spec');
   var specs = {};
-  data.checks.forEach(function (c) { specs[c.spec] = true; c._s = [c.spec, c.workup, c.criterion, c.metric, c.statement].join(' ').toLowerCase(); });
+  var workupByKey = {}, idCount = {};
+  data.workups.forEach(function (w) { workupByKey[w.key] = w; idCount[w.id] = (idCount[w.id] || 0) + 1; });
+  // Where a workup is: its folder, else the test file of its checks. Shown wherever its id alone is ambiguous.
+  function place(w) { return w ? w.path || w.file || '' : ''; }
+  data.checks.forEach(function (c) { specs[c.spec] = true; c._s = [c.spec, c.workup, place(workupByKey[c.workupKey]), c.criterion, c.metric, c.statement].join(' ').toLowerCase(); });
   Object.keys(specs).sort().forEach(function (sp) { var o = el('option', null, sp); o.value = sp; specSel.appendChild(o); });
   var checksByWorkup = {};
-  data.checks.forEach(function (c) { (checksByWorkup[c.workup] = checksByWorkup[c.workup] || []).push(c); });
+  data.checks.forEach(function (c) { (checksByWorkup[c.workupKey] = checksByWorkup[c.workupKey] || []).push(c); });
+  // A check's workup is a button that opens the workup below and scrolls to it: from a failure to why it failed.
+  function workupName(c) {
+    var w = workupByKey[c.workupKey];
+    var b = el('button', 'link', idCount[c.workup] > 1 && w ? [ident(c.workup), ' ', el('span', 'muted', ['(', ident(place(w)), ')'])] : ident(c.workup));
+    b.type = 'button';
+    b.title = 'open this workup';
+    b.addEventListener('click', function () { showWorkup(c.workupKey); });
+    return b;
+  }
+  var shown = Object.create(null), wanted = Object.create(null);
+  function showWorkup(key) {
+    if (!shown[key]) { wanted[key] = true; render(); }
+    var d = shown[key];
+    if (!d) return;
+    d.open = true;
+    d.scrollIntoView({ block: 'start' });
+  }
 
   function checkMatches(c, q, v, sp) {
     if (v && c.verdict !== v) return false;
@@ -209,23 +299,27 @@ export const CLIENT_SCRIPT = `
     checksBox.textContent = '';
     add(checksBox, el('div', 'count', list.length + ' of ' + data.checks.length + ' checks'));
     var rows = list.slice(0, limits.checks).map(function (c) {
-      var tr = row([el('span', null, [badge(c.verdict), c.flaky ? el('span', 'badge v-flaky', 'flaky') : null]), c.spec, c.workup, c.criterion, c.metric, { num: fmt(c.value, c.unit) },
+      var tr = row([el('span', null, [badge(c.verdict), c.flaky ? el('span', 'badge v-flaky', 'flaky') : null]), ident(c.spec), workupName(c), ident(c.criterion), ident(c.metric), { num: fmt(c.value, c.unit) },
         { num: c.threshold === undefined ? '' : (c.comparator || '>=') + ' ' + fmt(c.threshold, c.unit) }, c.statement]);
       tr.dataset.verdict = c.verdict;
       return tr;
     });
-    checksBox.appendChild(table(['verdict', 'spec', 'workup', 'criterion', 'metric', 'value', 'threshold', 'statement'], rows));
+    checksBox.appendChild(table(['verdict', 'spec', 'workup', 'criterion', 'metric', 'value', 'threshold', 'statement'], rows, 'checks'));
     if (list.length > limits.checks) checksBox.appendChild(more(list.length - limits.checks, 'checks'));
 
     var wl = data.workups.filter(function (w) {
-      var cs = checksByWorkup[w.id] || [];
-      if (!v && !sp && (!q || w.id.toLowerCase().indexOf(q) !== -1 || (w.path || '').toLowerCase().indexOf(q) !== -1)) return true;
+      var cs = checksByWorkup[w.key] || [];
+      if (!v && !sp && (!q || w.id.toLowerCase().indexOf(q) !== -1 || place(w).toLowerCase().indexOf(q) !== -1)) return true;
       return cs.some(function (c) { return checkMatches(c, q, v, sp); });
     });
     workupsBox.textContent = '';
     add(workupsBox, el('div', 'count', wl.length + ' of ' + data.workups.length + ' workups'));
-    wl.slice(0, limits.workups).forEach(function (w) { workupsBox.appendChild(workupItem(w)); });
+    // A workup asked for from its check is drawn first even when the filters or the page limit leave it out.
+    shown = Object.create(null);
+    var asked = data.workups.filter(function (w) { return wanted[w.key] && wl.slice(0, limits.workups).indexOf(w) === -1; });
+    asked.concat(wl.slice(0, limits.workups)).forEach(function (w) { var d = workupItem(w); shown[w.key] = d; workupsBox.appendChild(d); });
     if (wl.length > limits.workups) workupsBox.appendChild(more(wl.length - limits.workups, 'workups'));
+    wanted = Object.create(null);
   }
   function more(n, key) {
     var b = el('button', 'more', 'Show ' + Math.min(n, PAGE) + ' more (' + n + ' hidden)');
@@ -241,23 +335,24 @@ export const CLIENT_SCRIPT = `
   // ---- workups
   var opened = Object.create(null);
   function workupItem(w) {
-    var cs = checksByWorkup[w.id] || [];
+    var cs = checksByWorkup[w.key] || [];
     var failed = cs.filter(function (c) { return c.verdict === 'fail'; }).length;
     var d = el('details', 'workup');
     d.dataset.workup = w.id;
+    d.dataset.place = place(w);
     var sum = el('summary', null, [
       el('span', 'badge v-' + (failed ? 'fail' : 'pass'), failed ? failed + ' failed' : 'passed'),
-      el('span', 'wid', w.id),
-      el('span', 'muted', cs.length + ' checks' + (w.path ? ' · ' + w.path : ''))
+      el('span', 'wid', ident(w.id)),
+      el('span', 'muted', [cs.length + ' checks', place(w) ? ' · ' : '', place(w) ? ident(place(w)) : null])
     ]);
     d.appendChild(sum);
     var drawn = false;
     d.addEventListener('toggle', function () {
-      if (d.open) opened[w.id] = true; else delete opened[w.id];
+      if (d.open) opened[w.key] = true; else delete opened[w.key];
       if (d.open && !drawn) { drawn = true; d.appendChild(workupBody(w, cs)); }
     });
     // A redraw (search, filters, "show more") keeps open the workups the reader opened.
-    if (opened[w.id]) d.open = true;
+    if (opened[w.key]) d.open = true;
     return d;
   }
   function workupBody(w, cs) {
@@ -265,13 +360,13 @@ export const CLIENT_SCRIPT = `
     if (w.loadError) add(b, el('p', 'muted', 'Could not read the workup: ' + w.loadError));
     add(b, el('h3', null, 'Checks'));
     add(b, table(['verdict', 'spec', 'criterion', 'value', 'statement'], cs.map(function (c) {
-      return row([badge(c.verdict), c.spec, c.criterion, { num: fmt(c.value, c.unit) }, c.statement]);
+      return row([badge(c.verdict), ident(c.spec), ident(c.criterion), { num: fmt(c.value, c.unit) }, c.statement]);
     })));
     var rubric = cs.filter(function (c) { return c.specKind === 'rubric'; });
     if (rubric.length) {
       add(b, el('h3', null, 'Rubric scores'));
       add(b, table(['rubric', 'criterion', 'score', 'threshold', 'verdict'], rubric.map(function (c) {
-        return row([c.spec, c.criterion, { num: fmt(c.value, c.unit) }, { num: c.threshold === undefined ? '' : fmt(c.threshold, c.unit) }, badge(c.verdict)]);
+        return row([ident(c.spec), ident(c.criterion), { num: fmt(c.value, c.unit) }, { num: c.threshold === undefined ? '' : fmt(c.threshold, c.unit) }, badge(c.verdict)]);
       })));
     }
     if (w.paths.length) {
@@ -286,7 +381,7 @@ export const CLIENT_SCRIPT = `
     if (w.ledger.length) {
       add(b, el('h3', null, 'Ledger'));
       add(b, table(['id', 'store', 'query', 'results', 'error'], w.ledger.map(function (e) {
-        return row([e.id, e.store, e.query, { num: String(e.results) }, e.error || ''], e.error ? 'err' : null);
+        return row([ident(e.id), ident(e.store), e.query, { num: String(e.results) }, e.error || ''], e.error ? 'err' : null);
       })));
     }
     if (w.trajectory) b.appendChild(timeline(w.trajectory));
@@ -338,17 +433,22 @@ export const CLIENT_SCRIPT = `
   function timeline(t) {
     var box = el('div', 'timeline');
     add(box, el('h3', null, 'Trajectory'));
-    add(box, el('div', 'muted', t.steps.length + ' steps · ' + t.toolCalls + ' tool calls · ' + t.errors + ' errors · ' +
-      t.redundant + ' redundant calls · ' + fmt(t.totalLatencyMs, 'ms') + ' · ' + fmt(t.totalTokens, 'tokens')));
+    // The totals are the sums of the rows below; the trajectory's own totals follow where they differ.
+    var rec = t.recorded || {};
+    var own = [rec.latencyMs === undefined ? null : fmt(rec.latencyMs, 'ms'), rec.tokens === undefined ? null : fmt(rec.tokens, 'tokens')]
+      .filter(function (x) { return x; });
+    add(box, el('div', 'muted totals', t.steps.length + ' steps · ' + t.toolCalls + ' tool calls · ' + t.errors + ' errors · ' +
+      t.redundant + ' redundant calls · ' + fmt(t.totalLatencyMs, 'ms') + ' · ' + fmt(t.totalTokens, 'tokens') +
+      (own.length ? ' (the trajectory records ' + own.join(' and ') + ' in all)' : '')));
     var maxLat = Math.max.apply(null, t.steps.map(function (st) { return st.latencyMs; }).concat([1]));
-    add(box, table(['#', 'step', 'tool', 'content', 'latency', '', 'tokens', 'flags'], t.steps.map(function (st) {
+    add(box, table(['#', 'step', 'tool', 'content', '', 'latency', 'tokens', 'flags'], t.steps.map(function (st) {
       var bar = el('div', 'bar');
       bar.style.width = Math.max(1, Math.round(60 * st.latencyMs / maxLat)) + 'px';
       var flags = [];
       if (st.error) flags.push(el('span', 'badge v-fail', 'error'), ' ', st.error);
       if (st.redundant) flags.push(el('span', 'badge v-not-applicable', 'redundant'));
-      var tr = row([{ num: String(st.id) }, el('span', 'badge t-' + st.type, st.type), st.tool || '', st.content, bar,
-        { num: fmt(st.latencyMs, 'ms') }, { num: String(st.tokens) }, el('span', null, flags)],
+      var tr = row([{ num: String(st.id) }, el('span', 'badge t-' + st.type, st.type), st.tool ? ident(st.tool) : '', st.content, bar,
+        { num: fmt(st.latencyMs, 'ms') }, { num: String(st.tokens) }, flags.length ? el('span', null, flags) : ''],
         st.error ? 'err' : st.redundant ? 'redundant' : null);
       tr.cells[3].className = 'content';
       return tr;
@@ -359,9 +459,11 @@ export const CLIENT_SCRIPT = `
   // ---- plain tests
   if (data.tests.length) {
     testsBox.parentElement.classList.remove('hidden');
+    // A failing plain test is a failure too: it then follows the checks instead of ending the page.
+    if (s.testsFailed) document.getElementById('checks-section').after(testsBox.parentElement);
     if (data.tests.length > 1000) add(testsBox, el('div', 'count', 'showing the first 1000 of ' + data.tests.length + ' tests, failing first'));
     add(testsBox, table(['state', 'file', 'test', 'error'], data.tests.slice(0, 1000).map(function (x) {
-      return row([badge(x.state === 'passed' ? 'pass' : x.state === 'failed' ? 'fail' : 'skipped'), x.file, x.fullName, x.errors.join('\\n')]);
+      return row([badge(x.state === 'passed' ? 'pass' : x.state === 'failed' ? 'fail' : 'skipped'), ident(x.file), x.fullName, x.errors.join('\\n')]);
     })));
   }
 

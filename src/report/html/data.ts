@@ -2,10 +2,10 @@ import type { CheckMeta } from '../../model/check.js';
 import type { Workup } from '../../model/workup.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
-import { metricMeans } from '../trend/table.js';
 import type { TrendHistory } from '../trend/types.js';
+import { htmlTrend } from './trend.js';
 import { htmlTrials } from './trials.js';
-import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlTrend, HtmlWorkup } from './types.js';
+import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlWorkup } from './types.js';
 import { workupView } from './workup-view.js';
 
 /** A workup as the report got it: loaded, or the reason it could not be. */
@@ -20,13 +20,11 @@ export interface HtmlDataInput {
   now?: Date;
 }
 
-const TREND_RUNS = 30;
-
 /** Gathers everything the page shows into one serialisable object; the page itself does no computing beyond filters. */
 export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
   const checks: HtmlCheck[] = [];
   const tests: HtmlTest[] = [];
-  const byWorkup = new Map<string, { path?: string; metas: CheckMeta[] }>();
+  const byWorkup = new Map<string, { id: string; path?: string; file?: string; metas: CheckMeta[] }>();
   for (const record of input.checks) {
     const errors = record.errors.map((e) => e.message);
     const meta = record.meta;
@@ -40,10 +38,12 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
       });
       continue;
     }
+    const key = workupKey(meta, record.file);
     const check: HtmlCheck = {
       spec: meta.spec,
       specKind: meta.specKind,
       workup: meta.workup,
+      workupKey: key,
       criterion: meta.criterion,
       metric: meta.metric,
       value: meta.value,
@@ -60,12 +60,13 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     if (meta.scores && Object.keys(meta.scores).length > 0) check.scores = meta.scores;
     if (meta.task !== undefined) check.task = meta.task;
     checks.push(check);
-    let group = byWorkup.get(meta.workup);
+    let group = byWorkup.get(key);
     if (!group) {
-      group = { metas: [] };
-      byWorkup.set(meta.workup, group);
+      group = meta.workupPath
+        ? { id: meta.workup, path: meta.workupPath, metas: [] }
+        : { id: meta.workup, file: record.file, metas: [] };
+      byWorkup.set(key, group);
     }
-    if (meta.workupPath && !group.path) group.path = meta.workupPath;
     group.metas.push(meta);
   }
   checks.sort(
@@ -73,7 +74,8 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
       rank(a) - rank(b) ||
       byteCompare(a.spec, b.spec) ||
       byteCompare(a.workup, b.workup) ||
-      byteCompare(a.criterion, b.criterion),
+      byteCompare(a.criterion, b.criterion) ||
+      byteCompare(a.workupKey, b.workupKey),
   );
   tests.sort(
     (a, b) =>
@@ -84,11 +86,11 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
 
   const workups: HtmlWorkup[] = [...byWorkup.entries()]
     .sort(([a], [b]) => byteCompare(a, b))
-    .map(([id, group]) => {
-      const loaded = input.workups?.get(group.path ?? id);
-      if (loaded && 'workup' in loaded) return { ...workupView(loaded.workup, group.metas, group.path), id };
-      const view: HtmlWorkup = { id, ledger: [], paths: [] };
-      if (group.path) view.path = group.path;
+    .map(([key, { id, path, file, metas }]) => {
+      const loaded = input.workups?.get(path ?? id);
+      const where = { key, id, ...(path ? { path } : { file: file! }) };
+      if (loaded && 'workup' in loaded) return { ...workupView(loaded.workup, metas, path), ...where };
+      const view: HtmlWorkup = { ...where, ledger: [], paths: [] };
       if (loaded && 'error' in loaded) view.loadError = loaded.error;
       return view;
     });
@@ -113,7 +115,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     tests,
     workups,
   };
-  if (input.history && input.history.runs.length > 0) data.trend = trend(input.history);
+  if (input.history && input.history.runs.length > 0) data.trend = htmlTrend(input.history.runs);
   const repeated = htmlTrials(input.checks);
   if (repeated) {
     data.trials = repeated.trials;
@@ -121,6 +123,15 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
       if (c.task !== undefined && repeated.isFlaky(c.spec, c.criterion, c.task)) c.flaky = true;
   }
   return data;
+}
+
+/**
+ * Which workup a check is of: its id and its folder, or, with no folder, its id and the check's test file. The id
+ * alone is not enough: a live test names its workup after the test, so two tests of one name in two files record two
+ * workups of one id (in two folders).
+ */
+function workupKey(meta: CheckMeta, file: string): string {
+  return meta.workupPath ? `${meta.workup}\0path\0${meta.workupPath}` : `${meta.workup}\0file\0${file}`;
 }
 
 /** Failing checks first, then not-applicable ones, then passing ones. */
@@ -157,23 +168,4 @@ function means(checks: readonly HtmlCheck[]): HtmlMetricMean[] {
   return [...groups.entries()]
     .sort(([a], [b]) => byteCompare(a, b))
     .map(([, { sum, ...g }]) => ({ ...g, mean: g.count > 0 ? sum / g.count : null }));
-}
-
-function trend(history: TrendHistory): HtmlTrend {
-  const runs = history.runs.slice(-TREND_RUNS);
-  return {
-    runs: runs.map((run) => ({
-      id: run.id,
-      time: run.time,
-      ...(run.commit ? { commit: run.commit } : {}),
-      passRate: run.summary.passRate,
-    })),
-    series: metricMeans(runs).map((s) => ({
-      spec: s.spec,
-      criterion: s.criterion,
-      metric: s.metric,
-      ...(s.unit ? { unit: s.unit } : {}),
-      means: s.means.map((m) => m ?? null),
-    })),
-  };
 }

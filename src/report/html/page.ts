@@ -57,16 +57,18 @@ export function renderHtmlPage(data: HtmlReportData): string {
 <body>
 <header><h1>${escapeHtml(data.title)}</h1><span class="meta">generated ${escapeHtml(data.generatedAt)}</span></header>
 <main>
-<section><h2>Summary</h2><div id="summary"></div></section>
-<section id="trend" class="hidden"><h2>Trend</h2></section>
+<div id="summary" class="cards"></div>
 <div class="filters">
 <input id="search" type="search" placeholder="Search specs, workups, criteria, messages" aria-label="Search">
 <label>verdict <select id="verdict"><option value="">all</option><option value="fail">fail</option><option value="pass">pass</option><option value="not-applicable">not applicable</option></select></label>
 <label>spec <select id="spec"><option value="">all</option></select></label>
 </div>
-<section><h2>Checks (failing first)</h2><div id="checks"></div></section>
+<section id="checks-section"><h2>Checks (failing first)</h2><div id="checks"></div></section>
+<details id="trials" class="fold hidden"><summary><h2>Repeated trials</h2></summary></details>
+<details id="trend" class="fold hidden"><summary><h2>Trend</h2></summary></details>
+<details id="metrics" class="fold hidden"><summary><h2>Metric means</h2></summary></details>
 <section><h2>Workups</h2><div id="workups"></div></section>
-<section class="hidden"><h2>Other tests</h2><div id="tests"></div></section>
+<section id="tests-section" class="hidden"><h2>Other tests</h2><div id="tests"></div></section>
 </main>
 <noscript><p>This report needs JavaScript to show its results.</p></noscript>
 <script type="application/json" id="needlework-data">${embedJson(data)}</script>

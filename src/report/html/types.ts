@@ -15,7 +15,7 @@ export interface HtmlReportData {
   checks: HtmlCheck[];
   /** Plain Vitest tests (no needlework meta), failing first. */
   tests: HtmlTest[];
-  /** Every workup the checks name, in byte order of id. */
+  /** Every workup the checks name, in byte order of id, then of path (or test file). */
   workups: HtmlWorkup[];
   /** The trend history, when a history file was found; the latest run last. */
   trend?: HtmlTrend;
@@ -55,7 +55,10 @@ export interface HtmlMetricMean {
 export interface HtmlCheck {
   spec: string;
   specKind: 'needle' | 'rubric' | 'cases' | 'matcher';
+  /** The workup's id, as the workup names itself (two workups in different files may share one). */
   workup: string;
+  /** The `key` of the workup in `workups`: which of the workups of that id the check is of. */
+  workupKey: string;
   criterion: string;
   metric: string;
   /** The measured value, in `unit` (a [0, 1] score when absent); `null` when the metric does not apply. */
@@ -95,9 +98,16 @@ export interface HtmlTest {
 export type MarkStatus = 'resolved' | 'failed-query' | 'dangling' | 'uncited' | 'unsupported';
 
 export interface HtmlWorkup {
+  /**
+   * What tells this workup apart from every other: its id with its folder (`path`), or, for a workup with no folder,
+   * with the test file of its checks. Two live tests of one name in two files are two workups with one id.
+   */
+  key: string;
   id: string;
   /** The workup's folder or file, as the checks named it. */
   path?: string;
+  /** The test file of its checks, for a workup that has no `path`. */
+  file?: string;
   /** Why the workup could not be read, when it could not (the checks are still shown). */
   loadError?: string;
   note?: HtmlNote;
@@ -137,10 +147,15 @@ export interface HtmlLedgerEntry {
 
 export interface HtmlTrajectory {
   steps: HtmlStep[];
-  /** Tokens spent by the whole task. */
+  /** Tokens of the steps, summed: the total of the rows the page shows. */
   totalTokens: number;
-  /** Wall time of the whole task, milliseconds. */
+  /** Latency of the steps summed, milliseconds: the total of the rows the page shows. */
   totalLatencyMs: number;
+  /**
+   * The trajectory's own totals (`total_tokens`, `total_latency_ms`) where they differ from the sums of its steps: an
+   * SDK's reported usage, or the wall time of the run, which includes time between steps. Absent when they agree.
+   */
+  recorded?: { tokens?: number; latencyMs?: number };
   /** Tool calls, errors and redundant calls counted. */
   toolCalls: number;
   errors: number;
@@ -169,16 +184,30 @@ export interface HtmlPath {
 }
 
 export interface HtmlTrend {
-  /** The runs shown, oldest first (at most the last 30). */
-  runs: Array<{ id: string; time: string; commit?: string; passRate: number | null }>;
-  /** The mean of each spec x criterion metric in each run (`null` where it was not measured). */
+  /**
+   * The runs shown, oldest first (at most the last 30). `label` names the run under a chart's x axis: the commit's
+   * first 7 characters, or the run's time (`MM-DD HH:MM`, UTC) when it names no commit.
+   */
+  runs: Array<{ id: string; time: string; commit?: string; label: string; passRate: number | null }>;
+  /** The y axis of the pass-rate chart: 0 to 1. */
+  passRateAxis: HtmlAxis;
+  /** The mean of each spec x criterion metric in each run (`null` where it was not measured), with its y axis. */
   series: Array<{
     spec: string;
     criterion: string;
     metric: string;
     unit?: string;
     means: Array<number | null>;
+    axis: HtmlAxis;
   }>;
+}
+
+/** A chart's value axis, fitted to the values it shows and their unit: every value lies in [min, max]. */
+export interface HtmlAxis {
+  min: number;
+  max: number;
+  /** Where the axis is labelled, from `min` to `max`, evenly spaced, in the values' unit. */
+  ticks: number[];
 }
 
 /** Repeated trials: shown when some workup is a trial of a task (`meta.task`). */

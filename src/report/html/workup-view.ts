@@ -11,8 +11,12 @@ const CONTENT_LIMIT = 400;
  * timeline, and the required path against the traversed one. Resolution and uncited claims come from the citation
  * metrics; "unsupported" comes from the checks' evidence (the entailment verdicts the checks recorded).
  */
-export function workupView(workup: Workup, metas: readonly CheckMeta[], path?: string): HtmlWorkup {
-  const view: HtmlWorkup = {
+export function workupView(
+  workup: Workup,
+  metas: readonly CheckMeta[],
+  path?: string,
+): Omit<HtmlWorkup, 'key'> {
+  const view: Omit<HtmlWorkup, 'key'> = {
     id: workup.id,
     ledger: workup.ledger.map((entry) => ({
       id: entry.id,
@@ -139,14 +143,16 @@ function trajectoryView(workup: Workup): HtmlTrajectory {
     }
     return out;
   });
-  return {
-    steps,
-    totalTokens: trajectory.total_tokens,
-    totalLatencyMs: trajectory.total_latency_ms,
-    toolCalls,
-    errors,
-    redundant,
-  };
+  // The header totals the rows below it; the trajectory's own totals are kept beside them where they differ (an
+  // importer that wrote none, an SDK's usage, a run's wall time), never shown as the total of those rows.
+  const totalTokens = steps.reduce((sum, step) => sum + step.tokens, 0);
+  const totalLatencyMs = steps.reduce((sum, step) => sum + step.latencyMs, 0);
+  const view: HtmlTrajectory = { steps, totalTokens, totalLatencyMs, toolCalls, errors, redundant };
+  const recorded: NonNullable<HtmlTrajectory['recorded']> = {};
+  if (trajectory.total_tokens !== totalTokens) recorded.tokens = trajectory.total_tokens;
+  if (trajectory.total_latency_ms !== totalLatencyMs) recorded.latencyMs = trajectory.total_latency_ms;
+  if (Object.keys(recorded).length > 0) view.recorded = recorded;
+  return view;
 }
 
 /**

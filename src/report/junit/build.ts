@@ -38,12 +38,14 @@ interface SuiteGroup {
   /** A spec x workup suite, whose checks are written as suite properties. */
   generated: boolean;
   checks: CheckRecord[];
+  /** Each check's test case name, in the order of `checks`, none repeated within the suite. */
+  names: string[];
 }
 
 /**
  * Builds the JUnit XML for a run. A YAML-spec check (a test the plugin generated) goes into the suite of its
- * spec x workup (`classname` = `<spec>.<workup>`, name = the criterion), its measurements written as suite
- * properties. Every other test, hand-written matcher tests included, keeps its own name and file: it goes into the
+ * spec x case x workup (`classname` = `<spec>.<workup>`, or `<spec>.<case>.<workup>` for a task case; name = the
+ * criterion), its measurements written as suite properties. Every other test, hand-written matcher tests included, keeps its own name and file: it goes into the
  * suite of its file (`classname` = the file, name = its full name, as Vitest's own JUnit reporter writes it), so two
  * hand-written tests asserting the same criterion never collapse into one case. Suites and cases are in plain byte
  * order, so a sharded-and-merged run gives the same file as one run.
@@ -76,7 +78,9 @@ function suiteElement(
   const metas = group.checks.flatMap((check) => (check.meta ? [check.meta] : []));
   const children: XmlElement[] = [];
   if (group.generated && metas.length > 0) children.push(propertiesElement(suiteProperties(metas, trials)));
-  for (const check of group.checks) children.push(caseElement(check, group, dialect, options));
+  group.checks.forEach((check, i) => {
+    children.push(caseElement(check, group.names[i]!, group, dialect, options));
+  });
   return {
     name: 'testsuite',
     attributes: [
@@ -98,6 +102,7 @@ function suiteElement(
 
 function caseElement(
   check: CheckRecord,
+  name: string,
   group: SuiteGroup,
   dialect: JUnitDialect,
   options: JUnitBuildOptions,
@@ -134,7 +139,7 @@ function caseElement(
     name: 'testcase',
     attributes: [
       ['classname', group.generated ? group.name : check.file],
-      ['name', caseName(check, group)],
+      ['name', name],
       ['time', seconds(check.durationMs)],
       ...(dialect === 'ci'
         ? ([
@@ -171,12 +176,12 @@ function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
   for (const check of checks) {
     const generated = isGenerated(check);
     const meta = check.meta;
-    // The NUL byte keeps a spec x workup key from ever equalling a file path.
-    const key = generated && meta ? `\0${meta.spec}\0${meta.workup}` : check.file;
+    // The NUL byte keeps a spec x case x workup key from ever equalling a file path.
+    const key = generated && meta ? `\0${meta.spec}\0${meta.case ?? ''}\0${meta.workup}` : check.file;
     let group = groups.get(key);
     if (!group) {
-      const name = generated && meta ? `${meta.spec}.${meta.workup}` : check.file;
-      group = { name, file: check.file, generated, checks: [] };
+      const name = generated && meta ? suiteName(meta) : check.file;
+      group = { name, file: check.file, generated, checks: [], names: [] };
       groups.set(key, group);
     }
     group.checks.push(check);
@@ -192,8 +197,30 @@ function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
           a.index - b.index,
       )
       .map(({ check }) => check);
+    group.names = distinctNames(group.checks.map((check) => caseName(check, group)));
   }
   return ordered;
+}
+
+/**
+ * The names with every repeat told apart (`name [2]`, `name [3]`): a CI reader keys a test case by classname and
+ * name, and two cases under one key are merged or overwritten there (two hand-written tests of one name in a file).
+ */
+function distinctNames(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name} [${n}]`;
+  });
+}
+
+/**
+ * A generated suite's name, the `classname` of its cases: `<spec>.<workup>`, or `<spec>.<case>.<workup>` for a task
+ * case, so two cases of one data set over one run are two suites (a check is spec x case x workup x criterion).
+ */
+function suiteName(meta: NonNullable<CheckRecord['meta']>): string {
+  return meta.case === undefined ? `${meta.spec}.${meta.workup}` : `${meta.spec}.${meta.case}.${meta.workup}`;
 }
 
 function caseName(check: CheckRecord, group: SuiteGroup): string {

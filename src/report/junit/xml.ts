@@ -17,35 +17,34 @@ export interface XmlElement {
 
 /** Serialises an element tree as an indented XML 1.0 document. Every string is cleaned with `xmlSafe`. */
 export function renderXml(root: XmlElement): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  write(root, 0, out);
-  return `${out.join('\n')}\n`;
+  // One string grown by concatenation (V8 keeps it as a rope until read): no array of half a million pieces to join.
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${write(root, '')}`;
 }
 
-function write(element: XmlElement, depth: number, out: string[]): void {
-  const indent = '  '.repeat(depth);
-  const attributes = (element.attributes ?? [])
-    .filter((pair): pair is [string, string | number] => pair[1] !== undefined)
-    .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
-    .join('');
-  const open = `${indent}<${element.name}${attributes}`;
+function write(element: XmlElement, indent: string): string {
+  let open = `${indent}<${element.name}`;
+  for (const [name, value] of element.attributes ?? []) {
+    if (value !== undefined) open += ` ${name}="${escapeAttribute(String(value))}"`;
+  }
   const children = element.children ?? [];
-  if (children.length === 0 && element.text === undefined) {
-    out.push(`${open}/>`);
-    return;
-  }
   if (children.length === 0) {
-    out.push(`${open}>${cdata(element.text ?? '')}</${element.name}>`);
-    return;
+    return element.text === undefined ? `${open}/>\n` : `${open}>${cdata(element.text)}</${element.name}>\n`;
   }
-  out.push(`${open}>`);
-  if (element.text !== undefined) out.push(`${indent}  ${cdata(element.text)}`);
-  for (const child of children) write(child, depth + 1, out);
-  out.push(`${indent}</${element.name}>`);
+  let out = `${open}>\n`;
+  const inner = `${indent}  `;
+  if (element.text !== undefined) out += `${inner}${cdata(element.text)}\n`;
+  for (const child of children) out += write(child, inner);
+  return `${out}${indent}</${element.name}>\n`;
 }
+
+// Anything an attribute or CDATA text may need changed: markup characters, white space written as references, control
+// characters (colour codes start with one), surrogates (a lone one is removed) and U+FFFE/U+FFFF. Most text has none.
+const ATTRIBUTE_WORK = /[&<"\u0000-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
+const CDATA_WORK = /[\]\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
 
 /** Attribute text: `&`, `<` and `"` escaped (`>` is legal and kept readable), and tabs and line breaks as references so parsers keep them. */
 function escapeAttribute(text: string): string {
+  if (!ATTRIBUTE_WORK.test(text)) return text;
   return xmlSafe(text)
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -57,5 +56,6 @@ function escapeAttribute(text: string): string {
 
 /** A CDATA section; a `]]>` inside the text is split across two sections, the only way to write it in CDATA. */
 function cdata(text: string): string {
+  if (!CDATA_WORK.test(text)) return `<![CDATA[${text}]]>`;
   return `<![CDATA[${xmlSafe(text).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
 }

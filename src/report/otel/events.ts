@@ -97,7 +97,19 @@ function attributes(check: CheckRecord, meta: Check): OtlpKeyValue[] {
   // A test that failed without a failing verdict threw: the evaluation errored rather than judged.
   if (check.state === 'failed' && meta.verdict !== 'fail')
     out.push(keyValue('error.type', check.errors[0]?.name ?? 'Error'));
-  out.push(keyValue('needlework.spec', meta.spec), keyValue('needlework.workup', meta.workup));
+  out.push(keyValue('needlework.spec', meta.spec));
+  if (meta.case !== undefined) out.push(keyValue('needlework.case', meta.case));
+  out.push(keyValue('needlework.workup', meta.workup));
+  if (meta.task !== undefined) out.push(keyValue('needlework.task', meta.task));
+  if (meta.trial !== undefined) out.push(keyValue('needlework.trial', String(meta.trial)));
+  // Where the assertion is written, under OpenTelemetry's `code.*` attributes (semantic conventions 1.30).
+  if (meta.specFile !== undefined) {
+    out.push(keyValue('code.file.path', meta.specFile));
+    if (meta.place) {
+      out.push({ key: 'code.line.number', value: { intValue: String(meta.place.line) } });
+      out.push({ key: 'code.column.number', value: { intValue: String(meta.place.column) } });
+    }
+  }
   out.push(keyValue('needlework.metric', meta.metric));
   if (meta.threshold !== undefined) {
     out.push({ key: 'needlework.threshold', value: { doubleValue: meta.threshold } });

@@ -9,13 +9,10 @@ export interface ClaimPlace {
   column: number;
 }
 
-/** `12:3 "The claim." cites g6: ...`, as `describeUnsupported` writes an unsupported claim. */
-const DESCRIBED = /^(\d+):(\d+) "(.*?)"(?: \[checked as "[^"]*"\])? cites /s;
-
 /**
- * The note places a check's evidence names: `evidence.uncited` items (`{ line, column, text }`, as citation recall
- * records them) and `evidence.unsupported` items (the same objects, or the `L:C "claim" cites ...` lines citation
- * precision records). An item without a line is left out and counted in `unplaced`.
+ * The note places a check's evidence names: `evidence.uncited` and `evidence.unsupported` items, each `{ line,
+ * column, text }` as citation recall and citation precision record them. An item without a line is left out and
+ * counted in `unplaced`.
  */
 export function claimPlaces(check: Check): { places: ClaimPlace[]; unplaced: number } {
   const places: ClaimPlace[] = [];
@@ -33,11 +30,6 @@ export function claimPlaces(check: Check): { places: ClaimPlace[]; unplaced: num
 }
 
 function toPlace(kind: ClaimPlace['kind'], item: unknown): ClaimPlace | undefined {
-  if (typeof item === 'string') {
-    const match = DESCRIBED.exec(item);
-    if (!match) return undefined;
-    return { kind, text: match[3]!, line: Number(match[1]), column: Number(match[2]) };
-  }
   if (typeof item !== 'object' || item === null) return undefined;
   const o = item as Record<string, unknown>;
   const line = o['line'];

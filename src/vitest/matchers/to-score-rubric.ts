@@ -1,10 +1,15 @@
-import { TestRunner } from 'vitest';
 import { criterionCheckMeta, rubricTotalCheckMeta } from '../../checks/rubric.js';
 import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
 import { type ScoreRubricOptions, scoreRubric } from '../../rubric/score.js';
-import { trialOf } from '../../trials/identity.js';
-import { formatValue, type MatcherResult, type MatcherState, message, requireWorkup } from './helpers.js';
+import {
+  formatValue,
+  type MatcherResult,
+  type MatcherState,
+  message,
+  record,
+  requireWorkup,
+} from './helpers.js';
 
 export interface RubricMatcherOptions extends Omit<ScoreRubricOptions, 'judge'> {
   judge: Judge;
@@ -47,16 +52,17 @@ export async function toScoreRubric(
     { ...rest, judge },
   );
   const one = criterion === undefined ? undefined : result.criteria[0]!;
-  const pass = one ? one.verdict === 'pass' : result.verdict === 'pass';
-  const test = TestRunner.getCurrentTest();
-  if (test) {
-    const meta = one ? criterionCheckMeta(result, one) : rubricTotalCheckMeta(result);
-    test.meta.needlework = {
-      ...meta,
-      ...trialOf(workup),
-      verdict: pass !== Boolean(this.isNot) ? 'pass' : 'fail',
-    };
-  }
+  // The verdict is the check's (src/checks/rubric), recorded as every matcher records its check.
+  const {
+    schema: _s,
+    spec: _r,
+    specKind: _k,
+    specFile: _f,
+    workup: _w,
+    workupPath: _p,
+    ...measured
+  } = one ? criterionCheckMeta(result, one) : rubricTotalCheckMeta(result);
+  const pass = record(this, workup, measured);
   const lines = result.criteria.map((c) => {
     const agreement = c.agreement ? `, ${Math.round(c.agreement.agreement * 100)}% agree` : '';
     const detail =

@@ -1,11 +1,12 @@
 import { grounded, surfaced, traversed } from '../../checks/needle.js';
+import type { TrialVerdict as CheckTrialVerdict } from '../../checks/trials.js';
 import type { Check } from '../../model/check.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
 import { requireNeedle } from './helpers.js';
 
 /** A trial's verdict on one criterion, and the value it rests on when there is one. */
-export type TrialVerdict = Pick<Check, 'verdict'> & Partial<Pick<Check, 'value' | 'criterion'>>;
+export type TrialVerdict = CheckTrialVerdict & Partial<Pick<Check, 'criterion'>>;
 
 /** Decides one criterion on one workup: the check a trial contributes to pass@k and pass^k. */
 export type TrialCheckFunction = (workup: Workup) => TrialVerdict | boolean;

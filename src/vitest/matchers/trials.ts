@@ -1,28 +1,14 @@
+import { type TrialEstimator, type TrialVerdict, trialEstimateCheck } from '../../checks/trials.js';
 import type { Workup } from '../../model/workup.js';
-import { type MatcherResult, type MatcherState, requireNumber, requireWorkup } from './helpers.js';
+import { type MatcherResult, type MatcherState, record, requireNumber, requireWorkup } from './helpers.js';
 import { requireTrialCriterion } from './trial-check.js';
 
-/** The trials of one task as the trial matchers count them: decided trials, passes and not-applicable ones. */
-export interface TrialCounts {
-  /** The task's name (`meta.task`), or `undefined` when the workups name none. */
-  task: string | undefined;
-  /** Trials decided (pass or fail). */
-  n: number;
-  /** Trials that passed. */
-  c: number;
-  /** Trials whose criterion did not apply, left out of n. */
-  notApplicable: number;
-}
-
-/**
- * Counts the passes of a criterion over the trials of one task. The receiver must be a non-empty array of workups that
- * name one task (or none); anything else is misuse.
- */
-export function countTrials(
+/** The trials of one task, each with its criterion's verdict; misuse is a `TypeError` naming the matcher. */
+function trialsOf(
   matcher: string,
   received: unknown,
   criterion: unknown,
-): TrialCounts & { name: string } {
+): { name: string; task: string | undefined; trials: Array<{ workup: Workup; verdict: TrialVerdict }> } {
   if (!Array.isArray(received) || received.length === 0)
     throw new TypeError(
       `${matcher}: expected a non-empty array of workups (the trials of one task) as the received value`,
@@ -34,19 +20,13 @@ export function countTrials(
       `${matcher}: expected the trials of one task, got workups of ${tasks.length} tasks: ${tasks.join(', ')}`,
     );
   const { name, check } = requireTrialCriterion(matcher, criterion);
-  let n = 0;
-  let c = 0;
-  let notApplicable = 0;
-  for (const workup of workups) {
+  const trials = workups.map((workup) => {
     const result = check(workup);
-    const verdict = typeof result === 'boolean' ? (result ? 'pass' : 'fail') : result.verdict;
-    if (verdict === 'not-applicable') notApplicable++;
-    else {
-      n++;
-      if (verdict === 'pass') c++;
-    }
-  }
-  return { name, task: tasks[0] as string | undefined, n, c, notApplicable };
+    const verdict: TrialVerdict =
+      typeof result === 'boolean' ? { verdict: result ? 'pass' : 'fail' } : result;
+    return { workup, verdict };
+  });
+  return { name, task: tasks[0] as string | undefined, trials };
 }
 
 /**
@@ -56,21 +36,24 @@ export function countTrials(
 export function trialMatcher(
   state: MatcherState,
   matcher: 'toPassAtK' | 'toPassHatK',
-  label: string,
-  estimate: (n: number, c: number, k: number) => number | null,
+  label: 'pass@k' | 'pass^k',
+  estimate: TrialEstimator,
   received: unknown,
   criterion: unknown,
   k: unknown,
   min: unknown,
 ): MatcherResult {
-  const counts = countTrials(matcher, received, criterion);
+  const { name, task, trials } = trialsOf(matcher, received, criterion);
   if (typeof k !== 'number' || !Number.isInteger(k) || k < 1)
     throw new TypeError(`${matcher}: expected k to be a positive integer, got ${JSON.stringify(k)}`);
   const floor = requireNumber(matcher, 'min', min);
-  const { n, c, notApplicable, name } = counts;
-  const value = n >= k ? estimate(n, c, k) : null;
-  const pass = value !== null && value >= floor;
-  const what = `${label.replace('k', String(k))} of ${name} over ${n} trial${n === 1 ? '' : 's'}${counts.task ? ` of task ${counts.task}` : ''}`;
+  const { measured, counts } = trialEstimateCheck(trials, name, label, estimate, k, floor);
+  const { n, c, notApplicable } = counts;
+  const value = measured.value as number | null;
+  // The check is the task's, not one trial's: it names the task as its workup, and no trial.
+  const first = trials[0]!.workup;
+  const pass = record(state, { ...first, id: task ?? first.id, meta: task ? { task } : {} }, measured);
+  const what = `${label.replace('k', String(k))} of ${name} over ${n} trial${n === 1 ? '' : 's'}${task ? ` of task ${task}` : ''}`;
   const skipped = notApplicable ? ` (${notApplicable} not applicable, left out)` : '';
   const shown = value === null ? 'n/a' : Number(value.toFixed(4)).toString();
   return {

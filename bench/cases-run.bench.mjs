@@ -1,0 +1,71 @@
+// `needlework run` on N task cases (the peer workload of bench/workload/cases.mjs: 8 tool calls a run, calls checked
+// in order and in any order, an exact answer), at 1,000, 10,000 and 100,000 cases, with the default reporters (JUnit,
+// HTML, trend). Prints the wall time and peak RSS of each, and the slope per case: it must stay flat from 1,000 to
+// 100,000 (within 1.5x; issue 24). BENCH_CASES=1000,10000 picks the sizes (100,000 takes minutes).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectedVerdicts, writeNeedleworkProject } from './workload/cases.mjs';
+import { measure } from './workload/measure.mjs';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const BIN = join(ROOT, 'dist/src/cli/bin.js');
+const SIZES = (process.env.BENCH_CASES ?? '1000,10000,100000').split(',').map(Number);
+
+/** Each case's three verdicts from the JUnit file, checked against the workload's planted ones. */
+async function checkVerdicts(dir, n) {
+  const xml = await readFile(join(dir, 'needlework-report/junit.xml'), 'utf8');
+  const failed = new Set();
+  for (const m of xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"[^>]*>\s*<failure/g))
+    failed.add(`${m[1]} ${m[2]}`);
+  let wrong = 0;
+  for (let i = 0; i < n; i++) {
+    const want = expectedVerdicts(i);
+    const got = {
+      strict: !failed.has(`bench.case-${i}.case-${i} tool-calls`),
+      unordered: !failed.has(`bench-unordered.case-${i}.case-${i} tool-calls`),
+      answer: !failed.has(`bench.case-${i}.case-${i} answer-equals`),
+    };
+    if (got.strict !== want.strict || got.unordered !== want.unordered || got.answer !== want.answer) wrong++;
+  }
+  return wrong;
+}
+
+const rows = [];
+for (const n of SIZES) {
+  const dir = await mkdtemp(join(tmpdir(), 'needlework-cases-bench-'));
+  try {
+    await writeNeedleworkProject(dir, n);
+    const result = await measure(process.execPath, [BIN, 'run', 'workups', '--needles', 'needles'], {
+      cwd: dir,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
+    const wrong = await checkVerdicts(dir, n);
+    rows.push({ n, ...result, wrong });
+    console.log(
+      `${n} cases: ${result.wallS.toFixed(1)} s wall, peak RSS ${result.peakMb.toFixed(0)} MB, exit ${result.code}, ${((result.wallS / n) * 1000).toFixed(2)} ms per case, ${wrong} of ${n} cases with a wrong verdict`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+const slopes = rows.map((r) => r.wallS / r.n);
+if (rows.length > 1) {
+  const ratio = slopes.at(-1) / slopes[0];
+  console.log(
+    `target slope flat from ${rows[0].n} to ${rows.at(-1).n} cases (within 1.5x): ${ratio <= 1.5 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}x)`,
+  );
+}
+const ten = rows.find((r) => r.n === 10_000);
+if (ten) {
+  console.log(
+    `target 10,000 cases under 15 s: ${ten.wallS < 15 ? 'met' : 'MISSED'} (${ten.wallS.toFixed(1)} s)`,
+  );
+  console.log(
+    `target 10,000 cases under 800 MB: ${ten.peakMb < 800 ? 'met' : 'MISSED'} (${ten.peakMb.toFixed(0)} MB)`,
+  );
+}
+if (rows.some((r) => r.wrong > 0)) {
+  console.log('verdicts: MISSED (some case got a verdict other than the planted one)');
+  process.exitCode = 1;
+}

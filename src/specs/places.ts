@@ -1,0 +1,84 @@
+// Where a spec's criteria are written, found once while the spec loads: every reader (JUnit, HTML, the job summary,
+// OTel events, `score`, the store) renders the place a check carries and none parses the spec again.
+import type { Document, LineCounter } from 'yaml';
+import type { SpecPlace } from '../model/check.js';
+import type { RubricCriterion } from '../model/spec.js';
+import { locate } from '../parse/locate.js';
+import { LineIndex } from '../parse/position.js';
+import type { FastYaml } from '../parse/yaml-fast.js';
+
+/** The place of `key` in the mapping at the data path `path`; undefined when the document does not write it. */
+export type KeyPlace = (path: readonly string[], key: string) => SpecPlace | undefined;
+
+/** Key places on the light path: a valid document's values and the key starts js-yaml reported. */
+export function fastKeyPlace(fast: FastYaml, text: string): KeyPlace {
+  let lines: LineIndex | undefined;
+  return (path, key) => {
+    let node = fast.value;
+    for (const segment of path) {
+      if (node === null || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[segment];
+    }
+    if (node === null || typeof node !== 'object') return undefined;
+    const at = fast.keyStart(node, key);
+    if (at === undefined) return undefined;
+    lines ??= new LineIndex(text);
+    const { line, column } = lines.position(at);
+    return { line, column };
+  };
+}
+
+/** Key places in the `yaml` package's Document (the path of files with problems or constructs js-yaml leaves). */
+export function documentKeyPlace(doc: Document, lines: LineCounter): KeyPlace {
+  return (path, key) => (doc.hasIn([...path, key]) ? locate(doc, lines, path, key) : undefined);
+}
+
+/**
+ * The keys whose value each needle criterion checks, the first written one winning (a threshold set for the
+ * criterion is preferred to the general key).
+ */
+const NEEDLE_KEYS: Record<string, ReadonlyArray<readonly string[]>> = {
+  surfaced: [['answer']],
+  traversed: [['required_path']],
+  grounded: [['required_path'], ['answer']],
+  'bridge-citations': [['required_cites'], ['required_path']],
+  'citations-resolve': [['required_cites']],
+  'citation-recall': [['thresholds', 'citation_recall']],
+  'citation-precision': [['thresholds', 'citation_precision']],
+  'supporting-facts': [['thresholds', 'supporting_fact_f1'], ['required_cites']],
+  'pivot-burden': [['thresholds', 'pivot_burden']],
+  reconciled: [['stores'], ['thresholds', 'reconciliation']],
+};
+
+function first(place: KeyPlace, paths: ReadonlyArray<readonly string[]>): SpecPlace | undefined {
+  for (const path of paths) {
+    const found = place(path.slice(0, -1), path[path.length - 1]!);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Each needle criterion's place: the key it checks, else the needle's `id:`. */
+export function needlePlaces(place: KeyPlace): Record<string, SpecPlace> {
+  const id = place([], 'id');
+  const places: Record<string, SpecPlace> = {};
+  for (const [criterion, paths] of Object.entries(NEEDLE_KEYS)) {
+    const found = first(place, paths) ?? id;
+    if (found) places[criterion] = found;
+  }
+  return places;
+}
+
+/** Each rubric criterion's place: the `id:` of its entry under `criteria` (at `path`, for a rubric inside a case). */
+export function rubricPlaces(
+  criteria: readonly Pick<RubricCriterion, 'id'>[],
+  place: KeyPlace,
+  path: readonly string[] = [],
+): Record<string, SpecPlace> {
+  const places: Record<string, SpecPlace> = {};
+  criteria.forEach((c, i) => {
+    const found = place([...path, 'criteria', String(i)], 'id');
+    if (found) places[c.id] = found;
+  });
+  return places;
+}

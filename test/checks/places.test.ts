@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { checkWorkup } from '../../src/checks/check-workup.js';
+import { planChecks } from '../../src/checks/plan.js';
+import type { Check } from '../../src/model/check.js';
+import type { Workup } from '../../src/model/workup.js';
+import { parseSpec } from '../../src/specs/load.js';
+import { cases, run } from './helpers.js';
+
+// Two cases over one run, a default budget, and an inline judge: each check must point at its own assertion's key.
+const FILE = `id: set
+defaults:
+  steps:
+    max_tool_errors: 0
+cases:
+  - id: first
+    workups: [run]
+    expect:
+      tools:
+        must_call: [search]
+        order: [search, book]
+      answer:
+        contains: [Paris]
+  - id: second
+    workups: [run]
+    expect:
+      tool_calls:
+        calls: [{ name: search }]
+      steps:
+        max_steps: 9
+      judge:
+        criteria:
+          - id: polite
+            title: Polite
+            question: Is it polite?
+            anchors: { 1: a, 2: b, 3: c, 4: d, 5: e }
+`;
+
+const runOfBoth: Workup = { ...run([{ name: 'search' }, { name: 'book' }], 'Paris'), id: 'run' };
+
+function where(checks: readonly Check[]): string[] {
+  return checks.map(
+    (c) =>
+      `${c.case} ${c.criterion} @${c.place?.line}:${c.place?.column} case@${c.casePlace?.line}:${c.casePlace?.column}`,
+  );
+}
+
+describe('a check knows its place from the moment its spec loads', () => {
+  const expected = [
+    'first must-call @10:9 case@6:5',
+    'first call-order @11:9 case@6:5',
+    'first answer-contains @13:9 case@6:5',
+    'first max-tool-errors @4:5 case@6:5',
+    'second tool-calls @17:7 case@14:5',
+    'second max-steps @20:9 case@14:5',
+    'second max-tool-errors @4:5 case@14:5',
+    'second judge-polite @23:13 case@14:5',
+  ];
+
+  it('places every case check at its assertion key (light path), defaults where the default is written', async () => {
+    expect(where(await checkWorkup(runOfBoth, [cases(FILE)]))).toEqual(expected);
+  });
+
+  it('places them the same when the file is read by the yaml Document (an anchor sends it there)', async () => {
+    const anchored = FILE.replace('  - id: first\n', '  - id: first\n    input: &n x\n').replace(
+      '  - id: second\n',
+      '  - id: second\n    input: *n\n',
+    );
+    // One line was added below each case's id, so the places below it move down by one, then by two.
+    const shifted = expected.map((line) =>
+      line.replace(/@(\d+):(\d+)/g, (_, l: string, c: string) => {
+        const n = Number(l);
+        return `@${n + (n > 14 ? 2 : n > 6 ? 1 : 0)}:${c}`;
+      }),
+    );
+    expect(where(await checkWorkup(runOfBoth, [cases(anchored)]))).toEqual(shifted);
+  });
+
+  it('places a needle criterion at the key it checks, falling back to the needle id', async () => {
+    const needle = parseSpec(
+      'id: n\nanswer: Wren\nrequired_path: [A]\nthresholds:\n  citation_recall: 0.5\n',
+      'x.needle.yaml',
+    );
+    const workup: Workup = { id: 'w', ledger: [], meta: {} };
+    const checks = await checkWorkup(workup, [needle]);
+    const at = Object.fromEntries(checks.map((c) => [c.criterion, `${c.place?.line}:${c.place?.column}`]));
+    expect(at).toMatchObject({
+      surfaced: '2:1',
+      traversed: '3:1',
+      'citation-recall': '5:3',
+      'citation-precision': '1:1',
+    });
+  });
+
+  it('places a rubric criterion at its id under criteria', async () => {
+    const rubric = parseSpec(
+      'id: r\ncriteria:\n  - id: a\n    title: A\n    question: q\n    anchors: { 1: a, 2: b, 3: c, 4: d, 5: e }\n  - id: b\n    title: B\n    question: q\n    anchors: { 1: a, 2: b, 3: c, 4: d, 5: e }\n',
+      'x.rubric.yaml',
+    );
+    const workup: Workup = { id: 'w', ledger: [], meta: {} };
+    const checks = await checkWorkup(workup, [rubric]);
+    expect(checks.map((c) => [c.criterion, c.place])).toEqual([
+      ['a', { line: 3, column: 5 }],
+      ['b', { line: 7, column: 5 }],
+    ]);
+  });
+});
+
+describe('the plan: which criteria apply to which workups', () => {
+  it('maps 5,000 cases to their runs in one pass, each case its runs, in file order', () => {
+    const n = 5000;
+    const yaml = `id: big\ncases:\n${Array.from({ length: n }, (_, i) => `  - id: c${i}\n    expect:\n      answer:\n        equals: x\n`).join('')}`;
+    const spec = cases(yaml);
+    const workups: Workup[] = Array.from({ length: n * 2 }, (_, i) => ({
+      id: `r${i}`,
+      ledger: [],
+      // Two trials per case, given in reverse order.
+      meta: { task: `c${n - 1 - (i % n)}`, trial: i < n ? 1 : 2 },
+    }));
+    const plan = planChecks([spec], workups);
+    expect(plan).toHaveLength(n);
+    expect(plan.map((p) => p.case?.id).slice(0, 2)).toEqual(['c0', 'c1']);
+    expect(plan[0]!.workups.map((w) => w.id)).toEqual([`r${n - 1}`, `r${2 * n - 1}`]);
+    expect(plan.every((p) => p.workups.length === 2 && p.criteria.length === 1)).toBe(true);
+  });
+
+  it('gives a case with no run an item with no criteria, so the suite can say it has no run', () => {
+    const plan = planChecks(
+      [cases('id: s\ncases:\n  - id: lonely\n    expect: { answer: { equals: x } }\n')],
+      [],
+    );
+    expect(plan).toMatchObject([{ case: { id: 'lonely' }, criteria: [], workups: [] }]);
+  });
+});
