@@ -174,6 +174,19 @@ export function tokens(span: Span): number {
   return num(first(span.attrs, TOTAL_TOKENS)) ?? 0;
 }
 
+/**
+ * What a span's model call cost in USD, as agent frameworks record it beside the GenAI usage counts: any-agent (and
+ * tinyagent) write `gen_ai.usage.input_cost` and `gen_ai.usage.output_cost` on each model span, and its `AgentTrace`
+ * totals their sum; a total (`gen_ai.usage.total_cost`, `gen_ai.usage.cost`) is read when the parts are absent.
+ * `undefined` when the span records no cost (not 0: a run with no cost recorded is not a free run).
+ */
+export function cost(span: Span): number | undefined {
+  const input = num(span.attrs['gen_ai.usage.input_cost']);
+  const output = num(span.attrs['gen_ai.usage.output_cost']);
+  if (input !== undefined || output !== undefined) return (input ?? 0) + (output ?? 0);
+  return num(first(span.attrs, ['gen_ai.usage.total_cost', 'gen_ai.usage.cost']));
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Messages, in every format the conventions use
 

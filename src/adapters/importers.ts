@@ -65,9 +65,13 @@ function importByFormat(format: TrajectoryFormat, json: unknown, options: Import
       return { workups: traces.map(fromTrace), failed: [], many: traces.length > 1 };
     }
     case 'otel-sdk': {
-      const { traces, skipped } = fromOtelSdkSpans(json, source);
+      const { traces, skipped, unplaced } = fromOtelSdkSpans(json, source);
       return {
-        workups: traces.map((t) => fromTrace(t.trajectory)),
+        workups: traces.map((t) => {
+          const workup = fromTrace(t.trajectory);
+          workup.dropped.push(...unplaced);
+          return workup;
+        }),
         failed: skipped,
         many: traces.length > 1,
       };
@@ -98,6 +102,8 @@ function fromTrace(trajectory: Trajectory): ImportedWorkup {
       ...(spanId !== undefined ? { spanId } : {}),
     },
   };
+  const cost = trajectory.metadata['cost_usd'];
+  if (typeof cost === 'number') meta['cost_usd'] = cost;
   const skipped = trajectory.metadata['spans_skipped'] as Record<string, number> | undefined;
   const dropped: string[] = [];
   let toolLike = 0;

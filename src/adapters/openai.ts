@@ -6,6 +6,12 @@ import { type AdapterSource, describe, isRecord, Problems, toolInput, toolOutput
 export interface OpenAIOptions extends AdapterSource {
   /** The trajectory's `task_id` (default `openai-chat`); the import command passes the file's name. */
   taskId?: string;
+  /**
+   * How the log's environment writes a failed tool call into the tool message, when it has a convention: tau-bench's
+   * returns `Error: ...` (see `fromTauBenchResults`). A tool message that begins with it is a tool error: its
+   * observation's `error` holds the rest of the message. Plain OpenAI logs have no such convention.
+   */
+  toolErrorPrefix?: string;
 }
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
@@ -130,7 +136,7 @@ export function fromOpenAIMessages(messages: unknown, options: OpenAIOptions = {
       metadata: { source_format: 'openai' },
       messages: outline,
     },
-    new OpenAISteps(valid, answerAt, calls),
+    new OpenAISteps(valid, answerAt, calls, options.toolErrorPrefix),
   );
 }
 
@@ -140,6 +146,7 @@ class OpenAISteps implements StepSource {
     private readonly valid: readonly Checked[],
     private readonly answerAt: number,
     readonly calls: readonly RequestedCall[],
+    private readonly errorPrefix: string | undefined,
   ) {}
 
   build(): TrajectoryStep[] {
@@ -172,9 +179,19 @@ class OpenAISteps implements StepSource {
         case 'tool': {
           const id = message.answers as string;
           const tool = callNames.get(id) ?? null;
-          steps.push(
-            step(steps.length + 1, 'observation', message.text, tool, null, toolOutput(message.text), id),
+          const made = step(
+            steps.length + 1,
+            'observation',
+            message.text,
+            tool,
+            null,
+            toolOutput(message.text),
+            id,
           );
+          if (this.errorPrefix !== undefined && message.text.startsWith(this.errorPrefix)) {
+            made.error = message.text.slice(this.errorPrefix.length).trim() || message.text;
+          }
+          steps.push(made);
           break;
         }
         case 'function': {

@@ -20,6 +20,8 @@ export interface SdkTraces {
   traces: Array<{ traceId: string; trajectory: Trajectory }>;
   /** Spans left out, each said at its file, line and column (a bad span never stops the others). */
   skipped: Diagnostic[];
+  /** What the file holds beside its spans that no trace could take, one sentence each, for the import summary. */
+  unplaced: string[];
 }
 
 /**
@@ -49,11 +51,34 @@ export function fromOtelSdkSpans(json: unknown, options: AdapterSource = {}): Sd
         : [{ file, message: 'no spans: expected a list of spans, found an empty one' }],
     );
   }
-  const traces = [...groupByTrace(spans)].map(([traceId, group]) => ({
+  const groups = [...groupByTrace(spans)];
+  // any-agent's `AgentTrace` keeps the run's answer beside its spans: it is the answer of the one trace they make.
+  const answer = isRecord(json) ? answerText(json['final_output']) : undefined;
+  const unplaced: string[] = [];
+  if (answer !== undefined && groups.length > 1) {
+    unplaced.push(
+      `final_output was not imported: the file holds ${groups.length} traces and it names none of them`,
+    );
+  }
+  const traces = groups.map(([traceId, group]) => ({
     traceId,
-    trajectory: trajectoryOfTrace(traceId, group),
+    trajectory: trajectoryOfTrace(traceId, group, groups.length === 1 ? answer : undefined),
   }));
-  return { traces, skipped };
+  return { traces, skipped, unplaced };
+}
+
+/**
+ * A recorded final output as the answer's text: a string as it is, structured output (any-agent's `output_type`
+ * models) as indented JSON, integers kept exact; nothing when there is none.
+ */
+function answerText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  // An integer past 2^53 arrives as a bigint (parseJson keeps it exact): written as a marked string, then unquoted.
+  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `\u0000bigint:${v}` : v), 2).replace(
+    /"\\u0000bigint:(-?\d+)"/g,
+    '$1',
+  );
 }
 
 function spanList(json: unknown, problems: Problems): { list: unknown[]; prefix: Array<string | number> } {

@@ -4,6 +4,7 @@ import { makeStep, makeTrajectory } from '../model/trajectory.js';
 import { type AdapterSource, asText, Problems, toolInput, toolOutput } from './common.js';
 import {
   classify,
+  cost,
   first,
   firstUserText,
   inputMessages,
@@ -100,9 +101,11 @@ function durationMs(span: Span): number {
 
 /**
  * One trace's spans (from any reader: OTLP/JSON here, SDK span JSON in `otel-sdk.ts`) as a `Trajectory`, read as
- * `fromOtelSpans` describes. `spans` must be non-empty and share `traceId`.
+ * `fromOtelSpans` describes. `spans` must be non-empty and share `traceId`. `finalOutput`, when the file records the
+ * run's answer beside its spans (any-agent's `AgentTrace.final_output`), is the answer, before any span's output.
+ * The cost is the sum of the spans' recorded costs (see `cost`), else the run span's, in `metadata.cost_usd`.
  */
-export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Trajectory {
+export function trajectoryOfTrace(traceId: string, spans: readonly Span[], finalOutput?: string): Trajectory {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const depth = (span: Span): number => {
     let d = 0;
@@ -140,8 +143,14 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
   // id is matched to the first of these after the model call, so the call is not counted twice.
   const unlinked = new Map<string, Pending[]>();
   let totalTokens = 0;
+  let totalCost: number | undefined;
+  const addCost = (span: Span): void => {
+    const spent = cost(span);
+    if (spent !== undefined) totalCost = (totalCost ?? 0) + spent;
+  };
   for (const { span, kind } of classified) {
     if (kind !== 'tool') continue;
+    addCost(span);
     const name = toolName(span);
     const id = toolCallId(span);
     const args = toolArguments(span);
@@ -185,6 +194,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
     const calls = outputs.flatMap((m) => m.calls);
     const spent = tokens(span);
     totalTokens += spent;
+    addCost(span);
     let carrier: Pending | undefined;
     if (text !== '' || span.error !== undefined) {
       carrier = push(
@@ -232,7 +242,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
   const agents = classified.filter((c) => c.kind === 'agent').map((c) => c.span);
   const root = classified.find((c) => c.kind === 'other' && depth(c.span) === 0)?.span;
   const run = agents.sort((x, y) => depth(x) - depth(y))[0] ?? root;
-  const finalFromRun = run ? runOutput(run) : undefined;
+  const finalFromRun = finalOutput ?? (run ? runOutput(run) : undefined);
   // Spans that gave no step (HTTP calls, retrievers, framework internals), counted by name so the import says so.
   const skipped: Record<string, number> = {};
   for (const c of classified) {
@@ -250,12 +260,9 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
     if (candidate && candidate.step.content.trim() === finalFromRun.trim())
       candidate.step.step_type = 'answer';
     else {
-      push(finish(run!), {
-        ...blank(),
-        step_type: 'answer',
-        content: finalFromRun,
-        timestamp: iso(finish(run!)),
-      });
+      // An answer recorded beside the spans, in a trace with no run span, comes after the last span ended.
+      const at = run ? finish(run) : spans.reduce((max, s) => (finish(s) > max ? finish(s) : max), 0n);
+      push(at, { ...blank(), step_type: 'answer', content: finalFromRun, timestamp: iso(at) });
     }
   } else if (candidate) {
     candidate.step.step_type = 'answer';
@@ -269,6 +276,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
     if (classified[i]!.kind === 'llm') taskInput = firstUserText(inputMessages(classified[i]!.span));
   }
   if (totalTokens === 0 && run) totalTokens = tokens(run);
+  if (totalCost === undefined && run) totalCost = cost(run);
   const start = sorted[0]!.start;
   const end = spans.reduce<bigint>((max, s) => (s.end !== undefined && s.end > max ? s.end : max), start);
   const model = classified
@@ -294,6 +302,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[]): Traj
       ...(service !== undefined ? { service_name: service } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(run?.error !== undefined ? { run_error: run.error } : {}),
+      ...(totalCost !== undefined ? { cost_usd: totalCost } : {}),
     },
   });
 }

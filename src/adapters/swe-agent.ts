@@ -20,7 +20,8 @@ type Draft = Omit<Parameters<typeof makeStep>[0], 'step_id'>;
  * hold) are read as below. A run without function calling is read from `trajectory[]`: each step gives its
  * `thought`, a `tool_call` whose tool is the action's command word (`find_file`, `edit`, `python`) and whose input is
  * the rest of the action (`{ input: "missing_colon.py" }`, the whole action being the step's content), and the
- * `observation`. Demonstration messages (`is_demo`) are not the run's and are left out.
+ * `observation`. Demonstration messages (`is_demo`) are not the run's and are left out. An observation that SWE-agent
+ * wrote for a failed action (see `ERROR_MARKERS`) carries that error, so `max_tool_errors` counts it.
  *
  * The submission (`info.submission`, a patch) is the final answer. `info.exit_status` is the task outcome: a run
  * that submitted has an unknown outcome until the benchmark's tests run (`succeeded: null`); any other exit
@@ -172,6 +173,27 @@ function fromHistory(
   return drafts;
 }
 
+/**
+ * The observations SWE-agent itself writes when an action failed, from its templates (`sweagent/agent/agents.py`,
+ * `sweagent/tools/tools.py` at 3ea751c, and the edit linter of its tool bundles): an edit its linter rejected, a
+ * command that failed `bash -n` and was not run, a command cancelled on timeout, a blocked command. SWE-agent's
+ * trajectory has no error field, so these texts are its error markers. What a command printed (a Python traceback of
+ * the script the agent ran, a failing test) is the command's output, not a tool error.
+ */
+const ERROR_MARKERS: readonly RegExp[] = [
+  /^Your proposed edit has introduced new syntax error\(s\)/,
+  /^Your bash command contained syntax errors and was NOT executed/,
+  /^The command '[\s\S]*' was cancelled because it took more than \d+ seconds/,
+  /^Operation '[\s\S]*' is not supported by this environment\./,
+];
+
+/** The error an observation reports by one of SWE-agent's markers: its first line; `null` for any other output. */
+function markedError(content: string): string | null {
+  const text = content.trimStart();
+  if (!ERROR_MARKERS.some((marker) => marker.test(text))) return null;
+  return text.split('\n', 1)[0]!.trim();
+}
+
 function observation(record: Record<string, unknown>, tool: string | null, callId?: string): Draft {
   const content = str(record['observation']);
   return {
@@ -179,6 +201,7 @@ function observation(record: Record<string, unknown>, tool: string | null, callI
     content,
     tool_name: tool,
     tool_output: toolOutput(content),
+    error: markedError(content),
     latency_ms: (num(record['execution_time']) ?? 0) * 1000,
     ...(callId !== undefined ? { call_id: callId } : {}),
   };

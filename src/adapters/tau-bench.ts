@@ -9,7 +9,9 @@ import { fromOpenAIMessages } from './openai.js';
 /**
  * Reads tau-bench results (`EnvRunResult`: `{ task_id, reward, info, traj, trial }`), one result or the whole results
  * list a run writes, into one workup per result:
- * - `traj`, the OpenAI chat messages of the run, is the trajectory (read by `fromOpenAIMessages`);
+ * - `traj`, the OpenAI chat messages of the run, is the trajectory (read by `fromOpenAIMessages`); a tool message
+ *   that begins `Error:` is a tool error, as tau-bench's environment writes one (`Env.step` returns
+ *   `f"Error: {e}"` for a tool that raised, and its tools return `"Error: ..."` for a request they refuse);
  * - `info.task.actions`, the task's expected actions, is the gold trajectory, each `{ name, kwargs }` one tool call;
  * - `reward` is the task outcome (`succeeded` when it is 1), `task_id` the task and `trial` the trial, in the meta
  *   (tau-bench counts trials from 0; `meta.trial` counts from 1, so trial 0 is written as 1).
@@ -73,6 +75,7 @@ function readResult(element: unknown, path: number[], file: string, options: Ada
         ? { locate: (p, key) => options.locate!([...path.map(String), 'traj', ...p], key) }
         : {}),
       taskId: name,
+      toolErrorPrefix: 'Error:',
     }),
   );
   trajectory.metadata = { ...trajectory.metadata, source_format: 'tau-bench' };

@@ -2,8 +2,10 @@
 import module from 'node:module';
 import { UsageError, UserError } from '../errors/index.js';
 import { terminalSafe } from '../io/terminal.js';
+import { closest } from '../parse/schema.js';
 import { createCli } from './cli.js';
 import { colors, processIo } from './io.js';
+import { explainUnknownOption } from './options.js';
 
 // `needlework ... | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -18,11 +20,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const io = processIo();
 const c = colors(io);
 const result = { code: 0 };
+const cli = createCli(io, result);
 try {
-  const cli = createCli(io, result);
   cli.parse(process.argv, { run: false });
   if (!cli.matchedCommand && cli.args.length > 0) {
-    throw new UsageError(`unknown command "${cli.args[0]}"`);
+    const near = closest(
+      String(cli.args[0]),
+      cli.commands.map((command) => command.name),
+    );
+    throw new UsageError(`unknown command "${cli.args[0]}"${near ? ` (did you mean ${near}?)` : ''}`);
   }
   if (!cli.matchedCommand && !cli.options.help && !cli.options.version) cli.outputHelp();
   else await cli.runMatchedCommand();
@@ -33,7 +39,15 @@ try {
     io.err(`${c.red('error')} ${terminalSafe(error.message)}`);
     process.exitCode = 1;
   } else if (error instanceof UsageError || (error instanceof Error && error.name === 'CACError')) {
-    io.err(`${c.red('error')} ${terminalSafe(error.message)}\nRun "needlework --help" for usage.`);
+    // One line: what was wrong, and where the usage is.
+    const command = cli.matchedCommand?.name;
+    const message =
+      error instanceof UsageError
+        ? error.message
+        : explainUnknownOption(error.message, cli.matchedCommand, cli.globalCommand);
+    io.err(
+      `${c.red('error')} ${terminalSafe(message)}; see "needlework ${command ? `${command} ` : ''}--help"`,
+    );
     process.exitCode = 2;
   } else {
     io.err(terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error)));

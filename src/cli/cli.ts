@@ -1,28 +1,21 @@
 import { cac } from 'cac';
-import { UsageError } from '../errors/index.js';
 import { version } from '../version.js';
 import { NEEDLEWORK_REPORTERS } from './commands/run-reporters.js';
 import type { Io } from './io.js';
+import { numberOption, single, wholeNumber } from './options.js';
 
 const NEEDLEWORK_REPORTER_NAMES = NEEDLEWORK_REPORTERS.join(', ');
 
-/** A `--flag <n>` that must be a whole number of at least 1; undefined when not given. */
-function wholeNumber(options: Record<string, unknown>, name: string): number | undefined {
-  const value = options[name];
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a whole number of at least 1`);
-  return n;
-}
-
-/** A `--flag <value>` given at most once; undefined when not given. cac makes a repeated flag an array. */
-function single(options: Record<string, unknown>, name: string, what: string): string | undefined {
-  const value = options[name];
-  if (value === undefined) return undefined;
-  const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  if (Array.isArray(value))
-    throw new UsageError(`${flag} takes one ${what}; it was given ${value.length} times`);
-  return String(value);
+/** The regression gate's flags, each checked as a number (its range is checked by the gate). */
+function gateNumbers(options: Record<string, unknown>) {
+  const level = numberOption(options, 'level');
+  const tolerance = numberOption(options, 'tolerance');
+  const relativeTolerance = numberOption(options, 'relativeTolerance');
+  return {
+    ...(level !== undefined && { level }),
+    ...(tolerance !== undefined && { tolerance }),
+    ...(relativeTolerance !== undefined && { relativeTolerance }),
+  };
 }
 
 /**
@@ -80,6 +73,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .example('needlework run runs/ --entail --nli-model ./nli-model --judge replay:judge.cassette.json')
     .action(async (workups: string[], options: Record<string, unknown>) => {
       const { runRun } = await import('./commands/run.js');
+      if (options['ui'] === true) {
+        const { requireVitestUi } = await import('./commands/run-reporters.js');
+        requireVitestUi('--ui', [process.cwd()]);
+      }
       const many = (value: unknown): string[] =>
         (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
       const reporters = many(options['reporter']);
@@ -125,13 +122,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           ...(timeoutMs !== undefined && { timeoutMs }),
           ...(typeof options['baseline'] === 'string' && { baseline: options['baseline'] }),
           failOnRegression: options['failOnRegression'] === true,
-          gate: {
-            ...(options['level'] !== undefined && { level: Number(options['level']) }),
-            ...(options['tolerance'] !== undefined && { tolerance: Number(options['tolerance']) }),
-            ...(options['relativeTolerance'] !== undefined && {
-              relativeTolerance: Number(options['relativeTolerance']),
-            }),
-          },
+          gate: gateNumbers(options),
         },
         io,
       );
@@ -157,7 +148,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       '--from <format>',
       'openai | otel | otel-sdk | seed | swe-agent | tau-bench (detected from the file when left out)',
     )
-    .option('--out <dir>', 'The workup folder to write; a file of several runs gets one subfolder each')
+    .option(
+      '--out <dir>',
+      'The workup folder to write (several runs: one subfolder each), or a *.workups.jsonl file (one run a line)',
+    )
     .option('--trace <id>', 'The trace to import when an OTLP file holds several (default: all)')
     .option('--force', 'Overwrite the files of an existing workup')
     .example('needlework import fixtures/imports/openai-chat.json --out workups/openai-run')
@@ -189,17 +183,15 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .example('needlework trend needlework-report/trend.json --baseline main-trend.json --fail-on-regression')
     .action(async (file: string | undefined, options: Record<string, unknown>) => {
       const { runTrend } = await import('./commands/trend.js');
+      const last = wholeNumber(options, 'last', 0);
+      const baseline = single(options, 'baseline', 'trend history');
       result.code = await runTrend(
         {
           ...(file !== undefined ? { file } : {}),
-          ...(options['last'] !== undefined ? { last: Number(options['last']) } : {}),
-          ...(typeof options['baseline'] === 'string' ? { baseline: options['baseline'] } : {}),
+          ...(last !== undefined ? { last } : {}),
+          ...(baseline !== undefined ? { baseline } : {}),
           failOnRegression: options['failOnRegression'] === true,
-          ...(options['level'] !== undefined ? { level: Number(options['level']) } : {}),
-          ...(options['tolerance'] !== undefined ? { tolerance: Number(options['tolerance']) } : {}),
-          ...(options['relativeTolerance'] !== undefined
-            ? { relativeTolerance: Number(options['relativeTolerance']) }
-            : {}),
+          ...gateNumbers(options),
         },
         io,
       );

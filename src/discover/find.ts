@@ -5,7 +5,10 @@ import type { Diagnostic } from '../errors/index.js';
 /** The files that make a folder a workup. */
 export const WORKUP_FILES = ['note.md', 'provenance.jsonl', 'trajectory.json'] as const;
 const SPEC_FILE = /\.(needle|rubric|cases)\.ya?ml$/;
-const WORKUP_JSON = /\.workup\.json$/;
+/** A file of many workups, one a line (each in the workup schema of a `*.workup.json` file). */
+export const WORKUPS_JSONL = /\.workups\.jsonl$/;
+/** A workup in one file, or many workups in one file. */
+const WORKUP_FILE = /\.workup\.json$|\.workups\.jsonl$/;
 
 export interface Found {
   paths: string[];
@@ -24,7 +27,8 @@ export async function isWorkupFolder(dir: string): Promise<boolean> {
 
 /**
  * Workup paths named by folders, files and globs: a workup folder is taken as it is, any other folder is searched
- * (not descending into workups, `node_modules` or hidden folders) for workup folders and `*.workup.json` files.
+ * (not descending into workups, `node_modules` or hidden folders) for workup folders, `*.workup.json` files and
+ * `*.workups.jsonl` files (many workups, one a line).
  */
 export function findWorkups(patterns: string | readonly string[]): Promise<Found> {
   return find(patterns, 'workups', async (path, isDir) => {
@@ -33,7 +37,7 @@ export function findWorkups(patterns: string | readonly string[]): Promise<Found
     return walk(path, async (dir, name, isChildDir) => {
       const child = join(dir, name);
       if (isChildDir) return (await isWorkupFolder(child)) ? 'take' : 'descend';
-      return WORKUP_JSON.test(name) ? 'take' : 'skip';
+      return WORKUP_FILE.test(name) ? 'take' : 'skip';
     });
   });
 }

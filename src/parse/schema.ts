@@ -145,7 +145,7 @@ function describe(error: ErrorObject, root: unknown, segments: string[]): string
 }
 
 /** The known key a typo most likely meant: edit distance at most 2, or a third of its length. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
+export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of candidates) {

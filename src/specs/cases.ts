@@ -12,7 +12,7 @@ import type {
   TaskCase,
 } from '../model/spec.js';
 import { toolCallTrajectory } from '../model/trajectory.js';
-import { locate } from '../parse/locate.js';
+import { locate, type Place } from '../parse/locate.js';
 import { LineIndex } from '../parse/position.js';
 import { placeProblems, schemaProblems } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
@@ -113,14 +113,31 @@ interface Places {
 }
 
 /**
- * Builds the cases of a parsed file. Problems of the file as a whole throw a `UserError`; a problem inside one case
- * (an unknown assertion key, a wrong type, a regex that does not compile, a judge rubric that does not load) marks
- * that case invalid, placed at file:line:column, and the other cases load.
+ * Builds the cases of a parsed file. A problem inside one case (an unknown assertion key, a wrong type, a regex that
+ * does not compile, a judge rubric that does not load) marks that case invalid, placed at file:line:column, and the
+ * other cases load. A problem of the file as a whole (its `defaults` included: a bad default is every case's) throws
+ * a `UserError` that holds every problem of the file, each case's too, so one pass of `validate` shows them all.
  */
 function parseCases(value: unknown, file: string, { where, caseLine, place }: Places): CasesSpec {
   const problems = schemaProblems('cases', value);
   const whole = problems.filter((p) => p.segments[0] !== 'cases' || p.segments.length < 2);
-  if (whole.length > 0) throw new UserError(placeProblems(whole, file, where));
+  const fileProblems = placeProblems(whole, file, where);
+  const record = value !== null && typeof value === 'object' && !Array.isArray(value);
+  const listed = record && Array.isArray((value as { cases?: unknown }).cases);
+  if (!listed) throw new UserError(fileProblems);
+  const rubricFiles = new Map<string, RubricFile>();
+  // What the schema cannot see in the defaults: each is checked once, and placed where the default is written.
+  const defaults = (value as { defaults?: unknown }).defaults;
+  if (defaults !== null && typeof defaults === 'object')
+    fileProblems.push(
+      ...unschemaProblems(
+        defaults as ExpectYaml,
+        file,
+        (p, k) => where(['defaults', ...p], k),
+        rubricFiles,
+        'defaults',
+      ),
+    );
 
   const yaml = value as CasesYaml;
   const byCase = new Map<number, Diagnostic[]>();
@@ -131,8 +148,7 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
   const cases: TaskCase[] = [];
   const invalid: CasesSpec['invalid'] = [];
   const seen = new Map<string, number>();
-  // A rubric file named by many cases (a default `judge:`) is read and checked once per cases file.
-  const rubricFiles = new Map<string, Judge>();
+  // A rubric file named by many cases (a default `judge:`) is read and checked once per cases file (`rubricFiles`).
   yaml.cases.forEach((c, index) => {
     const path = ['cases', String(index)];
     const line = caseLine(index, c);
@@ -147,8 +163,9 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
       });
     }
     seen.set(id, line ?? 0);
-    if (diagnostics.length === 0) {
-      const built = buildCase(c, yaml.defaults, file, (p, k) => where([...path, ...p], k), line, rubricFiles);
+    const inCase: Where = (p, k) => where([...path, ...p], k);
+    if (diagnostics.length === 0 && fileProblems.length === 0) {
+      const built = buildCase(c, yaml.defaults, file, inCase, line, rubricFiles, `cases[${index}].expect`);
       if ('diagnostics' in built) diagnostics.push(...built.diagnostics);
       else {
         const casePlace = place(path, 'id');
@@ -158,9 +175,25 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
           places: assertionPlaces(c.expect ?? {}, yaml.defaults, built.case.expect, path, place),
         });
       }
+    } else if (c !== null && typeof c === 'object' && c.expect !== null && typeof c.expect === 'object') {
+      // The schema found problems (here or in the file): what it cannot see is still checked, so one pass says all.
+      diagnostics.push(
+        ...unschemaProblems(
+          c.expect,
+          file,
+          (p, k) => inCase(['expect', ...p], k),
+          rubricFiles,
+          `cases[${index}].expect`,
+        ),
+      );
     }
-    if (diagnostics.length > 0) invalid.push({ id, ...(line !== undefined && { line }), diagnostics });
+    if (diagnostics.length > 0)
+      invalid.push({ id, ...(line !== undefined && { line }), diagnostics: inFileOrder(diagnostics, file) });
   });
+  if (fileProblems.length > 0) {
+    const all = [...fileProblems, ...invalid.flatMap((c) => c.diagnostics)];
+    throw new UserError(inFileOrder(all, file));
+  }
   return {
     kind: 'cases',
     id: yaml.id,
@@ -178,7 +211,8 @@ function buildCase(
   file: string,
   where: Where,
   line: number | undefined,
-  rubricFiles: Map<string, Judge>,
+  rubricFiles: Map<string, RubricFile>,
+  label: string,
 ): { case: TaskCase } | { diagnostics: Diagnostic[] } {
   const own = c.expect ?? {};
   // Defaults merge key by key into the case's own rules of a kind; tool_calls and judge are replaced whole.
@@ -224,20 +258,16 @@ function buildCase(
     if (f1) answer.f1 = { value: f1.value, min: f1.min ?? 1 };
     if (regex !== undefined) {
       const compiled = compileRegex(regex);
-      if (typeof compiled === 'string') {
-        diagnostics.push({
-          file,
-          ...placeOf('answer', ['regex']),
-          message: `expect.answer.regex ${compiled}`,
-        });
-      } else answer.regex = compiled;
+      if (typeof compiled === 'string')
+        diagnostics.push(regexProblem(compiled, file, placeOf('answer', ['regex']), label));
+      else answer.regex = compiled;
     }
     expect.answer = answer;
   }
   if (merged.steps) expect.steps = merged.steps;
   if (merged.grounded) expect.grounded = merged.grounded;
   if (merged.judge !== undefined) {
-    const judge = loadJudge(merged.judge, c.id, file, rubricFiles);
+    const judge = loadJudge(merged.judge, c.id, file, rubricFiles, placeOf('judge', []), label);
     if ('diagnostics' in judge) diagnostics.push(...judge.diagnostics);
     else expect.judge = judge.rubric;
   }
@@ -252,6 +282,58 @@ function buildCase(
       ...(line !== undefined && { line }),
     },
   };
+}
+
+/**
+ * The problems of a case's (or the defaults') assertions that the schema cannot see: an `answer.regex` that does not
+ * compile and a `judge` rubric file that does not load. Read defensively: the schema may have rejected the rest.
+ */
+function unschemaProblems(
+  expect: ExpectYaml,
+  file: string,
+  where: Where,
+  rubricFiles: Map<string, RubricFile>,
+  /** How the assertions' path reads in a message: `cases[2].expect`, `defaults`. */
+  label: string,
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const answer = expect.answer as unknown;
+  const regex =
+    answer !== null && typeof answer === 'object' ? (answer as { regex?: unknown }).regex : undefined;
+  if (typeof regex === 'string') {
+    const compiled = compileRegex(regex);
+    if (typeof compiled === 'string')
+      diagnostics.push(regexProblem(compiled, file, where(['answer', 'regex']), label));
+  }
+  if (typeof expect.judge === 'string') {
+    const judge = loadJudge(expect.judge, '', file, rubricFiles, where(['judge']), label);
+    if ('diagnostics' in judge) diagnostics.push(...judge.diagnostics);
+  }
+  return diagnostics;
+}
+
+function regexProblem(
+  reason: string,
+  file: string,
+  place: Place | undefined,
+  /** How the assertions' path reads in a message: `cases[2].expect`, `defaults`. */
+  label: string,
+): Diagnostic {
+  return { file, ...place, message: `${label}.answer.regex ${reason}` };
+}
+
+/** Diagnostics in the order of the file, each once (a problem can be found both by the schema and beyond it). */
+function inFileOrder(diagnostics: readonly Diagnostic[], file: string): Diagnostic[] {
+  const seen = new Set<string>();
+  const rank = (d: Diagnostic) => (d.file === file ? 0 : 1);
+  return [...diagnostics]
+    .filter((d) => {
+      const key = `${d.file}:${d.line}:${d.column}:${d.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 /**
@@ -306,13 +388,22 @@ function compileRegex(text: string): { source: string; flags: string } | string 
 }
 
 type Judge = { rubric: RubricSpec } | { diagnostics: Diagnostic[] };
+/** A judge rubric file as read once per cases file: its rubric, its own problems, or why it could not be read. */
+type RubricFile = Judge | { unreadable: string };
 
-/** An inline rubric, or a rubric file relative to the cases file, as the case's judge rubric. */
+/**
+ * An inline rubric, or a rubric file relative to the cases file, as the case's judge rubric. A rubric file that
+ * cannot be read is a problem at the line that names it (`place`); a rubric file that does not validate, at its own
+ * lines in that file.
+ */
 function loadJudge(
   judge: string | Omit<RubricYaml, 'id'>,
   caseId: string,
   file: string,
-  rubricFiles: Map<string, Judge>,
+  rubricFiles: Map<string, RubricFile>,
+  place: Place | undefined,
+  /** How the assertions' path reads in a message: `cases[2].expect`, `defaults`. */
+  label: string,
 ): Judge {
   if (typeof judge !== 'string') return { rubric: normalizeRubric({ ...judge, id: caseId }, file) };
   const path = resolve(dirname(file), judge);
@@ -321,10 +412,12 @@ function loadJudge(
     loaded = readRubricFile(path);
     rubricFiles.set(path, loaded);
   }
+  if ('unreadable' in loaded)
+    return { diagnostics: [{ file, ...place, message: `${label}.judge: ${judge} ${loaded.unreadable}` }] };
   return loaded;
 }
 
-function readRubricFile(path: string): Judge {
+function readRubricFile(path: string): RubricFile {
   try {
     // Loaded with the cases, synchronously: a rubric file is small, and a bad one is this case's problem.
     return { rubric: parseSchemaSpec(readFileSync(path, 'utf8'), path, 'rubric') as RubricSpec };
@@ -332,7 +425,7 @@ function readRubricFile(path: string): Judge {
     if (error instanceof UserError) return { diagnostics: [...error.diagnostics] };
     const code = (error as NodeJS.ErrnoException).code;
     return {
-      diagnostics: [{ file: path, message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code}` }],
+      unreadable: code === 'ENOENT' ? `is no such file (looked for ${path})` : `cannot be read: ${code}`,
     };
   }
 }

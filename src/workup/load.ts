@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fromSeedTrajectory } from '../adapters/seed.js';
-import { findWorkups } from '../discover/find.js';
+import { findWorkups, WORKUPS_JSONL } from '../discover/find.js';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import type { Note } from '../model/note.js';
@@ -34,13 +34,27 @@ interface WorkupJson {
  * reported together in one `UserError`, each with its file, line and column.
  */
 export async function loadWorkup(path: string): Promise<Workup> {
+  // One line of a `*.workups.jsonl` file, as `meta.path` names it: `runs.workups.jsonl:12`.
+  const line = LINE_OF_FILE.exec(path);
+  if (line) return loadWorkupLine(line[1]!, Number(line[2]));
+  if (WORKUPS_JSONL.test(path)) {
+    const loaded = await loadWorkupLines(path);
+    if (loaded.failures.length === 0 && loaded.workups.length === 1) return loaded.workups[0]!;
+    throw new UserError([
+      ...loaded.failures.flatMap((f) => f.diagnostics),
+      ...(loaded.failures.length === 0
+        ? [{ file: path, message: `holds ${loaded.workups.length} workups: loadWorkups reads them all` }]
+        : []),
+    ]);
+  }
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new UserError({ file: path, message: 'no such file or folder' });
   if (info.isDirectory()) return loadFolder(path);
   if (path.endsWith('.json')) return loadJsonFile(path);
   throw new UserError({
     file: path,
-    message: 'expected a workup folder (note.md, provenance.jsonl, trajectory.json) or a .json file',
+    message:
+      'expected a workup folder (note.md, provenance.jsonl, trajectory.json), a .json file or a .workups.jsonl file',
   });
 }
 
@@ -64,14 +78,15 @@ export async function loadWorkups(patterns: string | readonly string[]): Promise
   const found = await findWorkups(patterns);
   const failures: WorkupFailure[] = found.diagnostics.map((d) => ({ path: d.file, diagnostics: [d] }));
   // A few loads at a time: file reads overlap, and the results keep the order the paths were found in.
-  const results = new Array<Workup | WorkupFailure>(found.paths.length);
   let next = 0;
+  const results = new Array<Workup | WorkupFailure | LoadedWorkups>(found.paths.length);
   const worker = async (): Promise<void> => {
     while (next < found.paths.length) {
       const i = next++;
       const path = found.paths[i]!;
       try {
-        results[i] = await loadWorkup(path);
+        // A `*.workups.jsonl` file is many workups, each line loaded on its own (a bad line never stops the others).
+        results[i] = WORKUPS_JSONL.test(path) ? await loadWorkupLines(path) : await loadWorkup(path);
       } catch (error) {
         if (!(error instanceof UserError)) throw error;
         results[i] = { path, diagnostics: [...error.diagnostics] };
@@ -81,7 +96,10 @@ export async function loadWorkups(patterns: string | readonly string[]): Promise
   await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
   const workups: Workup[] = [];
   for (const result of results) {
-    if ('diagnostics' in result) failures.push(result);
+    if ('failures' in result) {
+      for (const w of result.workups) workups.push(w);
+      failures.push(...result.failures);
+    } else if ('diagnostics' in result) failures.push(result);
     else workups.push(result);
   }
   return { workups, failures };
@@ -135,26 +153,123 @@ async function loadFolder(dir: string): Promise<Workup> {
 }
 
 async function loadJsonFile(file: string): Promise<Workup> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
-  });
-  const json = parseJson(text, file);
-  const locate = (path: readonly string[], key?: string) => locateInJson(text, path, key);
+  const text = await readText(file);
+  return workupOfJson(text, file, 1, basename(file).replace(/(\.workup)?\.json$/, ''), file);
+}
+
+/**
+ * A workup from JSON text in the workup schema (the single-file form), found at line `firstLine` of `file`: a whole
+ * `*.workup.json`, or one line of a `*.workups.jsonl`. Every problem is placed in the file.
+ */
+function workupOfJson(text: string, file: string, firstLine: number, id: string, path: string): Workup {
+  const json = parseJson(text, file, firstLine - 1);
+  const locate = (at: readonly string[], key?: string) => {
+    const place = locateInJson(text, at, key);
+    return place && { line: place.line + firstLine - 1, column: place.column };
+  };
   const problems = checkSchema('workup', json, file, locate);
   if (problems.length > 0) throw new UserError(problems);
   const data = json as WorkupJson;
   const noteText = data.note;
   const at = (field: string) => ({
     file,
-    locate: (path: readonly string[], key?: string) => locate([field, ...path], key),
+    locate: (inner: readonly string[], key?: string) => locate([field, ...inner], key),
   });
-  return assemble(data.id ?? basename(file).replace(/(\.workup)?\.json$/, ''), {
+  return assemble(data.id ?? id, {
     note: noteText === undefined ? undefined : parseNote(noteText, { file }),
     ledger: data.ledger ?? [],
     trajectory:
       data.trajectory === undefined ? undefined : fromSeedTrajectory(data.trajectory, at('trajectory')),
     gold: data.gold === undefined ? undefined : fromSeedTrajectory(data.gold, at('gold')),
-    meta: { ...data.meta, path: file },
+    meta: { ...data.meta, path },
+  });
+}
+
+/** One line of such a file, as its workups' `meta.path` names it. */
+const LINE_OF_FILE = /^(.*\.workups\.jsonl):(\d+)$/;
+
+/** A `*.workups.jsonl` file's text and where each of its lines starts. */
+interface Lines {
+  text: string;
+  starts: number[];
+}
+
+function linesOf(text: string): Lines {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return { text, starts };
+}
+
+/** Line `n` (from 1) without its line break. */
+function lineAt({ text, starts }: Lines, n: number): string {
+  const start = starts[n - 1]!;
+  const next = starts[n];
+  let end = next === undefined ? text.length : next - 1;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  return text.slice(start, end);
+}
+
+/**
+ * Loads every workup of a `*.workups.jsonl` file: each non-blank line is one workup in the workup schema, read as a
+ * `*.workup.json` file would be, its problems placed at their line (and column) in the file. A bad line is one failure
+ * (`path` is `file:line`) and never stops the other lines. A line without an `id` is `<file name>-<line>`; an id that
+ * an earlier line already took is a failure at the later line. Each workup's `meta.path` is `file:line`, which
+ * `loadWorkup` reads back.
+ */
+export async function loadWorkupLines(file: string): Promise<LoadedWorkups> {
+  const lines = linesOf(await readText(file));
+  const base = basename(file).replace(WORKUPS_JSONL, '');
+  const workups: Workup[] = [];
+  const failures: WorkupFailure[] = [];
+  const firstLine = new Map<string, number>();
+  for (let n = 1; n <= lines.starts.length; n++) {
+    const text = lineAt(lines, n);
+    if (text.trim() === '') continue;
+    try {
+      const workup = workupOfJson(text, file, n, `${base}-${n}`, `${file}:${n}`);
+      const seen = firstLine.get(workup.id);
+      if (seen !== undefined) {
+        throw new UserError({
+          file,
+          line: n,
+          column: 1,
+          message: `duplicate workup id "${workup.id}" (first on line ${seen})`,
+        });
+      }
+      firstLine.set(workup.id, n);
+      workups.push(workup);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      failures.push({ path: `${file}:${n}`, diagnostics: [...error.diagnostics] });
+    }
+  }
+  if (workups.length === 0 && failures.length === 0)
+    failures.push({ path: file, diagnostics: [{ file, message: 'no workups: the file has no lines' }] });
+  return { workups, failures };
+}
+
+/**
+ * The last `*.workups.jsonl` file read line by line, while it is unchanged: a reader that loads its workups one at a
+ * time by `meta.path` (the HTML report) reads and splits the file once, not once per line.
+ */
+let lastLines: { file: string; mtimeMs: number; size: number; lines: Lines } | undefined;
+
+async function loadWorkupLine(file: string, n: number): Promise<Workup> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info) throw new UserError({ file, message: 'no such file or folder' });
+  if (lastLines?.file !== file || lastLines.mtimeMs !== info.mtimeMs || lastLines.size !== info.size) {
+    lastLines = { file, mtimeMs: info.mtimeMs, size: info.size, lines: linesOf(await readText(file)) };
+  }
+  const { lines } = lastLines;
+  const text = n >= 1 && n <= lines.starts.length ? lineAt(lines, n) : '';
+  if (text.trim() === '') throw new UserError({ file, line: n, message: 'no workup on this line' });
+  const base = basename(file).replace(WORKUPS_JSONL, '');
+  return workupOfJson(text, file, n, `${base}-${n}`, `${file}:${n}`);
+}
+
+async function readText(file: string): Promise<string> {
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
   });
 }
 

@@ -78,6 +78,7 @@ describe('needlework import', () => {
         `✓ wrote ${out}/note.md: the final answer (229 characters)`,
         `✓ wrote ${out}/meta.json: outcome unknown (the source records none), trace 4bf92f3577b34da6a3ce929d0e0e4736 span 00f067aa0ba902b7`,
         '  arguments: 5 of 5 tool calls',
+        '  tool errors: 1 (docs.search)',
         '  citations: none in the answer',
       ].join('\n'),
     );
@@ -193,7 +194,9 @@ describe('needlework import', () => {
 
   it('throws a usage error (exit 2) for a missing --out or an unknown --from', async () => {
     await expect(runImport({ file: OPENAI }, captureIo())).rejects.toThrow(
-      new UsageError('missing --out <dir>: the workup folder to write'),
+      new UsageError(
+        'missing --out <dir>: the workup folder to write (or a *.workups.jsonl file, one workup a line)',
+      ),
     );
     await expect(runImport({ file: OPENAI, out: 'x', from: 'langchain' }, captureIo())).rejects.toThrow(
       new UsageError(

@@ -197,7 +197,7 @@ describe('SWE-agent .traj', () => {
     const io = captureIo();
     expect(await runImport({ file: `${FIXTURES}/swe-agent-commands.traj`, out: dir }, io)).toBe(0);
     expect(io.stdout().split('\n').slice(3)).toEqual([
-      `✓ wrote ${dir}/meta.json: outcome unknown (submitted), task swe-agent-commands`,
+      `✓ wrote ${dir}/meta.json: outcome unknown (submitted), task swe-agent-commands, cost 0.53839 USD`,
       '  arguments: 4 of 5 tool calls',
       '  ! 1 tool call without arguments (submit)',
       '  citations: none in the answer',

@@ -47,7 +47,7 @@ describe('task cases that are malformed', () => {
       [
         'bad-regex',
         [
-          'x.cases.yaml:14:24: expect.answer.regex is not a valid regular expression: /(unclosed/: Unterminated group',
+          'x.cases.yaml:14:24: cases[3].expect.answer.regex is not a valid regular expression: /(unclosed/: Unterminated group',
         ],
       ],
       ['ok-one', ['x.cases.yaml:15:9: duplicate case id "ok-one" (also at line 3)']],

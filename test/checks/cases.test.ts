@@ -2,7 +2,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectationText } from '../../src/checks/format.js';
-import { formatDiagnostic } from '../../src/errors/index.js';
+import { UserError } from '../../src/errors/index.js';
 import type { CasesSpec } from '../../src/model/spec.js';
 import { parseSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
@@ -244,7 +244,7 @@ describe('task cases: judge', () => {
     );
   });
 
-  it('reads a rubric file that many cases name (a default judge) once, and reports a missing one on each case', async () => {
+  it("reads a rubric file that many cases name (a default judge) once; a missing one is the file's problem, at the line naming it", async () => {
     const dir = await tmp();
     await copyFile(join(ROOT, 'needles/icd-203.rubric.yaml'), join(dir, 'tradecraft.rubric.yaml'));
     const file = join(dir, 'x.cases.yaml');
@@ -255,9 +255,13 @@ describe('task cases: judge', () => {
     expect(a?.id).toBe('icd-203');
     expect(b).toBe(a);
     expect(c).toBe(a);
-    const missing = parseSpec(text('gone.rubric.yaml'), file) as CasesSpec;
-    expect(missing.invalid.map((one) => [one.id, one.diagnostics.map(formatDiagnostic)])).toEqual(
-      ['a', 'b', 'c'].map((id) => [id, [`${join(dir, 'gone.rubric.yaml')}: no such file`]]),
+    expect(() => parseSpec(text('gone.rubric.yaml'), file)).toThrow(
+      new UserError({
+        file,
+        line: 3,
+        column: 10,
+        message: `defaults.judge: gone.rubric.yaml is no such file (looked for ${join(dir, 'gone.rubric.yaml')})`,
+      }),
     );
   });
 

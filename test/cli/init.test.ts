@@ -22,6 +22,7 @@ describe('needlework init', () => {
     const io = captureIo();
     expect(await runInit({ dir }, io)).toBe(0);
     expect(io.stdout()).toContain('created needles/example.needle.yaml');
+    expect(io.stdout()).toContain('created needles/example.cases.yaml');
     expect(io.stdout()).toContain('created test/agent.test.ts');
     expect(io.stdout()).toContain('created workups/example-grounded/');
     expect(io.stdout()).toContain('created .github/workflows/needlework.yml');
@@ -96,6 +97,10 @@ describe('needlework init', () => {
     const io = captureIo();
     await runInit({ dir }, io);
     expect(io.stdout()).toContain('kept    vite.config.ts (add the plugin to it:)');
+    // The lines to add name every kind of spec file, task cases included, as the config init writes does.
+    expect(io.stdout()).toContain(
+      "plugins: [needlework({ needles: ['needles/**/*.needle.yaml', 'needles/**/*.rubric.yaml', 'needles/**/*.cases.yaml'], workups: ['workups'] })],",
+    );
     expect(io.stdout()).toContain('kept    needles/example.needle.yaml (exists)');
     expect(io.stdout()).toContain('kept    workups/example-grounded/ (exists)');
     expect(await readFile(join(dir, 'needles/example.needle.yaml'), 'utf8')).toBe('mine\n');

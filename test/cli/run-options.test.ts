@@ -30,8 +30,12 @@ describe('needlework run: malformed options are one-line usage errors', () => {
     [['--shard', '1/2', '--shard', '2/2'], '--shard takes one <index>/<count>; it was given 2 times'],
     [['--out-dir', 'a', '--out-dir', 'b'], '--out-dir takes one folder; it was given 2 times'],
     [['--baseline', 'a', '--baseline', 'b'], '--baseline takes one trend history; it was given 2 times'],
-    [['--bail', '0'], '--bail must be a whole number of at least 1'],
-    [['--samples', 'many'], '--samples must be a whole number of at least 1'],
+    [['--bail', '0'], '--bail expects a whole number of at least 1, got 0'],
+    [['--bail', '1.5'], '--bail expects a whole number of at least 1, got 1.5'],
+    [['--samples', 'many'], '--samples expects a whole number of at least 1, got many'],
+    [['--level', 'abc'], '--level expects a non-negative number, got abc'],
+    [['--tolerance=-1'], '--tolerance expects a non-negative number, got -1'],
+    [['--relative-tolerance', 'lots'], '--relative-tolerance expects a non-negative number, got lots'],
   ])('needlework run %j', async (args, message) => {
     const error = await runError(args);
     expect(error).toBeInstanceOf(UsageError);

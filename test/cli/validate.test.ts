@@ -77,10 +77,10 @@ describe('the needlework binary', () => {
   it('exits 2 on a usage error: an unknown command or option', async () => {
     const unknown = await needlework('frobnicate');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('error unknown command "frobnicate"\nRun "needlework --help" for usage.\n');
+    expect(unknown.stderr).toBe('error unknown command "frobnicate"; see "needlework --help"\n');
     const option = await needlework('validate', '--frob');
     expect(option.code).toBe(2);
-    expect(option.stderr).toContain('Unknown option `--frob`');
+    expect(option.stderr).toBe('error unknown option --frob; see "needlework validate --help"\n');
   });
 
   it('prints its version and help, listing only the commands that exist', async () => {
@@ -91,5 +91,67 @@ describe('the needlework binary', () => {
     const help = await needlework('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('validate [...paths]');
+  });
+});
+
+describe('needlework validate on a cases file: every problem in one pass', () => {
+  /** The faults of a real first try: a typo in the defaults, a wrong type, two bad regexes, two missing rubrics. */
+  const FAULTS = `id: all-at-once
+defaults:
+  tools: { must_cal: [search] }
+cases:
+  - id: one
+    expect:
+      steps: { max_steps: many }
+  - id: two
+    expect:
+      answer: { regex: "/(open/" }
+  - id: three
+    expect:
+      steps: { max_tool_errors: -1 }
+      answer: { regex: "[z-a]" }
+      judge: ./missing.rubric.yaml
+  - id: four
+    expect:
+      judge: ./gone.rubric.yaml
+`;
+
+  it('reports the defaults typo, the schema errors, the bad regexes and the missing rubrics, each at its line', async () => {
+    const dir = await tmp();
+    const file = join(dir, 'all.cases.yaml');
+    await writeFile(file, FAULTS);
+    const io = captureIo();
+    expect(await runValidate({ paths: [file] }, io)).toBe(1);
+    expect(io.stdout()).toBe('');
+    expect(io.stderr().split('\n')).toEqual([
+      `✗ ${file}:3:12: unknown key "must_cal" in defaults.tools (did you mean "must_call"?); expected one of: must_call, must_not_call, max_calls, order`,
+      `✗ ${file}:7:27: cases[0].expect.steps.max_steps must be an integer`,
+      `✗ ${file}:10:24: cases[1].expect.answer.regex is not a valid regular expression: /(open/: Unterminated group`,
+      `✗ ${file}:13:33: cases[2].expect.steps.max_tool_errors must be >= 0`,
+      `✗ ${file}:14:24: cases[2].expect.answer.regex is not a valid regular expression: /[z-a]/: Range out of order in character class`,
+      `✗ ${file}:15:14: cases[2].expect.judge: ./missing.rubric.yaml is no such file (looked for ${dir}/missing.rubric.yaml)`,
+      `✗ ${file}:18:14: cases[3].expect.judge: ./gone.rubric.yaml is no such file (looked for ${dir}/gone.rubric.yaml)`,
+      '',
+      '7 problems found; 0 specs, 0 workups valid',
+    ]);
+  });
+
+  it('gives a file with one bad case no ✓ and does not count it valid; its good cases are still counted', async () => {
+    const dir = await tmp();
+    const file = join(dir, 'some.cases.yaml');
+    await writeFile(
+      file,
+      'id: some\ncases:\n  - id: good\n    expect:\n      tools: { must_call: [search] }\n  - id: bad\n    expect:\n      answer: { regex: "(" }\n      judge: nope.rubric.yaml\n',
+    );
+    const io = captureIo();
+    expect(await runValidate({ paths: [file, 'needles/compound-alpha.needle.yaml'] }, io)).toBe(1);
+    expect(io.stdout()).not.toContain('some.cases.yaml');
+    expect(io.stderr().split('\n')).toEqual([
+      `✗ cases some (${file}): 1 invalid case (bad); 1 valid case, 1 assertion`,
+      `✗ ${file}:8:24: cases[1].expect.answer.regex is not a valid regular expression: /(/: Unterminated group`,
+      `✗ ${file}:9:14: cases[1].expect.judge: nope.rubric.yaml is no such file (looked for ${dir}/nope.rubric.yaml)`,
+      '',
+      '2 problems found; 1 spec, 0 workups valid',
+    ]);
   });
 });

@@ -190,7 +190,7 @@ describe('loadWorkup: bad input', () => {
     ]);
     expect(await problems(join(dir, 'nope'))).toEqual([`${join(dir, 'nope')}: no such file or folder`]);
     expect(await problems(join(dir, 'notes.txt'))).toEqual([
-      `${join(dir, 'notes.txt')}: expected a workup folder (note.md, provenance.jsonl, trajectory.json) or a .json file`,
+      `${join(dir, 'notes.txt')}: expected a workup folder (note.md, provenance.jsonl, trajectory.json), a .json file or a .workups.jsonl file`,
     ]);
   });
 

@@ -1,9 +1,17 @@
 import type { ImportedWorkup } from '../../adapters/imported.js';
-import { toolCalls } from '../../model/trajectory.js';
+import { errorSteps, toolCalls } from '../../model/trajectory.js';
 import type { WorkupMeta } from '../../model/workup.js';
 import { colors, type Io } from '../io.js';
 
 const CITATION = /\[cite:\s*([^\]]*)\]/g;
+
+/** The field of a `*.workups.jsonl` line that holds what a workup folder keeps in each file. */
+const FIELD: Readonly<Record<string, string>> = {
+  'trajectory.json': 'trajectory',
+  'note.md': 'note',
+  'gold.trajectory.json': 'gold',
+  'meta.json': 'meta',
+};
 
 /**
  * Prints what one imported workup took and what it could not: the files written, steps and tool calls, how many
@@ -13,12 +21,16 @@ const CITATION = /\[cite:\s*([^\]]*)\]/g;
  */
 export function printSummary(
   workup: ImportedWorkup,
-  written: { folder: string; files: readonly string[] },
+  written: { folder: string; files: readonly string[]; line?: number },
   file: string,
   io: Io,
 ): boolean {
   const c = colors(io);
-  const at = (name: string) => `${written.folder}/${name}`;
+  // In a `*.workups.jsonl` file a workup is a line, and its parts are fields of it.
+  const at = (name: string) =>
+    written.line === undefined
+      ? `${written.folder}/${name}`
+      : `${written.folder}:${written.line} ${FIELD[name] ?? name}`;
   const t = workup.trajectory;
   const calls = toolCalls(t);
   io.out(
@@ -47,6 +59,10 @@ export function printSummary(
         `  ${c.yellow('!')} ${plural(bare.length, 'tool call')} without arguments${tally(bare.map((s) => s.tool_name ?? '?'))}`,
       );
     }
+  }
+  const errors = errorSteps(t);
+  if (errors.length > 0) {
+    io.out(`  tool errors: ${errors.length}${tally(errors.map((s) => s.tool_name ?? '?'))}`);
   }
   if (answer === null) {
     io.out(`  ${c.yellow('!')} no final answer in this run, so no note.md was written`);
@@ -87,6 +103,7 @@ function metaLine(meta: WorkupMeta): string {
   }
   if (meta.task !== undefined) parts.push(`task ${meta.task}`);
   if (meta.trial !== undefined) parts.push(`trial ${meta.trial}`);
+  if (typeof meta['cost_usd'] === 'number') parts.push(`cost ${meta['cost_usd']} USD`);
   if (meta.trace)
     parts.push(`trace ${meta.trace.traceId}${meta.trace.spanId ? ` span ${meta.trace.spanId}` : ''}`);
   return parts.join(', ');

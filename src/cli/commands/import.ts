@@ -1,8 +1,9 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../adapters/detect.js';
-import type { ImportedWorkup } from '../../adapters/imported.js';
+import type { ImportedWorkup, ImportResult } from '../../adapters/imported.js';
 import { importJson } from '../../adapters/importers.js';
+import { WORKUPS_JSONL } from '../../discover/find.js';
 import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import { parseJson } from '../../parse/json.js';
 import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
@@ -40,7 +41,9 @@ export interface ImportOptions {
 export async function runImport(options: ImportOptions, io: Io): Promise<number> {
   const c = colors(io);
   if (options.out === undefined || options.out === '') {
-    throw new UsageError('missing --out <dir>: the workup folder to write');
+    throw new UsageError(
+      'missing --out <dir>: the workup folder to write (or a *.workups.jsonl file, one workup a line)',
+    );
   }
   if (options.from !== undefined && !(TRAJECTORY_FORMATS as readonly string[]).includes(options.from)) {
     throw new UsageError(`--from must be one of ${TRAJECTORY_FORMATS.join(', ')}; got "${options.from}"`);
@@ -74,6 +77,20 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       ...(options.trace !== undefined ? { traceId: options.trace } : {}),
     });
     const force = options.force === true;
+    // `--out runs.workups.jsonl`: every run of the file one line each, in the workup schema `loadWorkups` reads.
+    if (WORKUPS_JSONL.test(options.out)) {
+      await refuseOverwriteFile(options.out, force);
+      const lines = result.workups.map((w) => workupLine(w));
+      await writeFile(options.out, lines.join('')).catch((error: NodeJS.ErrnoException) => {
+        throw new UserError({ file: options.out!, message: `cannot write: ${error.code ?? error.message}` });
+      });
+      let code = 0;
+      for (const [i, workup] of result.workups.entries()) {
+        const written = { folder: options.out, files: filesOf(workup), line: i + 1 };
+        if (!printSummary(workup, written, options.file, io)) code = 1;
+      }
+      return reportFailed(result, options.file, io, code);
+    }
     const folders = result.workups.map((w) =>
       result.many ? join(options.out!, safeName(w.name)) : options.out!,
     );
@@ -83,15 +100,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       const written = await write(workup, folders[i]!);
       if (!printSummary(workup, written, options.file, io)) code = 1;
     }
-    for (const d of result.failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
-    if (result.failed.length > 0) {
-      io.err(
-        `${c.red('✗')} ${options.file}: ${plural(result.failed.length, 'problem')} in elements that were not imported; ` +
-          `${plural(result.workups.length, 'workup')} imported from the rest`,
-      );
-      code = 1;
-    }
-    return code;
+    return reportFailed(result, options.file, io, code);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     for (const d of error.diagnostics) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
@@ -202,8 +211,43 @@ function readChunks(file: string, chunks: readonly JsonChunk[], bigints: boolean
 
 /** The files a workup writes, by name; the summary prints them. */
 export interface Written {
+  /** The workup folder, or the `*.workups.jsonl` file that holds it as line `line`. */
   folder: string;
   files: string[];
+  line?: number;
+}
+
+/** The elements of a list that could not be read: each at its place, then how many, and exit 1. */
+function reportFailed(result: ImportResult, file: string, io: Io, code: number): number {
+  const c = colors(io);
+  for (const d of result.failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
+  if (result.failed.length === 0) return code;
+  io.err(
+    `${c.red('✗')} ${file}: ${plural(result.failed.length, 'problem')} in elements that were not imported; ` +
+      `${plural(result.workups.length, 'workup')} imported from the rest`,
+  );
+  return 1;
+}
+
+/**
+ * One workup as a line of a `*.workups.jsonl` file: `{ id, note, trajectory, gold, meta }`, the same parts a folder
+ * gets (the answer as the note), compact, newline-terminated. A `bigint` is written as its decimal string.
+ */
+function workupLine(workup: ImportedWorkup): string {
+  const answer = workup.trajectory.final_answer;
+  const value = {
+    id: workup.name,
+    ...(answer !== null && { note: answer.endsWith('\n') ? answer : `${answer}\n` }),
+    trajectory: inSeedOrder(workup.trajectory),
+    ...(workup.gold && { gold: inSeedOrder(workup.gold) }),
+    ...(Object.keys(workup.meta).length > 0 && { meta: workup.meta }),
+  };
+  return `${JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`;
+}
+
+async function refuseOverwriteFile(file: string, force: boolean): Promise<void> {
+  if (!force && (await exists(file)))
+    throw new UserError({ file, message: 'already exists; pass --force to overwrite it' });
 }
 
 async function refuseOverwrite(

@@ -1,6 +1,6 @@
 import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { EXAMPLE_WORKUP, initFiles, type ProjectModules } from '../init/templates.js';
+import { EXAMPLE_WORKUP, initFiles, PLUGIN_LINE, type ProjectModules } from '../init/templates.js';
 import { colors, type Io } from '../io.js';
 import { packageRoot } from '../package-root.js';
 
@@ -50,11 +50,7 @@ export async function runInit(options: InitOptions, io: Io): Promise<number> {
     if (path.startsWith('vitest.config.') && existingConfig) {
       io.out(`${c.yellow('kept')}    ${existingConfig} ${c.dim('(add the plugin to it:)')}`);
       io.out(c.dim("          import { needlework } from 'needlework/vitest';"));
-      io.out(
-        c.dim(
-          "          plugins: [needlework({ needles: ['needles/**/*.needle.yaml'], workups: ['workups'] })],",
-        ),
-      );
+      io.out(c.dim(`          ${PLUGIN_LINE}`));
       continue;
     }
     if (await exists(target)) {
@@ -77,8 +73,9 @@ export async function runInit(options: InitOptions, io: Io): Promise<number> {
     io.out(`${c.green('created')} ${EXAMPLE_WORKUP.to}/ ${c.dim('(an example run to read)')}`);
   }
   io.out(
-    `\nNext: ${c.bold('npx vitest run')} checks the example run with the example needle and test (all should pass).` +
-      `\nThen put your agent's runs in workups/ and write a needle for its task (${c.bold('npx needlework validate needles')}).`,
+    `\nNext: ${c.bold('npx vitest run')} checks the example run with the example needle, task cases and test (all should pass).` +
+      `\nThen put your agent's runs in workups/ (${c.bold('npx needlework import <log> --out workups/<name>')} reads chat logs and traces)` +
+      `\nand write a case for each task in needles/example.cases.yaml (${c.bold('npx needlework validate needles workups')}).`,
   );
   return 0;
 }

@@ -10,6 +10,7 @@ import { scoreRubric } from '../../rubric/score.js';
 import { loadSpec } from '../../specs/load.js';
 import { loadWorkups } from '../../workup/load.js';
 import { colors, type Io } from '../io.js';
+import { numberOption, wholeNumber } from '../options.js';
 
 export interface JudgeCommandOptions {
   /** Workup folders or files, folders holding them, or globs. */
@@ -112,14 +113,14 @@ export function judgeOptions(workups: string[], flags: Record<string, unknown>):
     rubric: flags.rubric,
     ...(typeof flags.judge === 'string' && { judge: flags.judge }),
     ...(flags.judgeModel !== undefined && { model: String(flags.judgeModel) }),
-    ...(flags.samples !== undefined && { samples: whole(flags.samples, '--samples', 1) }),
+    ...(flags.samples !== undefined && { samples: wholeNumber(flags, 'samples')! }),
     ...(flags.temperature !== undefined && {
-      temperature: flags.temperature === 'none' ? null : number(flags.temperature, '--temperature'),
+      temperature: flags.temperature === 'none' ? null : numberOption(flags, 'temperature')!,
     }),
     ...(typeof flags.cassette === 'string' && { cassette: flags.cassette }),
     ...(mode !== undefined && { mode }),
-    ...(flags.timeout !== undefined && { timeoutMs: whole(flags.timeout, '--timeout', 1) }),
-    ...(flags.concurrency !== undefined && { concurrency: whole(flags.concurrency, '--concurrency', 1) }),
+    ...(flags.timeout !== undefined && { timeoutMs: wholeNumber(flags, 'timeout')! }),
+    ...(flags.concurrency !== undefined && { concurrency: wholeNumber(flags, 'concurrency')! }),
     ...(flags.price !== undefined && { price: price(flags.price) }),
     ...(flags.json === true && { json: true }),
   };
@@ -133,18 +134,4 @@ function price(value: unknown): ModelPrice {
     );
   }
   return { input: parts[0]!, output: parts[1]! };
-}
-
-function whole(value: unknown, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`${flag} expects a whole number of at least ${min}, got ${String(value)}`);
-  return n;
-}
-
-function number(value: unknown, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new UsageError(`${flag} expects a non-negative number, got ${String(value)}`);
-  return n;
 }

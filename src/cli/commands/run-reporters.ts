@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Reporter } from 'vitest/node';
 import { UsageError } from '../../errors/index.js';
 
@@ -31,6 +31,7 @@ function isPath(name: string): boolean {
  * @param root the project folder packages are resolved from.
  */
 export async function checkReporterNames(names: readonly string[], root: string): Promise<void> {
+  if (names.includes('html')) requireVitestUi('--reporter html', [root]);
   const vitest = await vitestReporterNames();
   const known = new Set<string>([...NEEDLEWORK_REPORTERS, ...vitest]);
   const require = createRequire(join(resolve(root), 'package.json'));
@@ -47,6 +48,38 @@ export async function checkReporterNames(names: readonly string[], root: string)
     );
   }
 }
+
+/**
+ * Vitest's HTML reporter and UI come from @vitest/ui, an optional package: without it Vitest stops mid-start with
+ * "MISSING DEPENDENCY" and a stack trace. Checked before Vitest starts, where Vitest looks (the project folders in
+ * `paths`, then Vitest's own), so a missing package is one usage error saying how to get it.
+ */
+export function requireVitestUi(
+  flag: string,
+  paths: readonly string[],
+  vitestDir: string | null = VITEST_DIR,
+): void {
+  for (const from of [...paths, ...(vitestDir !== null ? [vitestDir] : [])]) {
+    try {
+      createRequire(join(resolve(from), 'package.json')).resolve('@vitest/ui');
+      return;
+    } catch {
+      // Not found from this folder: try the next.
+    }
+  }
+  throw new UsageError(
+    `${flag} needs @vitest/ui, which this project does not have: install it (npm install -D @vitest/ui), or use needlework-html, needlework's own report`,
+  );
+}
+
+/** The folder Vitest is installed in, which Vitest also resolves @vitest/ui from. */
+const VITEST_DIR: string | null = (() => {
+  try {
+    return dirname(createRequire(import.meta.url).resolve('vitest/package.json'));
+  } catch {
+    return null;
+  }
+})();
 
 /** What `--reporter junit` and `--reporter html` mean, said once: they are Vitest's, not needlework's. */
 export function reporterNotes(names: readonly string[]): string[] {

@@ -57,9 +57,13 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   for (const spec of specs?.cases ?? []) {
     const { caseCriteria, casesOf, unusedTools } = cases!;
     const checks = spec.cases.reduce((n, c) => n + caseCriteria(spec, c).length, 0);
-    io.out(
-      `${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${plural(spec.cases.length, 'valid case')}, ${plural(checks, 'assertion')}`)}`,
-    );
+    const counts = `${plural(spec.cases.length, 'valid case')}, ${plural(checks, 'assertion')}`;
+    // A file with a bad case is not valid: its problems are listed below, each at its line.
+    if (spec.invalid.length > 0)
+      io.err(
+        `${c.red('✗')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${plural(spec.invalid.length, 'invalid case')} (${spec.invalid.map((one) => one.id).join(', ')}); ${counts}`)}`,
+      );
+    else io.out(`${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${counts}`)}`);
     // With workups named too, each case must have a run, and the tools it names should be ones its runs call.
     if (!workups) continue;
     for (const taskCase of spec.cases) {
@@ -94,8 +98,9 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   for (const problem of problems) io.err(`${c.red('✗')} ${formatDiagnostic(problem)}`);
   for (const warning of warnings) io.err(`${c.yellow('!')} ${warning}`);
 
+  const validCases = specs?.cases.filter((spec) => spec.invalid.length === 0).length ?? 0;
   const counted = [
-    plural((specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0) + (specs?.cases.length ?? 0), 'spec'),
+    plural((specs?.needles.length ?? 0) + (specs?.rubrics.length ?? 0) + validCases, 'spec'),
     plural(workups?.workups.length ?? 0, 'workup'),
   ].join(', ');
   if (problems.length > 0) {
