@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Diagnostic } from '../errors/diagnostic.js';
 import { UserError } from '../errors/index.js';
 import { redactSecrets } from './secrets.js';
 
@@ -14,6 +16,11 @@ export interface EntryFormat<E> {
   isEntry(value: unknown): value is E;
   /** Says what an entry needs, for the error on a bad one (for example "recorded verdicts (each needs ...)"). */
   expected: string;
+  /**
+   * A deeper look at an entry `isEntry` accepted (the shape of its recorded response): what is wrong with it in a few
+   * words (`what` names the entry for a person: "tool call graph_query, trial 2"), or `undefined` when it is fine.
+   */
+  problem?(entry: E): { what: string; problem: string } | undefined;
 }
 
 /**
@@ -89,6 +96,7 @@ export class CassetteStore<E> {
     const body = { version: 1, entries: sorted };
     const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
+      await mkdir(dirname(this.file), { recursive: true });
       await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`, 'utf8');
       await rename(temp, this.file);
     } catch (error) {
@@ -127,17 +135,42 @@ export async function readEntries<E>(
   }
   const entries = new Map<string, E>();
   const bad: string[] = [];
+  const problems: Diagnostic[] = [];
   for (const [hash, entry] of Object.entries(body.entries)) {
-    if (format.isEntry(entry)) entries.set(hash, entry);
-    else bad.push(hash);
+    if (!format.isEntry(entry)) {
+      bad.push(hash);
+      continue;
+    }
+    const found = format.problem?.(entry);
+    if (found) {
+      problems.push({
+        file,
+        ...placeOf(text, hash),
+        message: `entry "${hash.slice(0, 12)}" (${found.what}): ${found.problem}`,
+      });
+    } else entries.set(hash, entry);
   }
   if (bad.length > 0) {
-    throw new UserError({
+    problems.unshift({
       file,
       message: `entries ${bad.map((h) => `"${h.slice(0, 12)}"`).join(', ')} are not ${format.expected}`,
     });
   }
+  if (problems.length > 0) throw new UserError(problems);
   return entries;
+}
+
+/** The line and column of an entry's key in the cassette's text, when it can be found. */
+function placeOf(text: string, hash: string): { line?: number; column?: number } {
+  const at = text.indexOf(JSON.stringify(hash));
+  if (at < 0) return {};
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: at - start + 1 };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
