@@ -5,7 +5,7 @@ import { isObject } from '../../cassette/store.js';
 /**
  * The model with its responses recorded to, and replayed from, a cassette, so an OpenAI Agents SDK run goes offline
  * once recorded (`run(agent, input)` and `run(agent, input, { stream: true })` alike). Keyed by the request without
- * its abort signal and tracing flag: instructions, input items, model settings, tools, output type, handoffs. The
+ * its abort signal, tracing flag and tracing span: instructions, input items, model settings, tools, output type, handoffs. The
  * recorded response keeps its output items, usage and response id. `name` names the model in the cassette (default:
  * the model's own `model` field, else its class name). Wrap tools with `cassette.tool(name, execute)`.
  */
@@ -40,8 +40,10 @@ function modelName(model: Model): string {
   return typeof own === 'string' ? own : model.constructor?.name || 'model';
 }
 
+/** The request as keyed: without its abort signal, tracing flag and the SDK's `_internal` (the tracing parent span). */
 function requestArgs(request: ModelRequest): Record<string, unknown> {
   const { signal: _signal, tracing: _tracing, toolsExplicitlyProvided: _explicit, ...args } = request;
+  delete (args as Record<string, unknown>)._internal;
   return args;
 }
 
