@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { UserError } from '../errors/index.js';
 import { plain } from '../recorder/plain.js';
-import { hashOf } from './canonical.js';
+import { redactedStableJson, stableJson } from './canonical.js';
 import { describeCall, firstDifference, nearestCall } from './miss.js';
 import { redactSecrets } from './secrets.js';
 import { CassetteStore, type EntryFormat, isObject } from './store.js';
@@ -141,16 +142,20 @@ export class CallCassette {
   private replayed = 0;
   private live = 0;
   private shared = false;
+  private readonly store: CassetteStore<CallEntry> | undefined;
+  /** Replay misses so far, shared by every trial's view: a tool's miss is caught by the SDK as a tool error. */
+  readonly misses: CassetteMissError[];
 
   private constructor(
-    private readonly store: CassetteStore<CallEntry> | undefined,
+    private readonly writes: Writes,
     readonly mode: CallCassetteMode,
     readonly file: string,
     /** The trial this view records and replays, or `undefined` for calls made outside trials. */
     readonly trial: number | undefined,
-    /** Replay misses so far, shared by every trial's view: a tool's miss is caught by the SDK as a tool error. */
-    readonly misses: CassetteMissError[],
-  ) {}
+  ) {
+    this.store = writes.store;
+    this.misses = writes.misses;
+  }
 
   /** Opens the cassette; `replay` needs the file to exist (a wrong path is a `UserError`). */
   static async open(options: {
@@ -167,12 +172,12 @@ export class CallCassette {
     }
     const store =
       mode === 'off' ? undefined : await CassetteStore.open(file, CALLS, { mustExist: mode === 'replay' });
-    return new CallCassette(store, mode, file, checkTrial(options.trial), []);
+    return new CallCassette(new Writes(store), mode, file, checkTrial(options.trial));
   }
 
   /** The same cassette for the calls of one trial (from 1): recorded under that trial, replayed as it recorded them. */
   forTrial(trial: number): CallCassette {
-    return new CallCassette(this.store, this.mode, this.file, checkTrial(trial), this.misses);
+    return new CallCassette(this.writes, this.mode, this.file, checkTrial(trial));
   }
 
   /** How this view's calls were answered so far (see `CassetteUse`). */
@@ -202,13 +207,20 @@ export class CallCassette {
       this.live++;
       return live();
     }
-    const request: CallRequest = { kind, name, args: redactSecrets(plain(args)) };
-    if (this.trial !== undefined) request.trial = this.trial;
-    const hash = hashOf(request);
+    const data = plain(args);
+    // The key needs only the canonical text of the redacted arguments; the redacted request itself is made only when
+    // it is recorded or named in a miss.
+    const canonical = redactedStableJson(data);
+    const hash = requestHash(kind, name, canonical, this.trial);
+    const request = (): CallRequest => {
+      const made: CallRequest = { kind, name, args: redactSecrets(data) };
+      if (this.trial !== undefined) made.trial = this.trial;
+      return made;
+    };
     if (this.mode !== 'record') {
       let entry = store.get(hash);
-      if (!entry && this.trial !== undefined) {
-        entry = store.get(hashOf({ kind, name, args: request.args }));
+      if (!entry && this.trial !== undefined && this.writes.untrialed(store)) {
+        entry = store.get(requestHash(kind, name, canonical, undefined));
         if (entry) this.shared = true;
       }
       if (entry) {
@@ -217,30 +229,32 @@ export class CallCassette {
       }
     }
     if (this.mode === 'replay') {
-      const miss = new CassetteMissError(request, nearestCall(request, store.values()), this.file);
+      const missing = request();
+      const miss = new CassetteMissError(missing, nearestCall(missing, store.values()), this.file);
       this.misses.push(miss);
       throw miss;
     }
     this.live++;
+    if (this.trial === undefined) this.writes.recordedUntrialed();
     let value: T;
     try {
       value = await live();
     } catch (error) {
       if (kind === 'tool') {
         store.set(hash, {
-          request,
+          request: request(),
           response: { error: error instanceof Error ? error.message : String(error) },
         });
-        void store.persist().catch(() => undefined); // a failed write rejects flush(), where runners see it
+        this.writes.soon();
       }
       throw error;
     }
     const json = plain(codec.encode ? codec.encode(value) : value);
     store.set(hash, {
-      request,
+      request: request(),
       response: codec.name !== undefined ? { value: json, codec: codec.name } : { value: json },
     });
-    void store.persist().catch(() => undefined);
+    this.writes.soon();
     return value;
   }
 
@@ -264,10 +278,71 @@ export class CallCassette {
     if (miss) throw miss;
   }
 
-  /** Waits for every pending write; rejects with the write's `UserError` if one failed. */
+  /** Writes what is recorded now and waits for every pending write; rejects with a write's `UserError`. */
   flush(): Promise<void> {
+    return this.writes.flush();
+  }
+}
+
+/** Milliseconds a recorded call waits to be written, so the calls of one agent step share one rewrite of the file. */
+const SAVE_DELAY_MS = 100;
+
+/**
+ * The writes of one open cassette, shared by its trial views: a recorded call asks for a write within
+ * `SAVE_DELAY_MS` (the file is rewritten whole, so a write per call would cost each call the whole cassette), and
+ * `flush` writes at once. A pending write keeps the process alive until it is done.
+ */
+class Writes {
+  readonly misses: CassetteMissError[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the cassette holds requests recorded without a trial (counted once, when first asked). */
+  private anyUntrialed: boolean | undefined;
+
+  constructor(readonly store: CassetteStore<CallEntry> | undefined) {}
+
+  soon(): void {
+    if (this.timer || !this.store) return;
+    this.timer = setTimeout(() => this.write(), SAVE_DELAY_MS);
+  }
+
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.write();
+    }
     return this.store?.flush() ?? Promise.resolve();
   }
+
+  recordedUntrialed(): void {
+    this.anyUntrialed = true;
+  }
+
+  untrialed(store: CassetteStore<CallEntry>): boolean {
+    this.anyUntrialed ??= [...store.values()].some((entry) => entry.request.trial === undefined);
+    return this.anyUntrialed;
+  }
+
+  private write(): void {
+    this.timer = undefined;
+    // A failed write rejects `flush()`, where runners see it.
+    void this.store?.persist().catch(() => undefined);
+  }
+}
+
+/**
+ * The key of a request: the SHA-256 of `stableJson({ kind, name, args, trial })` (its keys in that sorted order;
+ * `args` and `trial` left out when absent), written from the arguments' canonical text without building the object.
+ */
+function requestHash(
+  kind: string,
+  name: string,
+  canonicalArgs: string | undefined,
+  trial: number | undefined,
+): string {
+  const text =
+    `{${canonicalArgs === undefined ? '' : `"args":${canonicalArgs},`}"kind":${stableJson(kind)},` +
+    `"name":${stableJson(name)}${trial === undefined ? '' : `,"trial":${trial}`}}`;
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function checkTrial(trial: number | undefined): number | undefined {

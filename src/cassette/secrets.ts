@@ -35,9 +35,19 @@ const SECRET_VALUE = new RegExp(
 /** A cheap first look: every shape above holds one of these, so a string without any is left as it is. */
 const MAYBE_SECRET = /Bearer|Basic|sk-|AIza|AKIA|ASIA|gh[pousr]_|github_pat_|xox|hf_|eyJ/;
 
+/** Keys seen so far and whether each names a credential: the same few keys (`role`, `content`, `type`) recur. */
+const KEY_VERDICTS = new Map<string, boolean>();
+const MAX_KEY_VERDICTS = 10_000;
+
 /** True when an object key names a credential (see `SECRET_KEY`). */
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+  let secret = KEY_VERDICTS.get(key);
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(key);
+    if (KEY_VERDICTS.size >= MAX_KEY_VERDICTS) KEY_VERDICTS.clear();
+    KEY_VERDICTS.set(key, secret);
+  }
+  return secret;
 }
 
 /**
@@ -70,7 +80,7 @@ export function redactSecrets(value: unknown): unknown {
     const key = keys[i]!;
     const item = (value as Record<string, unknown>)[key];
     const redacted =
-      SECRET_KEY.test(key) && item !== null && item !== undefined && item !== REDACTED
+      isSecretKey(key) && item !== null && item !== undefined && item !== REDACTED
         ? REDACTED
         : redactSecrets(item);
     if (redacted !== item && !out) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Diagnostic } from '../errors/diagnostic.js';
 import { UserError } from '../errors/index.js';
@@ -26,7 +26,7 @@ export interface EntryFormat<E> {
 /**
  * Recorded answers keyed by request hash: the one cassette format and store that the judge's verdicts and live
  * runs' tool calls and model responses share. Writes are atomic (a temporary file in the same folder, then a rename:
- * a reader never sees half a cassette), pass every entry through `redactSecrets`, and merge with what is on disk at
+ * a reader never sees half a cassette), pass every entry through `redactSecrets` (when it is set, and when it is read), and merge with what is on disk at
  * that moment, so test workers recording into one cassette keep each other's entries. Two writes that race between
  * one's read and the other's rename can still drop the other's newest entries; those are simply recorded again on the
  * next recording run.
@@ -34,6 +34,9 @@ export interface EntryFormat<E> {
 export class CassetteStore<E> {
   private saving: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
+  /** The file as this store last read or wrote it (see `fileSignature`): unchanged since, it need not be read again. */
+  private seen: string | undefined;
+  private folderMade = false;
 
   protected constructor(
     readonly file: string,
@@ -47,15 +50,23 @@ export class CassetteStore<E> {
     format: EntryFormat<E>,
     options: { mustExist?: boolean } = {},
   ): Promise<CassetteStore<E>> {
-    return new CassetteStore(file, await readEntries(file, format, options.mustExist ?? false), format);
+    const seen = await fileSignature(file);
+    const store = new CassetteStore(
+      file,
+      await readEntries(file, format, options.mustExist ?? false),
+      format,
+    );
+    store.seen = seen;
+    return store;
   }
 
   get(hash: string): E | undefined {
     return this.entries.get(hash);
   }
 
+  /** Keeps an entry, its secrets redacted now (once), so a save writes what it holds as it is. */
   set(hash: string, entry: E): void {
-    this.entries.set(hash, entry);
+    this.entries.set(hash, redactSecrets(entry) as E);
   }
 
   get size(): number {
@@ -87,18 +98,30 @@ export class CassetteStore<E> {
     return this.saving;
   }
 
-  /** Writes the cassette atomically, merged with the entries another process wrote since it was read. */
+  /**
+   * Writes the cassette atomically, merged with the entries another process wrote since it was read (the file is read
+   * again only when it changed since this store last read or wrote it), into a folder made if missing.
+   */
   async save(): Promise<void> {
-    const onDisk = await readEntries(this.file, this.format, false).catch(() => new Map<string, E>());
-    for (const [hash, entry] of onDisk) if (!this.entries.has(hash)) this.entries.set(hash, entry);
+    const now = await fileSignature(this.file);
+    if (now !== undefined && now !== this.seen) {
+      const onDisk = await readEntries(this.file, this.format, false).catch(() => new Map<string, E>());
+      for (const [hash, entry] of onDisk) if (!this.entries.has(hash)) this.entries.set(hash, entry);
+    }
     const sorted: Record<string, unknown> = {};
-    for (const hash of [...this.entries.keys()].sort()) sorted[hash] = redactSecrets(this.entries.get(hash));
+    for (const hash of [...this.entries.keys()].sort()) sorted[hash] = this.entries.get(hash);
     const body = { version: 1, entries: sorted };
     const temp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(this.file), { recursive: true });
+      if (!this.folderMade) {
+        await mkdir(dirname(this.file), { recursive: true });
+        this.folderMade = true;
+      }
       await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`, 'utf8');
+      // The temporary file becomes the cassette (same inode, size and time): a writer after the rename changes it.
+      const written = await fileSignature(temp);
       await rename(temp, this.file);
+      this.seen = written;
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
       throw new UserError({
@@ -106,6 +129,16 @@ export class CassetteStore<E> {
         message: `cannot write the cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
       });
     }
+  }
+}
+
+/** What tells a file apart from itself at another moment: inode, size and modification time (`undefined`: no file). */
+async function fileSignature(file: string): Promise<string | undefined> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return undefined;
   }
 }
 
@@ -148,7 +181,7 @@ export async function readEntries<E>(
         ...placeOf(text, hash),
         message: `entry "${hash.slice(0, 12)}" (${found.what}): ${found.problem}`,
       });
-    } else entries.set(hash, entry);
+    } else entries.set(hash, redactSecrets(entry) as E); // a cassette written by hand or by an older needlework
   }
   if (bad.length > 0) {
     problems.unshift({

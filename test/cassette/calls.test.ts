@@ -6,6 +6,7 @@ import {
   CallCassette,
   CassetteMissError,
   defineCallCodec,
+  hashOf,
   REDACTED,
   redactSecrets,
 } from '../../src/index.js';
