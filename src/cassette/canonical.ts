@@ -22,7 +22,48 @@ export function redactedStableJson(value: unknown): string {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') {
     return undefined as unknown as string;
   }
-  return write(value, true);
+  memoOn = true;
+  try {
+    return write(value, true);
+  } finally {
+    memoOn = false;
+  }
+}
+
+/**
+ * The canonical text of array items seen before, by their `JSON.stringify` text: an agent's model calls resend the
+ * whole conversation each step, so all but the newest messages were made canonical already. Sound for JSON data (what
+ * a cassette keys: see the recorder's `plain`), where equal `JSON.stringify` text means equal keys and values, and so
+ * equal canonical text; used only by `redactedStableJson`, one level at a time (an item found in no memo is written
+ * without looking its own items up). Cleared when it holds more than `MEMO_MAX_CHARS`.
+ */
+const memo = new Map<string, string>();
+let memoChars = 0;
+let memoOn = false;
+/** Items shorter than this are written directly: looking them up would cost about as much. */
+const MEMO_MIN_CHARS = 64;
+const MEMO_MAX_CHARS = 16_000_000;
+
+function writeItem(item: unknown, redact: boolean): string {
+  if (!memoOn || item === null || typeof item !== 'object') return write(item, redact);
+  const json = JSON.stringify(item);
+  if (json === undefined || json.length < MEMO_MIN_CHARS) return write(item, redact);
+  let text = memo.get(json);
+  if (text === undefined) {
+    memoOn = false;
+    try {
+      text = write(item, redact);
+    } finally {
+      memoOn = true;
+    }
+    if (memoChars + json.length + text.length > MEMO_MAX_CHARS) {
+      memo.clear();
+      memoChars = 0;
+    }
+    memo.set(json, text);
+    memoChars += json.length + text.length;
+  }
+  return text;
 }
 
 /** Characters a JSON string must escape (and lone surrogates, which `JSON.stringify` writes as escapes). */
@@ -55,7 +96,7 @@ function write(value: unknown, redact: boolean): string {
           out +=
             item === undefined || typeof item === 'function' || typeof item === 'symbol'
               ? 'null'
-              : write(item, redact);
+              : writeItem(item, redact);
         }
         return `${out}]`;
       }

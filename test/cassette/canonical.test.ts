@@ -66,6 +66,31 @@ describe('stableJson', () => {
     );
   });
 
+  it('gives the same text for a conversation resent with one more message, its messages written once', () => {
+    const message = fc.record({
+      role: fc.constantFrom('user', 'assistant', 'tool'),
+      content: fc.array(
+        fc.record({ type: fc.constant('text'), text: fc.string({ minLength: 40 }), apiKey: fc.string() }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    });
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 8 }), (messages) => {
+        for (let n = 1; n <= messages.length; n++) {
+          const args = { prompt: messages.slice(0, n), temperature: 0 };
+          expect(redactedStableJson(args)).toBe(stableJson(redactSecrets(args)));
+          // The same messages with their keys in another order: other JSON text, the same canonical text.
+          const reordered = {
+            temperature: 0,
+            prompt: args.prompt.map(({ role, content }) => ({ content, role })),
+          };
+          expect(redactedStableJson(reordered)).toBe(stableJson(redactSecrets(args)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('sorts keys at every depth and leaves out what JSON leaves out', () => {
     expect(stableJson({ b: [{ z: 1, a: undefined, f: () => 1 }, undefined], a: 'x' })).toBe(
       '{"a":"x","b":[{"z":1},null]}',
