@@ -1,7 +1,9 @@
 // Recording overhead per tool call: a recorder's toolCall + toolResult against a bare callback that only pushes the
 // call and its result to an array, on the same calls in this same run. Target: under 50 microseconds per call. Runs
 // are of RUN_CALLS calls each (a long agent run), a fresh recorder per run. Also shows what assembling a run's workup
-// costs (the ledger mapping, step texts and timestamps), paid once per run after the agent is done.
+// costs (the ledger mapping, step texts and timestamps), paid once per run after the agent is done. Then the whole
+// path with the AI SDK harness and a cassette (bench/harness-path.mjs), before (a base commit built in this run) and
+// after.
 import { createRecorder } from '../dist/src/recorder/index.js';
 
 const RUN_CALLS = 2_000;
