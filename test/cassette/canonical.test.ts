@@ -92,6 +92,7 @@ describe('stableJson', () => {
   });
 
   it('sorts keys at every depth and leaves out what JSON leaves out', () => {
+    expect(stableJson(JSON.parse('{"__proto__":{"a":1},"b":2}'))).toBe('{"b":2}');
     expect(stableJson({ b: [{ z: 1, a: undefined, f: () => 1 }, undefined], a: 'x' })).toBe(
       '{"a":"x","b":[{"z":1},null]}',
     );
