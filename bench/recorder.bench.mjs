@@ -1,7 +1,9 @@
 // Recording overhead per tool call: a recorder's toolCall + toolResult against a bare callback that only pushes the
 // call and its result to an array, on the same calls in this same run. Target: under 50 microseconds per call. Runs
 // are of RUN_CALLS calls each (a long agent run), a fresh recorder per run. Also shows what assembling a run's workup
-// costs (the ledger mapping, step texts and timestamps), paid once per run after the agent is done.
+// costs (the ledger mapping, step texts and timestamps), paid once per run after the agent is done. Then the whole
+// path with the AI SDK harness and a cassette (bench/harness-path.mjs), before (a base commit built in this run) and
+// after.
 import { createRecorder } from '../dist/src/recorder/index.js';
 
 const RUN_CALLS = 2_000;
@@ -94,3 +96,71 @@ console.log(
 console.log(
   `  target overhead < 50 µs per tool call: ${overheadUs < 50 ? 'met' : 'MISSED'} (${fmt(overheadUs, 3)} µs)`,
 );
+
+// The whole path with the harness, against the same path at an earlier commit (BENCH_BASE, default bf2e475: before
+// cassettes kept trials apart and wrote in the background) built in this run, and the bare loop.
+const { buildBase } = await import('./base-build.mjs');
+const { measure, RUNS: HARNESS_RUNS, STEPS } = await import('./harness-path.mjs');
+const loadLib = async (root) => {
+  const m = (p) => import(`${root}/src/${p}`);
+  const [rec, cas, ai, save] = await Promise.all([
+    m('recorder/index.js'),
+    m('cassette/index.js'),
+    m('harness/ai-sdk/index.js'),
+    m('workup/save.js'),
+  ]);
+  const { recordAiSdk, cassetteModel, cassetteTools } = ai;
+  return {
+    createRecorder: rec.createRecorder,
+    CallCassette: cas.CallCassette,
+    recordAiSdk,
+    cassetteModel,
+    cassetteTools,
+    saveWorkup: save.saveWorkup,
+  };
+};
+const baseRef = process.env.BENCH_BASE ?? 'bf2e475';
+let before;
+try {
+  before = await loadLib(buildBase(baseRef));
+} catch (error) {
+  console.log(
+    `  before (${baseRef}): not measured, the commit could not be built here: ${error.message.split('\n')[0]}`,
+  );
+}
+const after = await loadLib(new URL('../dist', import.meta.url).pathname);
+const HARNESS_ROUNDS = 3;
+const bestOf = {};
+const keep = (label, result) => {
+  for (const [mode, figures] of Object.entries(result)) {
+    const key = `${label} ${mode}`;
+    bestOf[key] ??= {};
+    for (const [name, value] of Object.entries(figures))
+      bestOf[key][name] = Math.min(bestOf[key][name] ?? Infinity, value);
+  }
+};
+for (let round = 0; round < HARNESS_ROUNDS; round++) {
+  keep('bare', await measure(undefined));
+  if (before) keep('before', await measure(before));
+  keep('after', await measure(after));
+}
+const bareCall = bestOf['bare bare'];
+console.log(
+  `\n  the whole path with the AI SDK harness: ${HARNESS_RUNS} runs of ${STEPS} steps (a model call and a tool call each) recorded into one cassette, then replayed; best of ${HARNESS_ROUNDS} rounds; bare loop ${fmt(bareCall.callUs, 1)} µs wall, ${fmt(bareCall.callCpuUs, 1)} µs CPU per step`,
+);
+for (const mode of ['record', 'replay']) {
+  for (const label of before ? ['before', 'after'] : ['after']) {
+    const f = bestOf[`${label} ${mode}`];
+    console.log(
+      `  ${mode} ${label.padEnd(6)}: per tool call ${fmt(f.callUs - bareCall.callUs, 1)} µs wall, ${fmt(f.callCpuUs - bareCall.callCpuUs, 1)} µs CPU over bare; end of run (workup, save, cassette flush) ${fmt(f.runMs, 2)} ms wall, ${fmt(f.runCpuMs, 2)} ms CPU`,
+    );
+  }
+  if (before) {
+    const b = bestOf[`before ${mode}`];
+    const a = bestOf[`after ${mode}`];
+    const whole = (f) => f.callCpuUs - bareCall.callCpuUs + (f.runCpuMs * 1000) / STEPS;
+    console.log(
+      `  ${mode}: after/before CPU per tool call (its share of the end of run included) ${fmt(whole(a) / whole(b), 2)}x (target <= 0.5: ${whole(a) <= whole(b) / 2 ? 'met' : 'MISSED'})`,
+    );
+  }
+}

@@ -6,7 +6,9 @@ export {
   type CallEntry,
   type CallRequest,
   CassetteMissError,
+  type CassetteUse,
+  defineCallCodec,
 } from './calls.js';
 export { hashOf, stableJson } from './canonical.js';
-export { REDACTED, redactSecrets } from './secrets.js';
+export { isSecretKey, REDACTED, redactSecrets } from './secrets.js';
 export { type CassetteBody, CassetteStore, type EntryFormat } from './store.js';

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Diagnostic } from '../errors/diagnostic.js';
 import { describeFsError, UserError } from '../errors/index.js';
 import { writeFileAtomic } from '../io/atomic.js';
 import { redactSecrets } from './secrets.js';
@@ -14,12 +16,17 @@ export interface EntryFormat<E> {
   isEntry(value: unknown): value is E;
   /** Says what an entry needs, for the error on a bad one (for example "recorded verdicts (each needs ...)"). */
   expected: string;
+  /**
+   * A deeper look at an entry `isEntry` accepted (the shape of its recorded response): what is wrong with it in a few
+   * words (`what` names the entry for a person: "tool call graph_query, trial 2"), or `undefined` when it is fine.
+   */
+  problem?(entry: E): { what: string; problem: string } | undefined;
 }
 
 /**
  * Recorded answers keyed by request hash: the one cassette format and store that the judge's verdicts and live
  * runs' tool calls and model responses share. Writes are atomic (a temporary file in the same folder, then a rename:
- * a reader never sees half a cassette), pass every entry through `redactSecrets`, and merge with what is on disk at
+ * a reader never sees half a cassette), pass every entry through `redactSecrets` (when it is set, and when it is read), and merge with what is on disk at
  * that moment, so test workers recording into one cassette keep each other's entries. Two writes that race between
  * one's read and the other's rename can still drop the other's newest entries; those are simply recorded again on the
  * next recording run.
@@ -27,6 +34,9 @@ export interface EntryFormat<E> {
 export class CassetteStore<E> {
   private saving: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
+  /** The file as this store last read or wrote it (see `fileSignature`): unchanged since, it need not be read again. */
+  private seen: string | undefined;
+  private folderMade = false;
 
   protected constructor(
     readonly file: string,
@@ -40,15 +50,23 @@ export class CassetteStore<E> {
     format: EntryFormat<E>,
     options: { mustExist?: boolean } = {},
   ): Promise<CassetteStore<E>> {
-    return new CassetteStore(file, await readEntries(file, format, options.mustExist ?? false), format);
+    const seen = await fileSignature(file);
+    const store = new CassetteStore(
+      file,
+      await readEntries(file, format, options.mustExist ?? false),
+      format,
+    );
+    store.seen = seen;
+    return store;
   }
 
   get(hash: string): E | undefined {
     return this.entries.get(hash);
   }
 
+  /** Keeps an entry, its secrets redacted now (once), so a save writes what it holds as it is. */
   set(hash: string, entry: E): void {
-    this.entries.set(hash, entry);
+    this.entries.set(hash, redactSecrets(entry) as E);
   }
 
   get size(): number {
@@ -80,21 +98,43 @@ export class CassetteStore<E> {
     return this.saving;
   }
 
-  /** Writes the cassette atomically, merged with the entries another process wrote since it was read. */
+  /**
+   * Writes the cassette atomically, merged with the entries another process wrote since it was read (the file is read
+   * again only when it changed since this store last read or wrote it), into a folder made if missing.
+   */
   async save(): Promise<void> {
-    const onDisk = await readEntries(this.file, this.format, false).catch(() => new Map<string, E>());
-    for (const [hash, entry] of onDisk) if (!this.entries.has(hash)) this.entries.set(hash, entry);
+    const now = await fileSignature(this.file);
+    if (now !== undefined && now !== this.seen) {
+      const onDisk = await readEntries(this.file, this.format, false).catch(() => new Map<string, E>());
+      for (const [hash, entry] of onDisk) if (!this.entries.has(hash)) this.entries.set(hash, entry);
+    }
     const sorted: Record<string, unknown> = {};
-    for (const hash of [...this.entries.keys()].sort()) sorted[hash] = redactSecrets(this.entries.get(hash));
+    for (const hash of [...this.entries.keys()].sort()) sorted[hash] = this.entries.get(hash);
     const body = { version: 1, entries: sorted };
     try {
+      if (!this.folderMade) {
+        await mkdir(dirname(this.file), { recursive: true });
+        this.folderMade = true;
+      }
       await writeFileAtomic(this.file, `${JSON.stringify(body, null, 2)}\n`);
+      // What this store wrote: a writer after it changes the signature, and the next save reads its entries.
+      this.seen = await fileSignature(this.file);
     } catch (error) {
       throw new UserError({
         file: this.file,
         message: `cannot write the cassette: ${describeFsError(error)}`,
       });
     }
+  }
+}
+
+/** What tells a file apart from itself at another moment: inode, size and modification time (`undefined`: no file). */
+async function fileSignature(file: string): Promise<string | undefined> {
+  try {
+    const s = await stat(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return undefined;
   }
 }
 
@@ -124,17 +164,42 @@ export async function readEntries<E>(
   }
   const entries = new Map<string, E>();
   const bad: string[] = [];
+  const problems: Diagnostic[] = [];
   for (const [hash, entry] of Object.entries(body.entries)) {
-    if (format.isEntry(entry)) entries.set(hash, entry);
-    else bad.push(hash);
+    if (!format.isEntry(entry)) {
+      bad.push(hash);
+      continue;
+    }
+    const found = format.problem?.(entry);
+    if (found) {
+      problems.push({
+        file,
+        ...placeOf(text, hash),
+        message: `entry "${hash.slice(0, 12)}" (${found.what}): ${found.problem}`,
+      });
+    } else entries.set(hash, redactSecrets(entry) as E); // a cassette written by hand or by an older needlework
   }
   if (bad.length > 0) {
-    throw new UserError({
+    problems.unshift({
       file,
       message: `entries ${bad.map((h) => `"${h.slice(0, 12)}"`).join(', ')} are not ${format.expected}`,
     });
   }
+  if (problems.length > 0) throw new UserError(problems);
   return entries;
+}
+
+/** The line and column of an entry's key in the cassette's text, when it can be found. */
+function placeOf(text: string, hash: string): { line?: number; column?: number } {
+  const at = text.indexOf(JSON.stringify(hash));
+  if (at < 0) return {};
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: at - start + 1 };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { wrapInput } from '../adapters/seed.js';
+import { redactSecrets } from '../cassette/secrets.js';
 import type { Fact } from '../model/fact.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import { makeStep, makeTrajectory, type StepType, type TrajectoryStep } from '../model/trajectory.js';
@@ -200,16 +201,16 @@ export function createRecorder(options: RecorderOptions): Recorder {
       });
       const trajectory = makeTrajectory({
         task_id: options.task ?? options.id,
-        task_input: options.input ?? '',
+        task_input: redactText(options.input ?? ''),
         steps,
-        final_answer: finalAnswer,
+        final_answer: finalAnswer === null ? null : redactText(finalAnswer),
         succeeded: finalAnswer !== null && failure === undefined,
         total_tokens: usage.reported ? usage.inputTokens + usage.outputTokens : stepTokens,
         // SDK-reported latencies can exceed the recorder's own span (a result converted after the run).
         total_latency_ms: Math.max(last - started, stepLatency),
         metadata: {},
       });
-      const meta = plain({ ...options.meta, ...extraMeta }) as WorkupMeta;
+      const meta = redactSecrets(plain({ ...options.meta, ...extraMeta })) as WorkupMeta;
       if (options.task !== undefined) meta.task = options.task;
       if (options.trial !== undefined) meta.trial = options.trial;
       if (usage.reported) {
@@ -219,10 +220,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
           ...(usage.costReported ? { costUsd: usage.costUsd } : {}),
         };
       }
-      if (failure !== undefined) meta.error = failure;
+      if (failure !== undefined) meta.error = redactText(failure);
       const ledger = calls.map((call) => ledgerEntry(call, resultsOf(call)));
       const workup: Workup = { id: options.id, ledger, trajectory, meta };
-      if (noteSource !== undefined) workup.note = parseNote(noteSource);
+      if (noteSource !== undefined) workup.note = parseNote(redactText(noteSource));
       return workup;
     },
 
@@ -233,8 +234,13 @@ export function createRecorder(options: RecorderOptions): Recorder {
   return recorder;
 }
 
-/** A recorded event as a trajectory step, in seed 002's shape. */
+/**
+ * A recorded event as a trajectory step, in seed 002's shape. Credentials are redacted here, as a cassette redacts
+ * them (`redactSecrets`: credential-named fields at any depth, key-shaped strings), so no saved workup holds a key.
+ */
 function step(event: Event, stepId: number): TrajectoryStep {
+  const value = redactSecrets(event.value);
+  const error = event.error === undefined ? undefined : redactText(event.error);
   const fields: Partial<TrajectoryStep> = {
     latency_ms: event.latency,
     tokens_used: event.tokens,
@@ -242,20 +248,20 @@ function step(event: Event, stepId: number): TrajectoryStep {
   };
   switch (event.type) {
     case 'tool_call':
-      fields.content = text(event.value);
+      fields.content = text(value);
       fields.tool_name = event.call!.name;
-      fields.tool_input = wrapInput(event.value);
+      fields.tool_input = wrapInput(value);
       fields.call_id = event.callId!;
       break;
     case 'observation':
-      fields.content = event.error !== undefined ? `ERROR: ${event.error}` : text(event.value);
+      fields.content = error !== undefined ? `ERROR: ${error}` : text(value);
       fields.tool_name = event.call?.name ?? null;
-      fields.tool_output = event.value ?? null;
-      fields.error = event.error ?? null;
+      fields.tool_output = value ?? null;
+      fields.error = error ?? null;
       fields.call_id = event.callId!;
       break;
     default:
-      fields.content = event.text ?? '';
+      fields.content = redactText(event.text ?? '');
   }
   return makeStep({ step_id: stepId, step_type: event.type, ...fields });
 }
@@ -281,11 +287,15 @@ function ledgerEntry(call: CallRecord, results: Fact[]): LedgerEntry {
   const entry: LedgerEntry = {
     id: call.id,
     store: results[0]?.store ?? (call.name || 'tool'),
-    query: `${call.name}(${text(call.input)})`,
-    results,
+    query: `${call.name}(${text(redactSecrets(call.input))})`,
+    results: redactSecrets(results) as Fact[],
     ts: new Date(call.time).toISOString(),
   };
-  if (typeof call.output === 'string') entry.text = call.output;
-  if (call.error !== undefined) entry.error = call.error;
+  if (typeof call.output === 'string') entry.text = redactText(call.output);
+  if (call.error !== undefined) entry.error = redactText(call.error);
   return entry;
+}
+
+function redactText(text: string): string {
+  return redactSecrets(text) as string;
 }

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, type TestAPI, test } from 'vitest';
 import { CallCassette, type CallCassetteMode, CassetteMissError } from '../cassette/calls.js';
 import type { Workup } from '../model/workup.js';
@@ -10,7 +10,10 @@ import { saveWorkup } from '../workup/save.js';
 export interface AgentRun {
   /** A recorder for this run (id, task, trial and input set): feed it, or hand it to a harness (`recordAiSdk(recorder)`). */
   recorder: Recorder;
-  /** The cassette for tool calls and model responses, when the agent is configured with one (`cassetteModel`, ...). */
+  /**
+   * The cassette for tool calls and model responses, when the agent is configured with one (`cassetteModel`, ...): this
+   * trial's view of it, so each trial records its own calls and replays them as recorded.
+   */
   cassette?: CallCassette;
   /** The task this run is a trial of. */
   task: string;
@@ -138,8 +141,9 @@ async function runOnce(
   options: AgentTestOptions,
   plan: RunPlan,
 ): Promise<{ workup: Workup; error?: unknown }> {
-  const { input, id, task, trial, cassette } = plan;
+  const { input, id, task, trial } = plan;
   const recorder = createRecorder({ ...options.recorder, id, task, trial, input });
+  const cassette = plan.cassette?.forTrial(trial);
   const missesBefore = cassette?.misses.length ?? 0;
   let workup: Workup;
   let error: unknown;
@@ -151,10 +155,16 @@ async function runOnce(
     recorder.fail(thrown);
     workup = recorder.workup();
   }
-  // The SDK may have swallowed a tool's replay miss as a tool error: it still fails the run.
+  // The first replay miss is what failed the run, even when the SDK swallowed it (a tool's miss becomes a tool error
+  // the model is then asked about, and that model call misses in turn).
   const miss = cassette?.misses[missesBefore];
-  if (miss && error === undefined) error = miss;
-  workup = { ...workup, id, meta: { ...workup.meta, task, trial } };
+  if (miss) error = miss;
+  const meta: Workup['meta'] = { ...workup.meta, task, trial };
+  if (cassette) {
+    const use = cassette.use();
+    meta.cassette = { ...use, file: relative(process.cwd(), use.file) || use.file };
+  }
+  workup = { ...workup, id, meta };
   if (plan.folder !== undefined) {
     const dir = await saveWorkup(workup, join(plan.folder, id));
     workup.meta.path = dir;

@@ -1,10 +1,20 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CallCassette, CassetteMissError, REDACTED, redactSecrets } from '../../src/index.js';
+import { UserError } from '../../src/errors/index.js';
+import {
+  CallCassette,
+  CassetteMissError,
+  defineCallCodec,
+  hashOf,
+  REDACTED,
+  redactSecrets,
+} from '../../src/index.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const tmp = useTmpDir();
+
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const never = () => {
   throw new Error('went live');
@@ -67,10 +77,124 @@ describe('CallCassette', () => {
       .call('tool', 'graph_query', { entity: 'Halbard' }, never)
       .catch((e: unknown) => e);
     expect((miss as Error).message).toBe(
-      `no recorded tool call graph_query({"entity":"Halbard"}) in ${file} (replay mode never calls live); the nearest recorded one is graph_query({"entity":"Halberd"}). Record it with NEEDLEWORK_CASSETTE=record (or auto).`,
+      `no recorded tool call graph_query({"entity":"Halbard"}) in ${file} (replay mode never calls live); the nearest recorded one is tool call graph_query({"entity":"Halberd"}), which differs first at args.entity (character 5): recorded "Halberd", now "Halbard". Record it with NEEDLEWORK_CASSETTE=record (or auto).`,
     );
     expect(replay.misses).toEqual([miss]);
     expect(() => replay.assertNoMisses()).toThrow(miss as Error);
+  });
+
+  it('shows the first difference of two long requests wherever it lies, not their first 200 characters', async () => {
+    const file = join(await tmp(), 'calls.json');
+    const history = (last: string) => ({
+      messages: [
+        { role: 'system', content: 'You are an analyst. '.repeat(30) },
+        { role: 'user', content: `Who links Halberd to ${last}? Answer with citations.` },
+      ],
+    });
+    const recording = await CallCassette.open({ file, mode: 'auto' });
+    await recording.call('model', 'openai:gpt-4.1', history('Wren'), () => ({ text: 'ok' }));
+    await recording.call(
+      'model',
+      'openai:gpt-4.1',
+      { messages: [{ role: 'user', content: 'hi' }] },
+      () => ({}),
+    );
+    await recording.flush();
+    const replay = await CallCassette.open({ file, mode: 'replay' });
+    const miss = (await replay
+      .call('model', 'openai:gpt-4.1', history('Orrin Vale'), never)
+      .catch((e: unknown) => e)) as Error;
+    expect(miss.message).toBe(
+      `no recorded model call to openai:gpt-4.1 in ${file} (replay mode never calls live); the nearest recorded one is model call to openai:gpt-4.1, which differs first at args.messages[1].content (character 22): recorded "Who links Halberd to Wren? Answer with citations.", now "Who links Halberd to Orrin Vale? Answer with citations.". Record it with NEEDLEWORK_CASSETTE=record (or auto).`,
+    );
+  });
+
+  it('keys each trial apart: three trials record three answers and replay each as recorded', async () => {
+    const file = join(await tmp(), 'calls.json');
+    const recording = await CallCassette.open({ file, mode: 'auto' });
+    const answers = ['right', 'wrong', 'right'];
+    for (const trial of [1, 2, 3]) {
+      const view = recording.forTrial(trial);
+      expect(await view.call('model', 'm', { q: 'who?' }, () => answers[trial - 1])).toBe(answers[trial - 1]);
+      expect(view.use()).toMatchObject({ replayed: 0, live: 1, recording: 'none' });
+    }
+    await recording.flush();
+    const body = JSON.parse(await readFile(file, 'utf8'));
+    // Each entry is filed under the hash of its request, as cassettes always were: older cassettes still replay.
+    for (const [hash, entry] of Object.entries(body.entries)) {
+      expect(hash).toBe(hashOf((entry as { request: unknown }).request));
+    }
+    expect(
+      Object.values(body.entries).map((e) => (e as { request: { trial: number } }).request.trial),
+    ).toEqual(expect.arrayContaining([1, 2, 3]));
+
+    const replay = await CallCassette.open({ file, mode: 'replay' });
+    const replayed: unknown[] = [];
+    for (const trial of [1, 2, 3]) {
+      const view = replay.forTrial(trial);
+      replayed.push(await view.call('model', 'm', { q: 'who?' }, never));
+      expect(view.use()).toEqual({ file, mode: 'replay', replayed: 1, live: 0, recording: 'per-trial' });
+    }
+    expect(replayed).toEqual(answers);
+    const fourth = (await replay
+      .forTrial(4)
+      .call('model', 'm', { q: 'who?' }, never)
+      .catch((e: unknown) => e)) as Error;
+    expect(fourth.message).toMatch(
+      /^no recorded model call to m \(trial 4\) in .* the nearest recorded one is model call to m \(trial [123]\), the same call recorded for another trial \(this cassette holds no recording of trial 4\)\./,
+    );
+  });
+
+  it('replays a recording made without trials in every trial, and says the trials share it', async () => {
+    const file = join(await tmp(), 'calls.json');
+    const old = await CallCassette.open({ file, mode: 'auto' });
+    await old.call('tool', 't', { a: 1 }, () => 'once');
+    await old.flush();
+    for (const mode of ['replay', 'auto'] as const) {
+      const replay = await CallCassette.open({ file, mode });
+      for (const trial of [1, 2, 3]) {
+        const view = replay.forTrial(trial);
+        expect(await view.call('tool', 't', { a: 1 }, never)).toBe('once');
+        expect(view.use()).toMatchObject({ replayed: 1, live: 0, recording: 'shared' });
+      }
+    }
+  });
+
+  it('creates the cassette folder when it saves', async () => {
+    const file = join(await tmp(), 'cassettes', 'nested', 'agent.json');
+    const recording = await CallCassette.open({ file, mode: 'record' });
+    await recording.call('tool', 't', {}, () => 1);
+    await recording.flush();
+    expect(JSON.parse(await readFile(file, 'utf8')).version).toBe(1);
+  });
+
+  it('rejects a malformed entry when it loads, one line per entry naming the file, line and entry', async () => {
+    const file = join(await tmp(), 'calls.json');
+    const codec = defineCallCodec<{ n: number }>({
+      name: 'test/counted',
+      check: (json) => (typeof (json as { n?: unknown }).n === 'number' ? undefined : 'n is not a number'),
+    });
+    const recording = await CallCassette.open({ file, mode: 'record' });
+    await recording.call('model', 'm', { q: 1 }, () => ({ n: 1 }), codec);
+    await recording.forTrial(2).call('tool', 't', { q: 2 }, () => 2);
+    await recording.flush();
+    const text = await readFile(file, 'utf8');
+    const broken = text.replace('"n": 1', '"n": "one"').replace('"trial": 2', '"trial": 0');
+    await writeFile(file, broken);
+    const error = (await CallCassette.open({ file, mode: 'replay' }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(UserError);
+    const lines = error.message.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.includes('model call'))).toMatch(
+      new RegExp(
+        `^${escapeRe(file)}:\\d+:5: entry "[0-9a-f]{12}" \\(model call m\\): n is not a number \\(expected test/counted; record it again\\)$`,
+      ),
+    );
+    expect(lines.find((line) => line.includes('tool call'))).toMatch(
+      new RegExp(
+        `^${escapeRe(file)}:\\d+:5: entry "[0-9a-f]{12}" \\(tool call t, trial 0\\): request.trial is 0; expected a whole number from 1$`,
+      ),
+    );
   });
 
   it('needs the file to replay, and refuses an unknown mode or a foreign file', async () => {

@@ -291,11 +291,14 @@ describe('Cassette file', () => {
   });
 
   it('reports a cassette that cannot be written as a user error naming the file', async () => {
-    const file = join(dir, 'missing-folder', 'c.json');
+    // A missing folder is created; a file that stands where the folder should be (made after the cassette was
+    // opened) cannot be written through.
+    const file = join(dir, 'a-file', 'c.json');
     const live = await serve();
     const judge = await createJudgeFromSpec(live.url, { ...LIVE, cassette: file, mode: 'record' });
+    await writeFile(join(dir, 'a-file'), '');
     await expect(judge.judge(REQUEST)).rejects.toThrow(
-      `${file}: cannot write the cassette: a folder on the path does not exist (ENOENT)`,
+      `${file}: cannot write the cassette: a file stands where a folder is needed (EEXIST)`,
     );
   });
 

@@ -1,5 +1,6 @@
-import type { CallCassette } from '../../cassette/calls.js';
+import { type CallCassette, defineCallCodec } from '../../cassette/calls.js';
 import { isObject } from '../../cassette/store.js';
+import { generateCodec, streamCodec } from './shapes.js';
 
 /** The parts of an AI SDK language model (specification v2 or v3) a cassette needs; nothing is imported from `ai`. */
 export interface AiSdkModel {
@@ -29,27 +30,20 @@ export function cassetteModel<M extends AiSdkModel>(model: M, cassette: CallCass
       return model.supportedUrls;
     },
     doGenerate: (options) =>
-      cassette.call('model', name, callArgs(options), () => model.doGenerate(options), {
-        encode: (result: Record<string, unknown>) => ({
-          content: result.content,
-          finishReason: result.finishReason,
-          usage: result.usage,
-          warnings: result.warnings ?? [],
-          ...(result.providerMetadata !== undefined ? { providerMetadata: result.providerMetadata } : {}),
-          ...(isObject(result.response) ? { response: responseMetadata(result.response) } : {}),
-        }),
-        decode: (json) => {
-          const result = json as Record<string, unknown>;
-          return isObject(result.response) ? { ...result, response: withDate(result.response) } : result;
-        },
-      }),
+      cassette.call(
+        'model',
+        name,
+        callArgs(options),
+        () => model.doGenerate(options),
+        GENERATE[model.specificationVersion === 'v2' ? 'v2' : 'v3'],
+      ),
     doStream: async (options) => {
       const parts = await cassette.call(
         'model',
         name,
         { ...callArgs(options), stream: true },
         async () => collect((await model.doStream(options)).stream),
-        { decode: (json) => (json as Array<Record<string, unknown>>).map(withDate) },
+        STREAM[model.specificationVersion === 'v2' ? 'v2' : 'v3'],
       );
       return { stream: streamOf(parts) };
     },
@@ -73,6 +67,44 @@ export function cassetteTools<T extends Record<string, unknown>>(tools: T, casse
   }
   return wrapped as T;
 }
+
+/** A `doGenerate` result as recorded: what the SDK reads of it, never the raw request or response bodies. */
+function encodeGenerate(result: Record<string, unknown>): unknown {
+  return {
+    content: result.content,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    warnings: result.warnings ?? [],
+    ...(result.providerMetadata !== undefined ? { providerMetadata: result.providerMetadata } : {}),
+    ...(isObject(result.response) ? { response: responseMetadata(result.response) } : {}),
+  };
+}
+
+function decodeGenerate(json: unknown): Record<string, unknown> {
+  const result = json as Record<string, unknown>;
+  return isObject(result.response) ? { ...result, response: withDate(result.response) } : result;
+}
+
+const GENERATE = {
+  v2: defineCallCodec({
+    name: 'ai-sdk/v2/generate',
+    encode: encodeGenerate,
+    decode: decodeGenerate,
+    check: generateCodec('v2'),
+  }),
+  v3: defineCallCodec({
+    name: 'ai-sdk/v3/generate',
+    encode: encodeGenerate,
+    decode: decodeGenerate,
+    check: generateCodec('v3'),
+  }),
+};
+
+const decodeStream = (json: unknown) => (json as Array<Record<string, unknown>>).map(withDate);
+const STREAM = {
+  v2: defineCallCodec({ name: 'ai-sdk/v2/stream', decode: decodeStream, check: streamCodec('v2') }),
+  v3: defineCallCodec({ name: 'ai-sdk/v3/stream', decode: decodeStream, check: streamCodec('v3') }),
+};
 
 function callArgs(options: Record<string, unknown>): Record<string, unknown> {
   const { abortSignal: _signal, headers: _headers, ...args } = options;

@@ -2,4 +2,5 @@
 // workups.
 
 export type { HarnessOptions } from '../runs.js';
+export { cassetteChatModel } from './cassette.js';
 export { type LangChainRun, WorkupCallbackHandler, type WorkupCallbackHandlerOptions } from './handler.js';

@@ -1,11 +1,18 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateText, stepCountIs, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { cassetteModel, cassetteTools, fromAiSdkResult } from '../../../src/harness/ai-sdk/index.js';
+import {
+  cassetteModel,
+  cassetteTools,
+  fromAiSdkResult,
+  recordAiSdk,
+} from '../../../src/harness/ai-sdk/index.js';
 import { CallCassette, CassetteMissError, type Workup } from '../../../src/index.js';
 import { useTmpDir } from '../../helpers/tmp.js';
 import { bridgeTurns } from '../helpers/agent.js';
+import { flakyReplaySuite, flakyTurns } from '../helpers/flaky.js';
 import { compoundAlpha, graphLedger, graphQuery, groundedNote, QUESTION } from '../helpers/world.js';
 import { scriptedModel } from './mock-model.js';
 import { graphTool } from './tools.js';
@@ -81,8 +88,61 @@ describe('AI SDK runs on a cassette', () => {
       prompt: 'Who links Halberd to Orrin Vale?',
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CassetteMissError);
-    expect((error as Error).message).toMatch(
-      /^no recorded model call mock-provider:scripted\(\{.*Orrin Vale.*\}\) in .* \(replay mode never calls live\); the nearest recorded one is mock-provider:scripted\(\{.*Halberd to Wren.*\}\)/,
+    expect((error as Error).message).toBe(
+      `no recorded model call to mock-provider:scripted in ${file} (replay mode never calls live); the nearest recorded one is model call to mock-provider:scripted, which differs first at args.prompt[0].content[0].text (character 22): recorded "Who links Halberd to Wren?", now "Who links Halberd to Orrin Vale?". Record it with NEEDLEWORK_CASSETTE=record (or auto).`,
     );
+  });
+
+  it.each([
+    [
+      'a v3 usage without its totals',
+      '"inputTokens": {',
+      '"inputTokens": 5, "x": {',
+      /usage\.inputTokens is missing \(a v3 usage has \{ total, \.\.\. \}\)/,
+    ],
+    [
+      'a timestamp that is no date',
+      /"timestamp": "[^"]+"/,
+      '"timestamp": "yesterday"',
+      /response\.timestamp is not a date \("yesterday"\)/,
+    ],
+  ])('refuses %s when the cassette loads, naming the file and the entry', async (_, from, to, problem) => {
+    const file = join(await tmp(), 'agent.cassette.json');
+    const recording = await CallCassette.open({ file, mode: 'auto' });
+    const model = new MockLanguageModelV3({
+      modelId: 'scripted',
+      doGenerate: async () => ({
+        content: [{ type: 'text', text: 'Compound-Alpha.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 2, text: 2, reasoning: undefined },
+        },
+        warnings: [],
+        response: { id: 'r1', modelId: 'scripted', timestamp: new Date(0) },
+      }),
+    });
+    await generateText({ model: cassetteModel(model, recording), prompt: QUESTION });
+    await recording.flush();
+    await writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
+    const error = (await CallCassette.open({ file, mode: 'replay' }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:5: entry "[0-9a-f]{12}" \\(model call mock-provider:scripted\\): ${problem.source} \\(expected ai-sdk/v3/generate; record it again\\)$`,
+      ),
+    );
+  });
+});
+
+flakyReplaySuite('ai-sdk', (source) => async (input, { recorder, cassette, trial }) => {
+  const run = recordAiSdk(recorder);
+  const { model, tools } =
+    source === 'live' ? { model: scriptedModel(flakyTurns(trial)), tools: graphTool() } : offline();
+  await generateText({
+    model: cassetteModel(model, cassette!),
+    tools: run.tools(cassetteTools(tools, cassette!)),
+    prompt: input,
+    stopWhen: stepCountIs(10),
+    onStepFinish: run.onStepFinish,
   });
 });

@@ -4,9 +4,14 @@ import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type LangChainRun, WorkupCallbackHandler } from '../../../src/harness/langchain/index.js';
+import {
+  cassetteChatModel,
+  type LangChainRun,
+  WorkupCallbackHandler,
+} from '../../../src/harness/langchain/index.js';
 import { agentTest } from '../../../src/vitest/agent.js';
 import { bridgeTurns, failure, guessTurns } from '../helpers/agent.js';
+import { flakyReplaySuite, flakyTurns } from '../helpers/flaky.js';
 import {
   expectTwoToolWorkup,
   TOOLS,
@@ -199,4 +204,27 @@ describe('WorkupCallbackHandler: with the runAgent fixture', () => {
     expect(workup.meta).toMatchObject({ harness: 'langchain', trial: 1 });
     expect(workup).toBeGrounded(await compoundAlpha());
   });
+});
+
+flakyReplaySuite('langchain', (source) => async (input, { recorder, cassette, trial }) => {
+  const model =
+    source === 'live'
+      ? scripted(toolTurns(flakyTurns(trial)))
+      : fakeModel().alwaysThrow(new Error('the model went live'));
+  const graph = tool(
+    cassette!.tool('graph_query', async (query: { entity: string; relation?: string }) => {
+      if (source === 'offline') throw new Error('the tool went live');
+      return TOOLS.graph_query(query);
+    }),
+    {
+      name: 'graph_query',
+      description: 'Facts of the entity graph that touch an entity, of one relation when given.',
+      schema: z.object({ entity: z.string(), relation: z.string().optional() }),
+    },
+  );
+  const agent = createReactAgent({ llm: cassetteChatModel(model, cassette!, 'fake'), tools: [graph] });
+  await agent.invoke(
+    { messages: [{ role: 'user', content: input }] },
+    { callbacks: [new WorkupCallbackHandler({ recorder })] },
+  );
 });

@@ -1,6 +1,7 @@
 import {
   Agent,
   type AgentOutputItem,
+  type Model,
   run,
   setTraceProcessors,
   setTracingDisabled,
@@ -11,9 +12,11 @@ import {
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { traceModel, WorkupProcessor } from '../../../src/harness/openai-agents/index.js';
+import { cassetteModel, traceModel, WorkupProcessor } from '../../../src/harness/openai-agents/index.js';
+import type { CallCassette } from '../../../src/index.js';
 import { agentTest } from '../../../src/vitest/agent.js';
 import { bridgeTurns, failure, guessTurns } from '../helpers/agent.js';
+import { flakyReplaySuite, flakyTurns } from '../helpers/flaky.js';
 import {
   expectTwoToolWorkup,
   TOOLS,
@@ -23,6 +26,21 @@ import {
   toolTurns,
 } from '../helpers/two-tool.js';
 import { compoundAlpha, GUESS_NOTE, graphLedger, groundedNote, QUESTION } from '../helpers/world.js';
+
+/** The graph tool, its calls answered from and recorded to `cassette`; `offline`: a tool that throws if run. */
+const cassetteGraphTool = (cassette: CallCassette, offline: boolean) =>
+  tool({
+    name: 'graph_query',
+    description: 'Facts of the entity graph that touch an entity, of one relation when given.',
+    parameters: z.object({ entity: z.string(), relation: z.string().nullable() }),
+    execute: cassette.tool(
+      'graph_query',
+      async ({ entity, relation }: { entity: string; relation: string | null }) => {
+        if (offline) throw new Error('the tool went live');
+        return TOOLS.graph_query({ entity, ...(relation ? { relation } : {}) });
+      },
+    ),
+  });
 
 const graphTool = tool({
   name: 'graph_query',
@@ -212,4 +230,30 @@ describe('WorkupProcessor: with the runAgent fixture', () => {
     expect(workup.trajectory?.task_input).toBe(QUESTION);
     expect(workup).toBeGrounded(await compoundAlpha());
   });
+});
+
+flakyReplaySuite('openai-agents', (source) => async (input, { recorder, cassette, trial }) => {
+  setTraceProcessors([new WorkupProcessor({ recorder })]);
+  setTracingDisabled(false);
+  const model: Model =
+    source === 'live'
+      ? scripted(toolTurns(flakyTurns(trial)))
+      : {
+          getResponse: async () => {
+            throw new Error('the model went live');
+          },
+          // biome-ignore lint/correctness/useYield: it throws before it could yield
+          getStreamedResponse: async function* () {
+            throw new Error('the model went live');
+          },
+        };
+  const agent = new Agent({
+    name: 'Analyst',
+    instructions: 'Find the link.',
+    model: traceModel(cassetteModel(model, cassette!, 'scripted')),
+    tools: [cassetteGraphTool(cassette!, source === 'offline')],
+  });
+  // The third trial streams, so the cassette records and replays a stream too.
+  if (trial === 3) await (await run(agent, input, { stream: true })).completed;
+  else await run(agent, input);
 });

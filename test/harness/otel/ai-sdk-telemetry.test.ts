@@ -6,7 +6,10 @@ import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { generateText, stepCountIs, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { cassetteModel, cassetteTools } from '../../../src/harness/ai-sdk/index.js';
 import { WorkupSpanProcessor } from '../../../src/harness/otel/index.js';
+import { CallCassette, type Workup } from '../../../src/index.js';
+import { useTmpDir } from '../../helpers/tmp.js';
 import { scriptedModel } from '../ai-sdk/mock-model.js';
 import { bridgeTurns, failure, guessTurns, type Turn } from '../helpers/agent.js';
 import {
@@ -33,12 +36,18 @@ afterAll(() => {
   context.disable();
 });
 
-async function traced(turns: readonly Turn[], id?: string): Promise<WorkupSpanProcessor> {
+async function traced(
+  turns: readonly Turn[],
+  id?: string,
+  cassette?: CallCassette,
+): Promise<WorkupSpanProcessor> {
   const processor = new WorkupSpanProcessor({ ledger: graphLedger, ...(id !== undefined ? { id } : {}) });
   const tracer = new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('ai');
+  const model = scriptedModel(turns);
+  const tools = { graph_query: graphTool };
   await generateText({
-    model: scriptedModel(turns),
-    tools: { graph_query: graphTool },
+    model: cassette ? cassetteModel(model, cassette) : model,
+    tools: cassette ? cassetteTools(tools, cassette) : tools,
     stopWhen: stepCountIs(10),
     prompt: QUESTION,
     experimental_telemetry: { isEnabled: true, tracer },
@@ -80,5 +89,32 @@ describe('WorkupSpanProcessor: the AI SDK telemetry', () => {
     expect(failure(() => expect(processor.workup()).toBeGrounded(needle))).toMatch(
       /^expect\(workup\)\.toBeGrounded\(needle\)\n\nA guess, not a finding: the note of workup guess names Compound-Alpha/,
     );
+  });
+});
+
+describe('WorkupSpanProcessor: replay where the model client can be wrapped', () => {
+  const tmp = useTmpDir();
+  // The answer's place among the last observation is the trace's timing (see above): compared apart.
+  const shape = (w: Workup) => ({
+    steps: w
+      .trajectory!.steps.filter((s) => s.step_type !== 'answer')
+      .map((s) => [s.step_type, s.tool_name, s.tool_input, s.tool_output]),
+    answer: w.trajectory!.final_answer,
+    ledger: w.ledger.map((e) => [e.id, e.query, e.results]),
+  });
+
+  it('records an AI SDK run through its telemetry, then replays it offline to the same workup', async () => {
+    const file = `${await tmp()}/otel.cassette.json`;
+    const note = groundedNote(['call-1', 'call-2', 'call-3']);
+    const recording = await CallCassette.open({ file, mode: 'record' });
+    const recorded = (await traced(bridgeTurns(note), 'run', recording)).workup();
+    await recording.flush();
+    const replay = await CallCassette.open({ file, mode: 'replay' });
+    // No turns: the scripted model throws if it is asked; the cassette answers instead.
+    const replayed = (await traced([], 'run', replay)).workup();
+    replay.assertNoMisses();
+    expect(replay.forTrial(1).use().live).toBe(0);
+    expect(shape(replayed)).toEqual(shape(recorded));
+    expect(replayed).toBeGrounded(await compoundAlpha());
   });
 });
