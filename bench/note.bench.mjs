@@ -13,6 +13,7 @@ import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { lintEstimativeLanguage } from '../dist/src/metrics/index.js';
 import { parseNote } from '../dist/src/note/parse.js';
+import { lead, markup, table } from './note-markup.mjs';
 import { parseNoteV1 } from './parse-note-v1.mjs';
 
 const N = Number(process.env.BENCH_N ?? 1_000);
@@ -45,42 +46,17 @@ const PHRASES = [
   'works for',
 ];
 
-// One piece of markup of each kind, as agents write it; a bullet holds one (or, in the mix, one of any kind).
-const MARKUP = {
-  plain: [() => ''],
-  links: [
-    () => ` (see [the ${pick(ENTITIES)} file](https://example.com/files/${Math.floor(rand() * 100)}))`,
-    () => ` per [the registry](http://registry.example.org/a_b "Registry")`,
-  ],
-  code: [() => ` via \`graph.neighbors(${pick(['Halberd', 'Wren'])})\``, () => ' (query `q17`)'],
-  emphasis: [
-    () => ` — **${pick(['high', 'moderate', 'low'])} confidence**`,
-    () => ` and *probably* ${pick(ENTITIES)}`,
-    () => ` (_unconfirmed_)`,
-  ],
-  html: [() => ' <sup>1</sup>', () => ' <b>confirmed</b>', () => '<br>'],
-  images: [() => ` ![map of ${pick(ENTITIES)}](maps/${Math.floor(rand() * 9)}.png)`],
-};
-MARKUP.mix = Object.values(MARKUP).flat();
-
 function bullet(kind, depth = 0) {
   const cite = `[cite:g${1 + Math.floor(rand() * 50)}]`;
   const a = pick(ENTITIES);
   const b = pick(ENTITIES);
-  const lead = kind === 'emphasis' || (kind === 'mix' && rand() < 0.3) ? '**Finding:** ' : '';
-  return `${'  '.repeat(depth)}- ${lead}${a} ${pick(PHRASES)} ${b}${pick(MARKUP[kind] ?? MARKUP.plain)()}. ${cite}`;
-}
-
-function table(rows) {
-  const out = ['| Entity | Relation | Source |', '|---|---|---|'];
-  for (let i = 0; i < rows; i++) out.push(`| ${pick(ENTITIES)} | MEMBER_OF | [cite:g${1 + i}] |`);
-  return out;
+  return `${'  '.repeat(depth)}- ${lead(kind, rand)}${a} ${pick(PHRASES)} ${b}${markup(kind, rand)}. ${cite}`;
 }
 
 function note(kind) {
   const findings = [];
   if (kind === 'tables') {
-    findings.push(...table(14), '', ...Array.from({ length: 13 }, () => bullet('plain')));
+    findings.push(...table(14, rand), '', ...Array.from({ length: 13 }, () => bullet('plain')));
   } else if (kind === 'nested lists') {
     let depth = 0;
     for (let i = 0; i < 27; i++) {
@@ -88,7 +64,7 @@ function note(kind) {
       findings.push(bullet('plain', depth));
     }
   } else if (kind === 'mix') {
-    findings.push(...table(4), '');
+    findings.push(...table(4, rand), '');
     let depth = 0;
     for (let i = 0; i < 23; i++) {
       depth = i === 0 ? 0 : Math.max(0, Math.min(depth + pick([-1, 0, 0, 1]), 2));

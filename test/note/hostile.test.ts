@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lintEstimativeLanguage } from '../../src/metrics/tradecraft/index.js';
 import type { Note } from '../../src/model/note.js';
 import { parseNote } from '../../src/note/parse.js';
+import { lintEstimativeLanguage as lintV1 } from '../reference/lint-v1.js';
 import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
 
 // Inputs that took the parser or the lint superlinear time or crashed it (issue 25), each kept minimized as a recipe
@@ -35,6 +36,14 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
   'link-brackets-that-never-close': (note, source) => {
     // All of it text, every bracket kept (sentences break after each `!`, and are tidied, so only spaces move).
     expect(note.segments[0]!.text.replace(/ /g, '')).toBe(source.replace(/ /g, ''));
+  },
+  'lint-phrases-hidden-by-emphasis-in-one-paragraph': (note, source) => {
+    // Every phrase is found in the source past the emphasis that hides it from a verbatim search.
+    const { likelihood } = lintEstimativeLanguage(note);
+    expect(likelihood).toHaveLength(42_000);
+    expect(likelihood[41_999]!.column).toBe(source.lastIndexOf('very *likely*') + 1);
+    const small = build(recipe('lint-phrases-hidden-by-emphasis-in-one-paragraph'), 300);
+    expect(lintEstimativeLanguage(parseNote(small))).toStrictEqual(lintV1(parseNote(small)));
   },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
