@@ -173,9 +173,10 @@ function tokenize(text: string): Token[] {
       while (end < n && text.charCodeAt(end) === 96) end++;
       const length = end - i;
       backticks ??= backtickRuns(text);
-      const runs = backticks.get(length)!;
-      while (runs.next < runs.at.length && runs.at[runs.next]! <= i) runs.next++;
-      if (runs.next === runs.at.length) {
+      // No run of this length may close it (a run after an escaped backtick is shorter than the raw run it is in).
+      const runs = backticks.get(length);
+      while (runs && runs.next < runs.at.length && runs.at[runs.next]! <= i) runs.next++;
+      if (!runs || runs.next === runs.at.length) {
         i = end;
         continue;
       }

@@ -90,6 +90,8 @@ const PIECES: Record<Exclude<Kind, 'mix' | 'tables' | 'nested lists'>, readonly 
     '``',
     '`a``b`',
     '\\`escaped`',
+    // At a line's end, a hard break.
+    'break\\',
     '`_x_`',
   ],
   emphasis: [
