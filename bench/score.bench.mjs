@@ -1,5 +1,6 @@
 // Whole-workup scoring: 10,000 generated workups (a 100-step trajectory with a 100-step gold, a 50-entry ledger, a
-// 30-claim note each), every deterministic metric: citation resolution and structural recall, the ICD 203 lint,
+// 30-claim note each, written in the mix of markup agents write: links, code spans, emphasis, inline HTML, images, a
+// table and nested bullets, from ./note-markup.mjs), every deterministic metric: citation resolution and structural recall, the ICD 203 lint,
 // both built-in needles, and the seed 002 trajectory metrics. Workups are made and scored 250 at a time (generation
 // is not timed), so peak RSS reflects scoring, not holding 10,000 workups at once. Two passes over the same workups:
 // 1. The user's path, as `needlework score` runs it, first, so that it starts in a fresh process as a user's run
@@ -13,8 +14,8 @@
 // all the optimized code that checks them. Each chunk then ran its first workups unoptimized while the metrics were
 // compiled again (the lint's own compilation took 30-45 ms a chunk), which no user's run does: measured that way, the
 // lint cost about twice its figure here.
-// Targets (issue 12): parseNote at least 10x faster than the baseline; parsing + scoring under 10 s and peak RSS under
-// 500 MB; tradecraft lint at most 100 µs per workup.
+// Targets (issues 12 and 24): parseNote at least 10x faster than the baseline; parsing + scoring under 10 s and peak
+// RSS under 500 MB; tradecraft lint under 60 µs per workup.
 
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
@@ -27,6 +28,7 @@ import {
 } from '../dist/src/metrics/index.js';
 import { makeStep, makeTrajectory } from '../dist/src/model/trajectory.js';
 import { parseNote } from '../dist/src/note/parse.js';
+import { lead, markup, table } from './note-markup.mjs';
 import { parseNoteV1 } from './parse-note-v1.mjs';
 
 const N = Number(process.env.BENCH_N ?? 10_000);
@@ -109,12 +111,16 @@ function ledger() {
 }
 
 function note(entries) {
-  const bullet = () => {
+  // Bullets nested up to two levels, the first at the top.
+  let depth = 0;
+  const bullet = (_, i) => {
     const e = pick(entries);
     const f = pick(e.results);
     const cite = rand() < 0.05 ? 'g99' : e.id;
     const tail = rand() < 0.1 ? ' It was seen twice.' : '';
-    return `- ${f.subject} ${pick(PHRASES)} ${f.object} at Compound-Alpha. [cite:${cite}]${tail}`;
+    depth = i === 0 ? 0 : Math.max(0, Math.min(depth + pick([-1, 0, 0, 1]), 2));
+    const indent = '  '.repeat(depth);
+    return `${indent}- ${lead('mix', rand)}${f.subject} ${pick(PHRASES)} ${f.object} at Compound-Alpha${markup('mix', rand)}. [cite:${cite}]${tail}`;
   };
   return [
     '# Workup: Halberd and Wren',
@@ -124,6 +130,8 @@ function note(entries) {
     `Halberd and Wren are linked through Compound-Alpha; Wren works for Marrow Logistics, and the stores agree. [cite:g6,g18]`,
     '',
     '## Findings',
+    '',
+    ...table(4, rand),
     '',
     ...Array.from({ length: 27 }, bullet),
     '',
@@ -313,8 +321,8 @@ console.log(
   `  target parsing + scoring < 10 s and peak RSS < 500 MB: ${verdict(totalOk)} (${fmt(secs(scoring + time.parse), 2)} s, ${fmt(rssMb, 0)} MB)`,
 );
 const lintUs = (secs(time.tradecraft) * 1e6) / N;
-const lintOk = lintUs <= 100;
+const lintOk = lintUs < 60;
 console.log(
-  `  target tradecraft lint <= 100 µs per workup: ${verdict(lintOk)} (${fmt(lintUs, 1)} µs; CPU ${fmt((cpu.tradecraft * 1e6) / N, 1)} µs)`,
+  `  target tradecraft lint < 60 µs per workup: ${verdict(lintOk)} (${fmt(lintUs, 1)} µs; CPU ${fmt((cpu.tradecraft * 1e6) / N, 1)} µs)`,
 );
 if (!(parseOk && totalOk && lintOk)) process.exitCode = 1;

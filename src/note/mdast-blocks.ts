@@ -10,7 +10,11 @@ import type { NoteBlock, TextRun } from './blocks.js';
 export function mdastBlocks(source: string): NoteBlock[] {
   const tree: Root = fromMarkdown(source);
   const blocks: NoteBlock[] = [];
-  const visit = (node: Nodes, inBullet: boolean): void => {
+  // The tree walked in document order with a stack of its own (nesting is bounded, see `MAX_NESTING`, but a walk by
+  // recursion would still tie the stack to the input).
+  const stack: Array<{ node: Nodes; inBullet: boolean }> = [{ node: tree, inBullet: false }];
+  while (stack.length > 0) {
+    const { node, inBullet } = stack.pop()!;
     switch (node.type) {
       case 'heading':
         blocks.push({
@@ -19,26 +23,28 @@ export function mdastBlocks(source: string): NoteBlock[] {
           title: inlineText(node.children),
           offset: node.position?.start.offset ?? 0,
         });
-        return;
+        break;
       case 'paragraph':
         if (!inBullet) blocks.push({ kind: 'paragraph', paragraphs: [runs(node)] });
-        return;
+        break;
       case 'listItem': {
         const own = node.children.filter((child) => child.type === 'paragraph');
         if (own.length > 0) blocks.push({ kind: 'bullet', paragraphs: own.map(runs) });
-        for (const child of node.children) if (child.type !== 'paragraph') visit(child, false);
-        return;
+        const rest = node.children.filter((child) => child.type !== 'paragraph');
+        for (let k = rest.length - 1; k >= 0; k--) stack.push({ node: rest[k]!, inBullet: false });
+        break;
       }
       case 'list':
       case 'blockquote':
-      case 'root':
-        for (const child of (node as Parent).children) visit(child as Nodes, inBullet);
-        return;
+      case 'root': {
+        const children = (node as Parent).children;
+        for (let k = children.length - 1; k >= 0; k--) stack.push({ node: children[k] as Nodes, inBullet });
+        break;
+      }
       default:
-        return; // code, html, thematic breaks, definitions: no claims
+        break; // code, html, thematic breaks, definitions: no claims
     }
-  };
-  visit(tree, false);
+  }
   return blocks;
 }
 
@@ -48,12 +54,22 @@ function runs(paragraph: Parent): TextRun[] {
   return out;
 }
 
-/** Plain text of inline content in reading order, each run with its source range. */
+/**
+ * Plain text of inline content in reading order, each run with its source range. Walked with a stack of its own, not
+ * by recursion: emphasis may nest as deep as the note is long.
+ */
 function collectText(
   nodes: readonly PhrasingContent[],
   push: (text: string, start: number, end: number) => void,
 ): void {
-  for (const node of nodes) {
+  const stack: Array<{ nodes: readonly PhrasingContent[]; next: number }> = [{ nodes, next: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next === top.nodes.length) {
+      stack.pop();
+      continue;
+    }
+    const node = top.nodes[top.next++]!;
     const start = node.position?.start.offset ?? 0;
     const end = node.position?.end.offset ?? start;
     switch (node.type) {
@@ -70,7 +86,7 @@ function collectText(
         if (node.alt) push(node.alt, start, end);
         break;
       default:
-        if ('children' in node) collectText(node.children as PhrasingContent[], push);
+        if ('children' in node) stack.push({ nodes: node.children as PhrasingContent[], next: 0 });
     }
   }
 }

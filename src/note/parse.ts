@@ -1,6 +1,8 @@
+import { UserError } from '../errors/user-error.js';
 import type { Note, Section, Segment } from '../model/note.js';
 import { LineIndex } from '../parse/position.js';
 import { mdastBlocks } from './mdast-blocks.js';
+import { MAX_NESTING, tooDeep } from './nesting.js';
 import { scanBlocks } from './scan.js';
 import { buildSegment, collapse, type PlainText, plainText } from './segment.js';
 import { sentencesOf } from './sentences.js';
@@ -22,11 +24,22 @@ export interface ParseNoteOptions {
  * Parses a note's markdown (CommonMark) into sections, segments (a bullet or a paragraph) and sentences, each with
  * its citations and its line and column in the source. A note written in the markdown agents write (headings,
  * paragraphs, bullets, plain text; see `scanBlocks`) is read by a line scanner; anything else by the full parser,
- * with the same result.
+ * with the same result. Throws a `UserError` (with the line and column) for a note nested more than `MAX_NESTING`
+ * levels deep.
  */
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
   const exempt = exemptKeys(options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS);
   const lines = new LineIndex(source);
+  const deep = tooDeep(source);
+  if (deep !== -1) {
+    const { line, column } = lines.position(deep);
+    throw new UserError({
+      file: options.file ?? 'note',
+      line,
+      column,
+      message: `lists or block quotes nested more than ${MAX_NESTING} levels deep; a note may nest at most ${MAX_NESTING}`,
+    });
+  }
   // The text before the first heading is a section only when it holds a segment.
   const sections: Section[] = [
     { title: '', depth: 0, claims: true, segments: [], position: lines.position(0) },

@@ -1,20 +1,24 @@
 import type { NoteBlock, TextRun } from './blocks.js';
+import { inlineRuns, inlineText } from './inline.js';
 
 /**
- * Inline text the scanner cannot read exactly as CommonMark does: escapes, code spans, `*` emphasis, HTML and
- * autolinks (`<`), control characters (tabs, CR, NUL), a byte-order mark, inline links and images (`](`),
- * character references, trailing white space (hard breaks), and a `_` that is not between two ASCII letters or digits
- * (only there can it never open or close emphasis).
+ * What a line may not hold for the scanner to read it: control characters (tabs, CR, NUL), a byte-order mark,
+ * character references (the entity table is the full parser's), and trailing white space (a hard break or nothing).
  */
-const UNSAFE_INLINE =
-  /[\\`*<\0-\x09\x0b-\x1f\uFEFF]|\]\(|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});|\s$|(?:^|[^A-Za-z0-9_])_|_(?:[^A-Za-z0-9_]|$)/;
+const UNSAFE_LINE =
+  /[\0-\x09\x0b-\x1f\uFEFF]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});|\s$/;
+
+/** Inline markup, read by `inlineRuns`: without any, a paragraph is one run of text, its source verbatim. */
+const MARKUP = /[\\`*_<]|\]\(/;
 
 /**
  * The start of a line's content (after its indent, or after a list marker) that could open a block other than a
  * paragraph, a heading or a `-`/`*`/`+` bullet read here: a block quote, a fence, a thematic break or setext
- * underline, an ordered list, an empty item or a blank line of spaces, emphasis, HTML or indented code.
+ * underline, an ordered list, an empty item or a blank line of spaces, HTML or indented code.
  */
-const UNSAFE_START = /^(?:[>=_~\-*+` <]|\d{1,9}[.)](?: |$)|$)/;
+const UNSAFE_START = /^(?:[>=~\-+ <]|\*(?: |$)|```|\d{1,9}[.)](?: |$)|$)/;
+/** A thematic break of `*` or `_` (one of `-` is an unsafe start already). */
+const THEMATIC_BREAK = /^([*_])(?: *\1){2,} *$/;
 
 const BULLET = /^[-*+] /;
 
@@ -39,26 +43,44 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
   // `length` calls into the runtime and drops the array's room).
   const open: OpenItem[] = [];
   let openCount = 0;
-  // The open paragraph: its lines' content (leading spaces dropped, as CommonMark does), and where it goes.
+  // The open paragraph: its lines' content (leading spaces dropped, as CommonMark does), where each starts in the
+  // source, and where it goes.
   let lines: string[] = [];
-  let start = 0;
+  let starts: number[] = [];
   let end = 0;
   let owner: OpenItem | undefined;
+  let markup = false;
 
-  const closeParagraph = (): void => {
-    if (lines.length === 0) return;
-    const run: TextRun = { text: lines.length === 1 ? lines[0]! : lines.join('\n'), start, end };
+  /** Closes the open paragraph; false when its inline markup is left to the full parser. */
+  const closeParagraph = (): boolean => {
+    if (lines.length === 0) return true;
+    const text = lines.length === 1 ? lines[0]! : lines.join('\n');
+    let runs: TextRun[] | undefined;
+    if (markup) {
+      const joined = new Array<number>(lines.length);
+      let at = 0;
+      for (let k = 0; k < lines.length; k++) {
+        joined[k] = at;
+        at += lines[k]!.length + 1;
+      }
+      runs = inlineRuns({ text, joined, source: starts });
+      if (!runs) return false;
+    } else {
+      runs = [{ text, start: starts[0]!, end }];
+    }
     // An item's first paragraph makes its list at its length: `push` would leave room for 17.
-    if (owner && owner.block.paragraphs.length === 0) owner.block.paragraphs = [[run]];
-    else if (owner) owner.block.paragraphs.push([run]);
-    else blocks.push({ kind: 'paragraph', paragraphs: [[run]] });
+    if (owner && owner.block.paragraphs.length === 0) owner.block.paragraphs = [runs];
+    else if (owner) owner.block.paragraphs.push(runs);
+    else blocks.push({ kind: 'paragraph', paragraphs: [runs] });
     lines = [];
+    return true;
   };
   const openParagraph = (content: string, at: number, item: OpenItem | undefined): void => {
     lines = [content];
-    start = at;
+    starts = [at];
     end = at + content.length;
     owner = item;
+    markup = MARKUP.test(content);
   };
   /** The open item whose content starts at `indent` (the new block's parent), or -1 at the top level. */
   const parentAt = (indent: number): number | undefined => {
@@ -74,29 +96,31 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
     const at = lineStart;
     lineStart = lineEnd + 1;
     if (lineEnd === at) {
-      closeParagraph();
+      if (!closeParagraph()) return undefined;
       continue;
     }
     let indent = 0;
     while (source.charCodeAt(at + indent) === 32) indent++;
     const rest = source.slice(at + indent, lineEnd);
 
+    if (UNSAFE_LINE.test(rest)) return undefined;
     const depth = headingDepth(rest);
     if (depth > 0) {
       const content = rest.slice(depth).replace(/^ +/, '');
-      if (indent > 0 || content.endsWith('#') || UNSAFE_INLINE.test(content)) return undefined;
-      closeParagraph();
+      if (indent > 0 || content.endsWith('#')) return undefined;
+      const title = MARKUP.test(content) ? inlineText(content) : content;
+      if (title === undefined || !closeParagraph()) return undefined;
       openCount = 0;
-      blocks.push({ kind: 'heading', depth, title: content, offset: at });
+      blocks.push({ kind: 'heading', depth, title, offset: at });
       continue;
     }
 
     if (BULLET.test(rest)) {
       const content = rest.slice(2);
       const parent = parentAt(indent);
-      if (parent === undefined || !safeStart(content) || UNSAFE_INLINE.test(content)) return undefined;
+      if (parent === undefined || !safeStart(content)) return undefined;
       if (mayDefine && content.startsWith('[')) return undefined;
-      closeParagraph();
+      if (!closeParagraph()) return undefined;
       openCount = parent + 1;
       const item: OpenItem = { contentIndent: indent + 2, block: { kind: 'bullet', paragraphs: [] } };
       blocks.push(item.block);
@@ -105,11 +129,13 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
       continue;
     }
 
-    if (!safeStart(rest) || UNSAFE_INLINE.test(rest)) return undefined;
+    if (!safeStart(rest)) return undefined;
     if (lines.length > 0) {
       // A paragraph continuation line, lazy or not: its indent is dropped.
       lines.push(rest);
+      starts.push(at + indent);
       end = lineEnd;
+      if (!markup) markup = MARKUP.test(rest);
       continue;
     }
     const parent = parentAt(indent);
@@ -117,8 +143,7 @@ export function scanBlocks(source: string): NoteBlock[] | undefined {
     openCount = parent + 1;
     openParagraph(rest, at + indent, parent === -1 ? undefined : open[parent]);
   }
-  closeParagraph();
-  return blocks;
+  return closeParagraph() ? blocks : undefined;
 }
 
 /** The depth of the ATX heading a line's content opens (one to six `#` followed by a space or the end), or 0. */
@@ -130,5 +155,5 @@ function headingDepth(content: string): number {
 
 /** Whether a line's content opens nothing but a paragraph (a `#` not followed by a space or the end is text). */
 function safeStart(content: string): boolean {
-  return !UNSAFE_START.test(content) && headingDepth(content) === 0;
+  return !UNSAFE_START.test(content) && headingDepth(content) === 0 && !THEMATIC_BREAK.test(content);
 }

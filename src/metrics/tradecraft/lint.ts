@@ -114,7 +114,7 @@ const RULES: readonly Rule[] = [
  * what it found and where, and passes no verdict.
  */
 export function lintEstimativeLanguage(note: Note): TradecraftReport {
-  const lines = new LineIndex(note.source);
+  const finder = new PhraseFinder(note.source);
   const report: TradecraftReport = {
     likelihood: [],
     hedges: [],
@@ -131,9 +131,9 @@ export function lintEstimativeLanguage(note: Note): TradecraftReport {
       for (let k = 0; k < count; k++) {
         const text = sentence.text.slice(foundStarts[k] as number, foundEnds[k] as number);
         const what = foundWhats[k] as Found;
-        const at = locate(note.source, text, cursor);
+        const at = finder.locate(text, cursor);
         if (at !== undefined) cursor = at + 1;
-        const position = lines.position(at ?? sentence.position.offset);
+        const position = finder.position(at ?? sentence.position.offset, sentence.position);
         // Each hit is written out whole: spreading a shared PhraseHit into each was half of the lint's time.
         const { section } = segment;
         const { line, column } = position;
@@ -237,16 +237,88 @@ function scan(text: string): number {
 }
 
 /**
- * Where a phrase of a sentence's plain text stands in the markdown source, at or after `from`: its words in order,
- * with any whitespace or emphasis marks between them. Undefined when markup hides it (the sentence's start is
- * used instead).
+ * Finds where the phrases of a note's sentences stand in its markdown source, in time linear in the source however
+ * many phrases there are: a search that looked further than `NEAR` is remembered, per phrase, for the next search
+ * from a later place that the found place (or the end, when none was found) still answers. Most phrases stand a few
+ * characters from where the search starts, and are looked for directly.
  */
-function locate(source: string, phrase: string, from: number): number | undefined {
-  const verbatim = source.indexOf(phrase, from);
-  if (verbatim !== -1 && !source.slice(from, verbatim).includes('\n\n')) return verbatim;
-  const words = phrase.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const regex = new RegExp(words.join('[\\s*_~`]+'), 'gu');
-  regex.lastIndex = from;
-  const match = regex.exec(source);
-  return match?.index;
+class PhraseFinder {
+  private lines: LineIndex | undefined;
+  private readonly verbatim = new Map<string, Search>();
+  private readonly spread = new Map<string, Search>();
+  // The first blank line, and the first line ending, at or after where they were last looked for.
+  private readonly blank: Search = { from: Number.POSITIVE_INFINITY, at: -1 };
+  private readonly newline: Search = { from: Number.POSITIVE_INFINITY, at: -1 };
+
+  constructor(private readonly source: string) {}
+
+  /**
+   * Where a phrase of a sentence's plain text stands in the source, at or after `from`: verbatim with no blank line
+   * before it, else its words in order with any whitespace or emphasis marks between them. Undefined when markup
+   * hides it (the sentence's start is used instead).
+   */
+  locate(phrase: string, from: number): number | undefined {
+    const { source } = this;
+    let verbatim = recall(this.verbatim, phrase, from);
+    if (verbatim === undefined) {
+      verbatim = source.indexOf(phrase, from);
+      if (verbatim === -1 || verbatim - from > NEAR) remember(this.verbatim, phrase, from, verbatim);
+    }
+    if (verbatim !== -1) {
+      const blank = this.blank;
+      if (!(blank.from <= from && (blank.at === -1 || blank.at >= from))) {
+        blank.from = from;
+        blank.at = source.indexOf('\n\n', from);
+      }
+      if (blank.at === -1 || blank.at + 2 > verbatim) return verbatim;
+    }
+    let at = recall(this.spread, phrase, from);
+    if (at === undefined) {
+      const words = phrase.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const regex = new RegExp(words.join('[\\s*_~`]+'), 'gu');
+      regex.lastIndex = from;
+      at = regex.exec(source)?.index ?? -1;
+      remember(this.spread, phrase, from, at);
+    }
+    return at === -1 ? undefined : at;
+  }
+
+  /** Line and column of an offset at or after a sentence's start: on the sentence's line, or found in the index. */
+  position(offset: number, sentence: SourcePosition): SourcePosition {
+    if (offset >= sentence.offset) {
+      const memo = this.newline;
+      if (!(memo.from <= sentence.offset && (memo.at === -1 || memo.at >= sentence.offset))) {
+        memo.from = sentence.offset;
+        memo.at = this.source.indexOf('\n', sentence.offset);
+      }
+      if (memo.at === -1 || memo.at >= offset)
+        return { line: sentence.line, column: sentence.column + (offset - sentence.offset), offset };
+    }
+    this.lines ??= new LineIndex(this.source);
+    return this.lines.position(offset);
+  }
+}
+
+/** How far a direct search may look before its answer is remembered. */
+const NEAR = 512;
+
+/** What a remembered search answers for a search from `from`: its place (-1: none), or undefined if it cannot tell. */
+function recall(memo: Map<string, Search>, key: string, from: number): number | undefined {
+  if (memo.size === 0) return undefined;
+  const last = memo.get(key);
+  return last && last.from <= from && (last.at === -1 || last.at >= from) ? last.at : undefined;
+}
+
+function remember(memo: Map<string, Search>, key: string, from: number, at: number): void {
+  const last = memo.get(key);
+  if (last) {
+    last.from = from;
+    last.at = at;
+  } else memo.set(key, { from, at });
+}
+
+/** A search remembered: where it started and what it found (-1: nothing). */
+interface Search {
+  from: number;
+  at: number;
 }

@@ -157,9 +157,9 @@ function alternatives(pattern: string, from: number, to: number): Array<[number,
 /**
  * Values found by the literal prefixes they were listed with: `at(text, start)` gives, in the order they were
  * listed, the values one of whose prefixes the text at `start` opens with (ASCII letters read in either case). A
- * value listed without prefixes (undefined) is given everywhere; where a non-ASCII character is read on the way,
- * every value is given, since under Unicode case folding it may stand for an ASCII letter (`ſ` for `s`, the Kelvin
- * sign for `k`).
+ * value listed without prefixes (undefined) is given everywhere; where `ſ` or the Kelvin sign is read on the way,
+ * every value is given, since under Unicode case folding they stand for `s` and `k` (no other character outside ASCII
+ * folds into ASCII), and any other non-ASCII character ends the prefixes read there.
  */
 export class PrefixTrie<T> {
   /** Each character's column in `next` (0: a character in no prefix, whose column is empty). */
@@ -213,7 +213,12 @@ export class PrefixTrie<T> {
     let node = 0;
     for (let i = start; i < text.length; i++) {
       const code = text.charCodeAt(i);
-      if (code >= 128) return this.all;
+      // Under case folding only two characters outside ASCII read as ASCII letters (`ſ` as `s`, the Kelvin sign as
+      // `k`; checked over every code point): any other cannot go on a prefix, which is all ASCII.
+      if (code >= 128) {
+        if (code === 0x17f || code === 0x212a) return this.all;
+        break;
+      }
       const child = this.next[node * this.width + this.column[code]!]!;
       if (child === 0) break;
       node = child;

@@ -1,0 +1,57 @@
+// The inline markup agents write in notes, one generator per kind, shared by bench/note.bench.mjs (which times each
+// kind) and bench/score.bench.mjs (whose notes hold the mix). `rand` is the bench's seeded generator.
+
+const NAMES = [
+  'Halberd',
+  'Wren',
+  'Ash Cell',
+  'Compound-Alpha',
+  'Marrow Logistics',
+  'the courier',
+  'Entity 7',
+];
+
+const PIECES = {
+  plain: [() => ''],
+  links: [
+    (rand) =>
+      ` (see [the ${pickWith(rand, NAMES)} file](https://example.com/files/${Math.floor(rand() * 100)}))`,
+    () => ` per [the registry](http://registry.example.org/a_b "Registry")`,
+  ],
+  code: [
+    (rand) => ` via \`graph.neighbors(${pickWith(rand, ['Halberd', 'Wren'])})\``,
+    () => ' (query `q17`)',
+  ],
+  emphasis: [
+    (rand) => ` — **${pickWith(rand, ['high', 'moderate', 'low'])} confidence**`,
+    (rand) => ` and *probably* ${pickWith(rand, NAMES)}`,
+    () => ' (_unconfirmed_)',
+  ],
+  html: [() => ' <sup>1</sup>', () => ' <b>confirmed</b>', () => '<br>'],
+  images: [(rand) => ` ![map of ${pickWith(rand, NAMES)}](maps/${Math.floor(rand() * 9)}.png)`],
+};
+PIECES.mix = Object.values(PIECES).flat();
+
+/** The kinds of inline markup with a generator (`mix` draws from all of them). */
+export const INLINE_KINDS = Object.keys(PIECES);
+
+/** One piece of markup of `kind` (empty for a kind without inline markup), to end a claim with. */
+export function markup(kind, rand) {
+  return pickWith(rand, PIECES[kind] ?? PIECES.plain)(rand);
+}
+
+/** A claim that opens with a bold label, as agents often write them, in `kind` (always in `emphasis`). */
+export function lead(kind, rand) {
+  return kind === 'emphasis' || (kind === 'mix' && rand() < 0.3) ? '**Finding:** ' : '';
+}
+
+/** A markdown table of `rows` cited rows. */
+export function table(rows, rand) {
+  const out = ['| Entity | Relation | Source |', '|---|---|---|'];
+  for (let i = 0; i < rows; i++) out.push(`| ${pickWith(rand, NAMES)} | MEMBER_OF | [cite:g${1 + i}] |`);
+  return out;
+}
+
+function pickWith(rand, list) {
+  return list[Math.floor(rand() * list.length)];
+}

@@ -1,0 +1,546 @@
+import type { TextRun } from './blocks.js';
+
+/**
+ * The inline content of one paragraph or heading, read as CommonMark does (micromark 4, as mdast-util-from-markdown
+ * compiles it) into the text runs the note model keeps: each text node's value with its source range (adjacent text
+ * merged as mdast merges it), a code span's value, a hard break as a space, an image's alt text. Code spans, backslash
+ * escapes, hard breaks, `*` and `_` emphasis (the delimiter algorithm of the spec, section 6.2, with micromark's
+ * rule of three on the runs' current lengths), inline links and images, autolinks and inline HTML tags are read
+ * here. What is rare in notes and subtle to read is not: the caller reads the note with the full parser instead
+ * when this returns undefined (a link whose destination does not parse, a `<` that opens neither an autolink nor a
+ * tag, a comment, a declaration, a construct across lines other than text and emphasis). Linear in the text: a
+ * closing backtick run is looked for once per length, and each emphasis closer searches no lower than where a
+ * closer of its kind last failed (the spec's `openers_bottom`), so no input walks back over the same delimiters.
+ */
+
+/** Where a paragraph's lines stand: `text` is their content joined by `\n`; line `k` starts at `text` offset
+ * `joined[k]` and at source offset `source[k]`. */
+export interface InlineSource {
+  text: string;
+  joined: readonly number[];
+  source: readonly number[];
+}
+
+const DATA = 0;
+const DELIM = 1;
+const CODE = 2;
+const BREAK = 3;
+const HTML = 4;
+const AUTOLINK = 5;
+const OPEN = 6; // `[` or `![`, a link's or image's start when `link` is set
+const CLOSE = 7; // `]` and its resource, when a link or image ends there
+
+interface Token {
+  kind: number;
+  /** Offsets into the joined text, end exclusive. */
+  start: number;
+  end: number;
+  /** DATA, CODE, AUTOLINK: the text it contributes. */
+  value: string;
+  // DELIM: its marker, what is left of it, what it may do, and whether emphasis opened or closed at its ends.
+  marker: number;
+  left: number;
+  canOpen: boolean;
+  canClose: boolean;
+  /** How many of its characters closed emphasis (from its start) and opened emphasis (from its end). */
+  closed: number;
+  opened: number;
+  prev: Token | undefined;
+  next: Token | undefined;
+  index: number;
+  // OPEN: whether it is an image, whether it still may open a link, and the CLOSE that ends it.
+  image: boolean;
+  active: boolean;
+  match: Token | undefined;
+}
+
+function token(kind: number, start: number, end: number, value: string): Token {
+  return {
+    kind,
+    start,
+    end,
+    value,
+    marker: 0,
+    left: 0,
+    canOpen: false,
+    canClose: false,
+    closed: 0,
+    opened: 0,
+    prev: undefined,
+    next: undefined,
+    index: 0,
+    image: false,
+    active: true,
+    match: undefined,
+  };
+}
+
+/** Thrown inside the tokenizer when the text holds what is left to the full parser. */
+const GIVE_UP = Symbol('give up');
+
+/** The text runs of a paragraph, or undefined when the full parser must read it. */
+export function inlineRuns(input: InlineSource): TextRun[] | undefined {
+  const tokens = tokensOf(input.text);
+  return tokens && flatten(tokens, input);
+}
+
+/** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
+export function inlineText(text: string): string | undefined {
+  const tokens = tokensOf(text);
+  if (!tokens) return undefined;
+  let out = '';
+  for (const run of flatten(tokens, { text, joined: [0], source: [0] })) out += run.text;
+  return out;
+}
+
+// Character classes, as micromark's classifyCharacter reads one UTF-16 code unit: 1 white space (start and end of the
+// text too), 2 punctuation or symbol, 0 anything else.
+const WHITE = /\s/;
+const PUNCTUATION = /\p{P}|\p{S}/u;
+function classify(text: string, at: number): number {
+  if (at < 0 || at >= text.length) return 1;
+  const code = text.charCodeAt(at);
+  if (code < 128) return ASCII_CLASS[code]!;
+  const c = text[at]!;
+  return WHITE.test(c) ? 1 : PUNCTUATION.test(c) ? 2 : 0;
+}
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
+  const c = String.fromCharCode(code);
+  return WHITE.test(c) ? 1 : PUNCTUATION.test(c) ? 2 : 0;
+});
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\0- <>\x7f]*)>/y;
+const AUTOLINK_EMAIL =
+  /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
+// An open or closing tag on one line (CommonMark 0.31, section 6.6).
+const OPEN_TAG =
+  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\n"'=<>`]+|'[^'\n]*'|"[^"\n]*"))?)*[ \t]*\/?>/y;
+const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
+
+/** The greatest depth of parentheses micromark allows in a link destination. */
+const DESTINATION_BALANCE = 32;
+
+function tokensOf(text: string): Token[] | undefined {
+  try {
+    return tokenize(text);
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  const n = text.length;
+  // Backtick runs by length, each list in order, with a cursor that only moves on: a closer is looked for once.
+  let backticks: Map<number, { at: number[]; next: number }> | undefined;
+  let dataStart = 0;
+  const flushData = (to: number): void => {
+    if (to > dataStart) tokens.push(token(DATA, dataStart, to, text.slice(dataStart, to)));
+  };
+  const opens: Token[] = [];
+  // Brackets below this depth of `opens` may no longer open a link (a link holds no link).
+  let inactiveBelow = 0;
+  const delims: Token[] = [];
+
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      // `\`: an escape, a hard break, or itself.
+      const next = text.charCodeAt(i + 1);
+      if (i + 1 < n && next < 128 && ASCII_PUNCTUATION.test(text[i + 1]!)) {
+        flushData(i);
+        tokens.push(token(DATA, i, i + 2, text[i + 1]!));
+        i += 2;
+        dataStart = i;
+        continue;
+      }
+      if (next === 10) {
+        flushData(i);
+        tokens.push(token(BREAK, i, i + 2, ' '));
+        i += 2;
+        dataStart = i;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    if (c === 96) {
+      // A backtick run: a code span up to the next run of the same length, or text.
+      let end = i + 1;
+      while (end < n && text.charCodeAt(end) === 96) end++;
+      const length = end - i;
+      backticks ??= backtickRuns(text);
+      // No run of this length may close it (a run after an escaped backtick is shorter than the raw run it is in).
+      const runs = backticks.get(length);
+      while (runs && runs.next < runs.at.length && runs.at[runs.next]! <= i) runs.next++;
+      if (!runs || runs.next === runs.at.length) {
+        i = end;
+        continue;
+      }
+      const close = runs.at[runs.next]!;
+      runs.next++;
+      let content = text.slice(end, close);
+      if (content.includes('\n')) throw GIVE_UP;
+      if (content.length > 1 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '')
+        content = content.slice(1, -1);
+      flushData(i);
+      tokens.push(token(CODE, i, close + length, content));
+      i = close + length;
+      dataStart = i;
+      continue;
+    }
+    if (c === 42 || c === 95) {
+      let end = i + 1;
+      while (end < n && text.charCodeAt(end) === c) end++;
+      const before = classify(text, i - 1);
+      const after = classify(text, end);
+      const open = after === 0 || (after === 2 && before !== 0);
+      const close = before === 0 || (before === 2 && after !== 0);
+      flushData(i);
+      const t = token(DELIM, i, end, text.slice(i, end));
+      t.marker = c;
+      t.left = end - i;
+      t.canOpen = c === 42 ? open : open && (before !== 0 || !close);
+      t.canClose = c === 42 ? close : close && (after !== 0 || !open);
+      t.index = tokens.length;
+      tokens.push(t);
+      if (t.canOpen || t.canClose) delims.push(t);
+      i = end;
+      dataStart = i;
+      continue;
+    }
+    if (c === 60) {
+      // `<`: an autolink, a tag, or text when nothing of the kind can start here.
+      const next = text.charCodeAt(i + 1);
+      const letter = (next >= 65 && next <= 90) || (next >= 97 && next <= 122);
+      if (!letter && next !== 47 && next !== 33 && next !== 63) {
+        i++;
+        continue;
+      }
+      let match: RegExpExecArray | null = null;
+      let kind = AUTOLINK;
+      if (letter) {
+        AUTOLINK_URI.lastIndex = i;
+        match = AUTOLINK_URI.exec(text);
+        if (!match) {
+          AUTOLINK_EMAIL.lastIndex = i;
+          match = AUTOLINK_EMAIL.exec(text);
+        }
+        if (!match) {
+          kind = HTML;
+          OPEN_TAG.lastIndex = i;
+          match = OPEN_TAG.exec(text);
+        }
+      } else if (next === 47) {
+        kind = HTML;
+        CLOSING_TAG.lastIndex = i;
+        match = CLOSING_TAG.exec(text);
+      }
+      if (!match) throw GIVE_UP;
+      flushData(i);
+      const end = i + match[0].length;
+      tokens.push(
+        kind === AUTOLINK ? token(AUTOLINK, i + 1, end - 1, match[1]!) : token(HTML, i, end, match[0]),
+      );
+      i = end;
+      dataStart = i;
+      continue;
+    }
+    if (c === 91 || (c === 33 && text.charCodeAt(i + 1) === 91)) {
+      const image = c === 33;
+      const end = i + (image ? 2 : 1);
+      flushData(i);
+      const t = token(OPEN, i, end, text.slice(i, end));
+      t.image = image;
+      t.index = tokens.length;
+      tokens.push(t);
+      opens.push(t);
+      i = end;
+      dataStart = i;
+      continue;
+    }
+    if (c === 93 && opens.length > 0) {
+      flushData(i);
+      const opener = opens.pop()!;
+      const active = opener.image || opens.length >= inactiveBelow;
+      if (opens.length < inactiveBelow) inactiveBelow = opens.length;
+      const end = text.charCodeAt(i + 1) === 40 && active ? resourceEnd(text, i + 1) : -1;
+      if (end === -1) {
+        // Not a link: the brackets are text.
+        tokens.push(token(DATA, i, i + 1, ']'));
+        i++;
+        dataStart = i;
+        continue;
+      }
+      const close = token(CLOSE, i, end, '');
+      close.index = tokens.length;
+      tokens.push(close);
+      opener.match = close;
+      // The emphasis inside the label is settled now, and its delimiters taken out of the rest.
+      let first = delims.length;
+      while (first > 0 && delims[first - 1]!.index > opener.index) first--;
+      processEmphasis(delims.splice(first));
+      if (!opener.image) inactiveBelow = opens.length;
+      i = end;
+      dataStart = i;
+      continue;
+    }
+    i++;
+  }
+  flushData(n);
+  processEmphasis(delims);
+  return tokens;
+}
+
+/** Every maximal run of backticks of `text`, by length, each list in order. */
+function backtickRuns(text: string): Map<number, { at: number[]; next: number }> {
+  const runs = new Map<number, { at: number[]; next: number }>();
+  for (let i = text.indexOf('`'); i !== -1; i = text.indexOf('`', i)) {
+    let end = i + 1;
+    while (end < text.length && text.charCodeAt(end) === 96) end++;
+    const length = end - i;
+    const list = runs.get(length);
+    if (list) list.at.push(i);
+    else runs.set(length, { at: [i], next: 0 });
+    i = end;
+  }
+  return runs;
+}
+
+/**
+ * Where an inline link's resource, `(destination "title")` from the `(` at `at`, ends (after its `)`), or -1 when
+ * none starts there. What micromark may read otherwise (a line ending inside, an unescaped `(` in a title) gives up.
+ */
+function resourceEnd(text: string, at: number): number {
+  let i = skipSpace(text, at + 1);
+  if (text.charCodeAt(i) === 41) return i + 1;
+  const destinationStart = i;
+  if (text.charCodeAt(i) === 60) {
+    i++;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 62) {
+        i++;
+        break;
+      }
+      if (Number.isNaN(c) || c === 60 || c === 10) throw GIVE_UP;
+      i += c === 92 && /[<>\\]/.test(text[i + 1] ?? '') ? 2 : 1;
+    }
+  } else {
+    let balance = 0;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (Number.isNaN(c) || c === 32 || c === 10 || (c === 41 && balance === 0)) break;
+      if (c < 32 || c === 127) throw GIVE_UP;
+      if (c === 40) {
+        if (balance >= DESTINATION_BALANCE) throw GIVE_UP;
+        balance++;
+      } else if (c === 41) balance--;
+      i += c === 92 && /[()\\]/.test(text[i + 1] ?? '') ? 2 : 1;
+    }
+    if (balance !== 0 || i === destinationStart) throw GIVE_UP;
+  }
+  const afterDestination = i;
+  i = skipSpace(text, i);
+  const c = text.charCodeAt(i);
+  if (i > afterDestination && (c === 34 || c === 39 || c === 40)) {
+    const closing = c === 40 ? 41 : c;
+    i++;
+    for (;;) {
+      const d = text.charCodeAt(i);
+      if (Number.isNaN(d) || d === 10 || (c === 40 && d === 40)) throw GIVE_UP;
+      if (d === closing) {
+        i++;
+        break;
+      }
+      i += d === 92 && ASCII_PUNCTUATION.test(text[i + 1] ?? '') ? 2 : 1;
+    }
+    i = skipSpace(text, i);
+  }
+  if (text.charCodeAt(i) !== 41) throw GIVE_UP;
+  return i + 1;
+}
+
+function skipSpace(text: string, at: number): number {
+  let i = at;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 10) throw GIVE_UP;
+    if (c !== 32 && c !== 9) return i;
+    i++;
+  }
+}
+
+/**
+ * The delimiter algorithm (CommonMark 0.31, section 6.2, "process emphasis") over `list`, in order, as micromark
+ * resolves it: a closer takes the nearest opener of its marker, skipping one that breaks the rule of three (read on
+ * both runs' lengths as they stand), two characters of each when both have two, else one; the delimiters between
+ * them are text. A closer that finds no opener sets the floor below which closers of its kind (marker, whether it
+ * may open, length modulo 3) no longer look, until a match changes an opener there.
+ */
+function processEmphasis(list: Token[]): void {
+  if (list.length === 0) return;
+  for (let k = 0; k < list.length; k++) {
+    list[k]!.prev = list[k - 1];
+    list[k]!.next = list[k + 1];
+  }
+  const floor = new Array<number>(12).fill(-1);
+  const unlink = (t: Token): void => {
+    if (t.prev) t.prev.next = t.next;
+    if (t.next) t.next.prev = t.prev;
+  };
+  let closer: Token | undefined = list[0];
+  while (closer) {
+    if (!closer.canClose) {
+      closer = closer.next;
+      continue;
+    }
+    const kind = (closer.marker === 42 ? 0 : 6) + (closer.canOpen ? 3 : 0) + (closer.left % 3);
+    let opener = closer.prev;
+    while (opener && opener.index > floor[kind]!) {
+      if (
+        opener.marker === closer.marker &&
+        opener.canOpen &&
+        !(
+          (opener.canClose || closer.canOpen) &&
+          closer.left % 3 !== 0 &&
+          (opener.left + closer.left) % 3 === 0
+        )
+      )
+        break;
+      opener = opener.prev;
+    }
+    if (!opener || opener.index <= floor[kind]!) {
+      floor[kind] = closer.index - 1;
+      const next: Token | undefined = closer.next;
+      if (!closer.canOpen) unlink(closer);
+      closer = next;
+      continue;
+    }
+    const use = opener.left > 1 && closer.left > 1 ? 2 : 1;
+    opener.left -= use;
+    closer.left -= use;
+    opener.opened += use;
+    closer.closed += use;
+    // The delimiters between are text now.
+    opener.next = closer;
+    closer.prev = opener;
+    if (opener.left === 0) unlink(opener);
+    // The opener changed: closers of every kind may look at it again.
+    for (let k = 0; k < 12; k++) if (floor[k]! >= opener.index) floor[k] = opener.index - 1;
+    if (closer.left === 0) {
+      const next: Token | undefined = closer.next;
+      unlink(closer);
+      closer = next;
+    }
+  }
+}
+
+/** The runs of a token list, text merged as mdast merges it: only adjacent text in the same parent. */
+function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
+  const { text } = input;
+  const runs: TextRun[] = [];
+  // The open run of text (merged text nodes), as offsets into the joined text.
+  let value = '';
+  let start = -1;
+  let end = -1;
+  const flush = (): void => {
+    if (start === -1) return;
+    runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, end) });
+    value = '';
+    start = -1;
+  };
+  const data = (v: string, from: number, to: number): void => {
+    if (start === -1) start = from;
+    value += v;
+    end = to;
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    switch (t.kind) {
+      case DATA:
+        data(t.value, t.start, t.end);
+        break;
+      case DELIM:
+        // A run closes emphasis with its first characters and opens it with its last; what is left is text.
+        if (t.closed > 0) flush();
+        if (t.left > 0)
+          data(text.slice(t.start + t.closed, t.end - t.opened), t.start + t.closed, t.end - t.opened);
+        if (t.opened > 0) flush();
+        break;
+      case CODE:
+      case AUTOLINK:
+        flush();
+        runs.push({ text: t.value, start: sourceAt(input, t.start), end: sourceEnd(input, t.end) });
+        break;
+      case BREAK:
+        flush();
+        runs.push({ text: ' ', start: sourceAt(input, t.start), end: sourceEnd(input, t.end) });
+        break;
+      case HTML:
+        flush();
+        break;
+      case OPEN:
+        if (!t.match) {
+          data(t.value, t.start, t.end);
+          break;
+        }
+        flush();
+        if (t.image) {
+          const close = t.match;
+          let alt = '';
+          while (tokens[k] !== close) {
+            k++;
+            alt += altText(tokens[k]!, text);
+          }
+          if (alt)
+            runs.push({ text: alt, start: sourceAt(input, t.start), end: sourceEnd(input, close.end) });
+        }
+        break;
+      case CLOSE:
+        flush();
+        break;
+    }
+  }
+  flush();
+  return runs;
+}
+
+/** What a token inside an image's label adds to its alt text (mdast-util-to-string of the label). */
+function altText(t: Token, text: string): string {
+  switch (t.kind) {
+    case DATA:
+    case CODE:
+    case AUTOLINK:
+      return t.value;
+    case HTML:
+      return t.value;
+    case DELIM:
+      return text.slice(t.start + t.closed, t.end - t.opened);
+    case OPEN:
+      return t.match ? '' : t.value;
+    default:
+      return '';
+  }
+}
+
+/** The source offset of a joined-text offset. */
+function sourceAt(input: InlineSource, at: number): number {
+  const { joined, source } = input;
+  let lo = 0;
+  let hi = joined.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (joined[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return source[lo]! + (at - joined[lo]!);
+}
+
+/** The source offset of a joined-text end (exclusive): just after the source character of the last one. */
+function sourceEnd(input: InlineSource, end: number): number {
+  return end === 0 ? sourceAt(input, 0) : sourceAt(input, end - 1) + 1;
+}

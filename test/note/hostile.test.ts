@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { lintEstimativeLanguage } from '../../src/metrics/tradecraft/index.js';
+import type { Note } from '../../src/model/note.js';
+import { parseNote } from '../../src/note/parse.js';
+import { lintEstimativeLanguage as lintV1 } from '../reference/lint-v1.js';
+import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
+
+// Inputs that took the parser or the lint superlinear time or crashed it (issue 25), each kept minimized as a recipe
+// in fixtures/hostile/ and named after what it breaks: `before`, then `repeat` written `times` times, then `after`
+// (up to 1 MB). bench/note.bench.mjs times each against the 1 s bound; here the results are pinned.
+const DIR = new URL('./fixtures/hostile/', import.meta.url);
+interface Recipe {
+  before: string;
+  repeat: string;
+  times: number;
+  after: string;
+}
+const recipe = (name: string): Recipe => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
+const build = ({ before, repeat, times, after }: Recipe, n = times): string =>
+  before + repeat.repeat(n) + after;
+
+const FULL: Record<string, (note: Note, source: string) => void> = {
+  'citation-markers-fill-one-paragraph': (note) => {
+    expect(note.citations).toHaveLength(110_000);
+    expect(note.segments).toHaveLength(1);
+    expect(note.segments[0]!.text).toBe('Halberd met Wren');
+    expect(new Set(note.citations.map((c) => c.id))).toEqual(new Set(['g1']));
+  },
+  'emphasis-runs-that-pair-across-a-megabyte': (note) => {
+    expect(note.segments[0]!.text).toBe('a'.repeat(500_000));
+  },
+  'emphasis-openers-that-never-close': (note, source) => {
+    expect(note.segments[0]!.text).toBe(source.trim());
+  },
+  'link-brackets-that-never-close': (note, source) => {
+    // All of it text, every bracket kept (sentences break after each `!`, and are tidied, so only spaces move).
+    expect(note.segments[0]!.text.replace(/ /g, '')).toBe(source.replace(/ /g, ''));
+  },
+  'lint-phrases-hidden-by-emphasis-in-one-paragraph': (note, source) => {
+    // Every phrase is found in the source past the emphasis that hides it from a verbatim search.
+    const { likelihood } = lintEstimativeLanguage(note);
+    expect(likelihood).toHaveLength(42_000);
+    expect(likelihood[41_999]!.column).toBe(source.lastIndexOf('very *likely*') + 1);
+    const small = build(recipe('lint-phrases-hidden-by-emphasis-in-one-paragraph'), 300);
+    expect(lintEstimativeLanguage(parseNote(small))).toStrictEqual(lintV1(parseNote(small)));
+  },
+  'astral-characters-in-one-sentence': (note, source) => {
+    expect(note.segments[0]!.text).toBe(source);
+    const report = lintEstimativeLanguage(note);
+    expect([report.likelihood, report.hedges, report.confidence, report.confusions]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
+  },
+};
+
+describe('hostile notes (test/note/fixtures/hostile)', () => {
+  const names = readdirSync(DIR).map((file) => file.replace(/\.json$/, ''));
+
+  it('are all pinned here', () => {
+    expect(names.sort()).toEqual([...Object.keys(FULL), 'list-nested-4000-levels-on-one-line'].sort());
+  });
+
+  it.each(Object.keys(FULL))(
+    '%s: parses as the e2889b5 parser does at a small size, and as pinned at 1 MB',
+    (name) => {
+      const r = recipe(name);
+      const small = build(r, 300);
+      expect(parseNote(small)).toStrictEqual(parseNoteV1(small));
+      const source = build(r);
+      FULL[name]!(parseNote(source), source);
+    },
+  );
+
+  it('list-nested-4000-levels-on-one-line: refused with one line naming the place and the bound', () => {
+    const source = build(recipe('list-nested-4000-levels-on-one-line'));
+    expect(() => parseNote(source, { file: 'runs/w1/note.md' })).toThrowError(
+      'runs/w1/note.md:1:1: lists or block quotes nested more than 32 levels deep; a note may nest at most 32',
+    );
+    // The place is the line that goes too deep; 32 levels still parse.
+    const ok = `${'- '.repeat(32)}x`;
+    expect(parseNote(`# Title\n\n${ok}`).segments.map((s) => s.text)).toEqual(['x']);
+    expect(() => parseNote(`# Title\n\n${'> '.repeat(33)}x`)).toThrowError(
+      'note:3:1: lists or block quotes nested more than 32 levels deep',
+    );
+  });
+});
