@@ -6,6 +6,7 @@
 // output and checked equal to the planted ones; the tools run interleaved 3 times and the table gives the median wall
 // time and peak RSS of each. BENCH_PEERS_CASES=1000 picks the sizes (default 1000,10000); BENCH_PEERS_ROUNDS the
 // rounds (default 3).
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,21 @@ const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 const SIZES = (process.env.BENCH_PEERS_CASES ?? '1000,10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_PEERS_ROUNDS ?? 3);
 const ENV = { ...process.env, CI: 'true', NO_COLOR: '1' };
+// CPU time (user + sys of the process and the workers it waited for) is steadier than wall time on a loaded machine:
+// measured through GNU time where it is installed, and shown beside the wall time.
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Runs `node args` in `cwd` through `measure`, with its CPU time when GNU time is there. */
+async function timed(args, cwd, dir) {
+  if (!TIME) return { ...(await measure(process.execPath, args, { cwd, env: ENV })), cpuS: undefined };
+  const file = join(dir, 'cpu.txt');
+  const result = await measure(TIME, ['-f', '%U %S', '-o', file, process.execPath, ...args], {
+    cwd,
+    env: ENV,
+  });
+  const [user, sys] = (await readFile(file, 'utf8')).trim().split('\n').at(-1).split(' ').map(Number);
+  return { ...result, cpuS: user + sys };
+}
 
 /** Verdicts keyed `case-i strict|unordered|answer` → passed, compared with the planted ones: the count that differ. */
 function wrongVerdicts(n, passed) {
@@ -144,14 +160,14 @@ for (const n of SIZES) {
       for (let k = 0; k < tools.length; k++) {
         const tool = tools[(round + k) % tools.length];
         await rm(join(project.needlework, 'needlework-report'), { recursive: true, force: true });
-        const result = await measure(process.execPath, tool.args(), { cwd: tool.cwd(project), env: ENV });
+        const result = await timed(tool.args(), tool.cwd(project), project.dir);
         runs.get(tool.name).push(result);
         if (tool.verdicts) {
           const count = wrongVerdicts(n, await tool.verdicts(project).catch(() => new Map()));
           wrong.set(tool.name, Math.max(wrong.get(tool.name) ?? 0, count));
         }
         console.log(
-          `  ${n} cases, round ${round + 1}: ${tool.name} ${result.wallS.toFixed(2)} s, ${result.peakMb.toFixed(0)} MB, exit ${result.code}`,
+          `  ${n} cases, round ${round + 1}: ${tool.name} ${result.wallS.toFixed(2)} s, CPU ${result.cpuS?.toFixed(2) ?? '-'} s, ${result.peakMb.toFixed(0)} MB, exit ${result.code}`,
         );
       }
     }
@@ -162,6 +178,7 @@ for (const n of SIZES) {
         n,
         tool: tool.name,
         wallS: median(rs.map((r) => r.wallS)),
+        cpuS: TIME ? median(rs.map((r) => r.cpuS)) : undefined,
         peakMb: median(rs.map((r) => r.peakMb)),
         wrong: wrong.get(tool.name),
       });
@@ -175,20 +192,28 @@ const loadAfter = loadavg();
 console.log(
   `\n${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${ROUNDS} interleaved rounds, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after (2 cores)`,
 );
-console.log('| cases | tool | wall (median) | peak RSS (median) | verdicts equal to the planted ones |');
-console.log('|---|---|---|---|---|');
+console.log(
+  '| cases | tool | wall (median) | CPU user+sys (median) | peak RSS (median) | verdicts equal to the planted ones |',
+);
+console.log('|---|---|---|---|---|---|');
 for (const r of table)
   console.log(
-    `| ${r.n.toLocaleString('en-US')} | ${r.tool} | ${r.wallS.toFixed(2)} s | ${r.peakMb.toFixed(0)} MB | ${r.wrong === 0 ? `${r.n * 3} of ${r.n * 3}` : `${r.n * 3 - r.wrong} of ${r.n * 3}`} |`,
+    `| ${r.n.toLocaleString('en-US')} | ${r.tool} | ${r.wallS.toFixed(2)} s | ${r.cpuS === undefined ? 'not measured (no /usr/bin/time)' : `${r.cpuS.toFixed(2)} s`} | ${r.peakMb.toFixed(0)} MB | ${r.wrong === 0 ? `${r.n * 3} of ${r.n * 3}` : `${r.n * 3 - r.wrong} of ${r.n * 3}`} |`,
   );
 
 const row = (n, tool) => table.find((r) => r.n === n && r.tool === tool);
 const fastestPeer = (n) =>
   Math.min(...table.filter((r) => r.n === n && !r.tool.startsWith('needlework')).map((r) => r.wallS));
+const fastestPeerCpu = (n) =>
+  Math.min(...table.filter((r) => r.n === n && !r.tool.startsWith('needlework')).map((r) => r.cpuS));
 const target = (label, ok, detail) => console.log(`target ${label}: ${ok ? 'met' : 'MISSED'} (${detail})`);
 for (const n of SIZES) {
   const ratio = row(n, 'needlework').wallS / fastestPeer(n);
   const alone = row(n, 'needlework --reporter default').wallS / fastestPeer(n);
+  if (TIME)
+    console.log(
+      `${n.toLocaleString('en-US')} cases, CPU against the fastest peer's: needlework ${(row(n, 'needlework').cpuS / fastestPeerCpu(n)).toFixed(2)}x, --reporter default alone ${(row(n, 'needlework --reporter default').cpuS / fastestPeerCpu(n)).toFixed(2)}x`,
+    );
   if (n === 1000) target('1,000 cases: at most 1.0x the fastest peer', ratio <= 1, `${ratio.toFixed(2)}x`);
   target(
     `${n.toLocaleString('en-US')} cases, --reporter default alone: at most 0.7x the fastest peer`,
