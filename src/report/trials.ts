@@ -1,5 +1,5 @@
 import type { Check } from '../model/check.js';
-import { type TaskStatistics, trialStatistics } from '../trials/summary.js';
+import { type CriterionStatistics, type TaskStatistics, trialStatistics } from '../trials/summary.js';
 import type { CheckRecord } from './checks.js';
 
 /** The statistics of the task each check's workup is a trial of, for the reports to show beside each check. */
@@ -10,15 +10,32 @@ export interface TrialIndex {
   ks(meta: Pick<Check, 'spec' | 'criterion'>): string[];
 }
 
+const computed = new WeakMap<readonly CheckRecord[], CriterionStatistics[]>();
+
+/**
+ * The trial statistics (default options) of the checks whose workup names a task. Computed once per array of records:
+ * `collectChecks` hands the reporters of one run the same array, so the JUnit file and the HTML report share one
+ * computation (at 10,000 tasks its bootstrap intervals are a second each).
+ */
+export function recordTrialStatistics(records: readonly CheckRecord[]): CriterionStatistics[] {
+  let stats = computed.get(records);
+  if (!stats) {
+    stats = trialStatistics(
+      records.flatMap((c) => (c.meta?.task !== undefined ? [{ ...c.meta, state: c.state }] : [])),
+    );
+    computed.set(records, stats);
+  }
+  return stats;
+}
+
 /**
  * Computes the trial statistics of a run's checks once (only tasks named by a workup: a workup without one is a task
  * of one trial, with nothing to add), indexed by spec x criterion x task.
  */
 export function indexTrials(checks: readonly CheckRecord[]): TrialIndex {
-  const withTask = checks.flatMap((c) => (c.meta?.task !== undefined ? [{ ...c.meta, state: c.state }] : []));
   const byKey = new Map<string, TaskStatistics>();
   const ks = new Map<string, string[]>();
-  for (const criterion of trialStatistics(withTask)) {
+  for (const criterion of recordTrialStatistics(checks)) {
     const key = `${criterion.spec}\0${criterion.criterion}`;
     ks.set(key, Object.keys(criterion.overall.passAtK));
     for (const task of criterion.tasks) byKey.set(`${key}\0${task.task}`, task);

@@ -1,5 +1,5 @@
-import { trialStatistics } from '../../trials/summary.js';
 import type { CheckRecord } from '../checks.js';
+import { recordTrialStatistics } from '../trials.js';
 import type { HtmlTrialCell, HtmlTrials } from './types.js';
 
 /**
@@ -9,9 +9,8 @@ import type { HtmlTrialCell, HtmlTrials } from './types.js';
 export function htmlTrials(
   records: readonly CheckRecord[],
 ): { trials: HtmlTrials; isFlaky: (spec: string, criterion: string, task: string) => boolean } | undefined {
-  const checks = records.flatMap((r) => (r.meta?.task !== undefined ? [{ ...r.meta, state: r.state }] : []));
-  if (checks.length === 0) return undefined;
-  const stats = trialStatistics(checks);
+  if (!records.some((r) => r.meta?.task !== undefined)) return undefined;
+  const stats = recordTrialStatistics(records);
   const tasks = new Set<string>();
   const cells: HtmlTrialCell[] = [];
   const flaky = new Set<string>();

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Reporter, TestModule } from 'vitest/node';
+import type { CheckRecord } from '../../src/report/checks.js';
+import { collectChecks } from '../../src/report/collect.js';
+import { recordTrialStatistics } from '../../src/report/trials.js';
+import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
+
+// The reporters of one run (JUnit, HTML, trend, summary) each call collectChecks with the array of test modules Vitest
+// hands them all; the collection and its trial statistics are made once per run.
+describe('collectChecks shared by the reporters of one run', () => {
+  let root: string;
+  const seen: Array<{ run: number; checks: readonly CheckRecord[]; modules: readonly TestModule[] }> = [];
+  const capture = (run: number): Reporter => ({
+    onTestRunEnd(testModules) {
+      seen.push({ run, checks: collectChecks(testModules, root), modules: testModules });
+    },
+  });
+
+  beforeAll(async () => {
+    const tests = ['t-1', 't-2'].map((task) => ({
+      describe: ['spec', task],
+      name: 'surfaced',
+      meta: checkMeta({ spec: 'spec', workup: task, criterion: 'surfaced', task: 'task-a' }),
+      outcome: 'pass' as const,
+    }));
+    root = await makeProject({ 'a.check.mjs': testFileSource(tests) });
+    await runVitest(root, [capture(1), capture(1)]);
+    await runVitest(root, [capture(2)]);
+  });
+  afterAll(() => removeProject(root));
+
+  it('gives every reporter of a run the same frozen records, and a new run new ones', () => {
+    const [a, b, c] = seen;
+    expect(seen.map((s) => s.run)).toEqual([1, 1, 2]);
+    expect(a!.modules).toBe(b!.modules);
+    expect(b!.checks).toBe(a!.checks);
+    expect(Object.isFrozen(a!.checks)).toBe(true);
+    expect(a!.checks.map((r) => r.fullName)).toEqual(['spec > t-1 > surfaced', 'spec > t-2 > surfaced']);
+    expect(c!.checks).not.toBe(a!.checks);
+    expect(c!.checks.map((r) => [r.fullName, r.state])).toEqual(a!.checks.map((r) => [r.fullName, r.state]));
+  });
+
+  it('collects anew for another root', () => {
+    const [a] = seen;
+    const other = collectChecks(a!.modules, '/elsewhere');
+    expect(other).not.toBe(a!.checks);
+    expect(collectChecks(a!.modules, '/elsewhere')).toBe(other);
+  });
+
+  it('computes the trial statistics of one collection once', () => {
+    const [a, , c] = seen;
+    const stats = recordTrialStatistics(a!.checks);
+    expect(recordTrialStatistics(a!.checks)).toBe(stats);
+    expect(stats.map((s) => [s.criterion, s.overall.trials, s.overall.passes])).toEqual([['surfaced', 2, 2]]);
+    expect(recordTrialStatistics(c!.checks)).not.toBe(stats);
+    expect(recordTrialStatistics(c!.checks)).toEqual(stats);
+  });
+});
