@@ -1,5 +1,6 @@
 import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { UserError } from '../errors/index.js';
+import { jsonTooDeep, TOO_DEEP } from './depth.js';
 import { LineIndex } from './position.js';
 
 // A run of 16 or more digits is the only way a JSON text can hold an integer past Number.MAX_SAFE_INTEGER
@@ -80,8 +81,8 @@ export interface ParseJsonOptions {
 
 /**
  * Parses JSON, keeping every integer that exceeds JavaScript's safe range (trace ids, span ids, snowflake ids)
- * exactly, as its decimal string, instead of rounding it. A syntax error becomes a `UserError` at its line and
- * column in `file`; `lineOffset` places a JSONL line within its file.
+ * exactly, as its decimal string, instead of rounding it. A syntax error, or nesting deeper than `MAX_DEPTH`, becomes
+ * a `UserError` at its line and column in `file`; `lineOffset` places a JSONL line within its file.
  */
 export function parseJson(
   text: string,
@@ -89,6 +90,11 @@ export function parseJson(
   lineOffset = 0,
   options: ParseJsonOptions = {},
 ): unknown {
+  const deep = jsonTooDeep(text);
+  if (deep !== -1) {
+    const where = new LineIndex(text).position(deep);
+    throw new UserError({ file, line: where.line + lineOffset, column: where.column, message: TOO_DEEP });
+  }
   try {
     if (!LONG_DIGITS.test(text)) return JSON.parse(text);
     const fast = parseMarked(text, options.bigints ? keepUnsafeBigints : keepUnsafeIntegers);
