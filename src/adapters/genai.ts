@@ -364,7 +364,8 @@ export function inputMessages(span: Span): Message[] {
       event.name === 'gen_ai.content.prompt' ||
       event.name === 'gen_ai.client.inference.operation.details'
     ) {
-      messages.push(...(toMessages(first(event.attrs, ['gen_ai.prompt', 'gen_ai.input.messages'])) ?? []));
+      for (const m of toMessages(first(event.attrs, ['gen_ai.prompt', 'gen_ai.input.messages'])) ?? [])
+        messages.push(m);
     } else if (INPUT_EVENTS.includes(event.name)) {
       const role = event.name.slice('gen_ai.'.length, -'.message'.length);
       const body = eventBody(event);

@@ -168,8 +168,7 @@ function fromHistory(
     }
   }
   // The step that ends the run (`submit`) has no tool message in the history: it is read from its trajectory step.
-  drafts.push(...fromSteps(records.slice(answered), answered));
-  return drafts;
+  return drafts.concat(fromSteps(records.slice(answered), answered));
 }
 
 function observation(record: Record<string, unknown>, tool: string | null, callId?: string): Draft {

@@ -149,7 +149,7 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
     seen.set(id, line ?? 0);
     if (diagnostics.length === 0) {
       const built = buildCase(c, yaml.defaults, file, (p, k) => where([...path, ...p], k), line, rubricFiles);
-      if ('diagnostics' in built) diagnostics.push(...built.diagnostics);
+      if ('diagnostics' in built) for (const d of built.diagnostics) diagnostics.push(d);
       else {
         const casePlace = place(path, 'id');
         cases.push({
@@ -238,7 +238,7 @@ function buildCase(
   if (merged.grounded) expect.grounded = merged.grounded;
   if (merged.judge !== undefined) {
     const judge = loadJudge(merged.judge, c.id, file, rubricFiles);
-    if ('diagnostics' in judge) diagnostics.push(...judge.diagnostics);
+    if ('diagnostics' in judge) for (const d of judge.diagnostics) diagnostics.push(d);
     else expect.judge = judge.rubric;
   }
   if (diagnostics.length > 0) return { diagnostics };

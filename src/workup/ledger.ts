@@ -35,7 +35,7 @@ export async function readLedger(file: string): Promise<LedgerEntry[]> {
       value = parseJson(line, file, lineNo - 1);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push(...error.diagnostics);
+      for (const d of error.diagnostics) problems.push(d);
       continue;
     }
     if (!validate(value)) {

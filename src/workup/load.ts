@@ -94,7 +94,7 @@ async function loadFolder(dir: string): Promise<Workup> {
       return await work();
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push(...error.diagnostics);
+      for (const d of error.diagnostics) problems.push(d);
       return undefined;
     }
   };

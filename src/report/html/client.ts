@@ -147,8 +147,9 @@ export const CLIENT_SCRIPT = `
   function chart(label, values, lo, hi, show) {
     var w = 220, h = 56, pad = 4;
     var present = values.filter(function (v) { return v !== null && v !== undefined; });
-    var min = lo !== null ? lo : Math.min.apply(null, present);
-    var max = hi !== null ? hi : Math.max.apply(null, present);
+    // Reduced, not applied: Math.min.apply over 100,000 values overflows the stack.
+    var min = lo !== null ? lo : present.reduce(function (m, v) { return Math.min(m, v); }, Infinity);
+    var max = hi !== null ? hi : present.reduce(function (m, v) { return Math.max(m, v); }, -Infinity);
     if (!(max > min)) { max = min + 1; }
     var svg = document.createElementNS(SVG, 'svg');
     svg.setAttribute('width', String(w)); svg.setAttribute('height', String(h));
@@ -340,7 +341,7 @@ export const CLIENT_SCRIPT = `
     add(box, el('h3', null, 'Trajectory'));
     add(box, el('div', 'muted', t.steps.length + ' steps · ' + t.toolCalls + ' tool calls · ' + t.errors + ' errors · ' +
       t.redundant + ' redundant calls · ' + fmt(t.totalLatencyMs, 'ms') + ' · ' + fmt(t.totalTokens, 'tokens')));
-    var maxLat = Math.max.apply(null, t.steps.map(function (st) { return st.latencyMs; }).concat([1]));
+    var maxLat = t.steps.reduce(function (m, st) { return Math.max(m, st.latencyMs); }, 1);
     add(box, table(['#', 'step', 'tool', 'content', 'latency', '', 'tokens', 'flags'], t.steps.map(function (st) {
       var bar = el('div', 'bar');
       bar.style.width = Math.max(1, Math.round(60 * st.latencyMs / maxLat)) + 'px';
