@@ -9,7 +9,7 @@ import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { parseNote } from '../note/parse.js';
 import { parseJson } from '../parse/json.js';
-import { locateInJson } from '../parse/locate.js';
+import { jsonLocator } from '../parse/json-places.js';
 import { checkSchema } from '../parse/schema.js';
 import { trialFieldProblems, trialFromLayout } from '../trials/layout.js';
 import { readLedger } from './ledger.js';
@@ -139,7 +139,7 @@ async function loadJsonFile(file: string): Promise<Workup> {
     throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
   });
   const json = parseJson(text, file);
-  const locate = (path: readonly string[], key?: string) => locateInJson(text, path, key);
+  const locate = jsonLocator(text);
   const problems = checkSchema('workup', json, file, locate);
   if (problems.length > 0) throw new UserError(problems);
   const data = json as WorkupJson;
@@ -179,7 +179,7 @@ function readTrajectory(text: string | undefined, file: string): Trajectory | un
   if (text === undefined) return undefined;
   return fromSeedTrajectory(parseJson(text, file), {
     file,
-    locate: (path, key) => locateInJson(text, path, key),
+    locate: jsonLocator(text),
   });
 }
 
@@ -189,9 +189,7 @@ function readMeta(text: string | undefined, file: string): Record<string, unknow
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UserError({ file, line: 1, column: 1, message: 'meta.json must be a JSON object' });
   }
-  const problems = trialFieldProblems(value as Record<string, unknown>, file, (path) =>
-    locateInJson(text, path),
-  );
+  const problems = trialFieldProblems(value as Record<string, unknown>, file, jsonLocator(text));
   if (problems.length > 0) throw new UserError(problems);
   return value as Record<string, unknown>;
 }
