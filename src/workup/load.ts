@@ -12,6 +12,7 @@ import { parseJson } from '../parse/json.js';
 import { jsonLocator } from '../parse/json-places.js';
 import { checkSchema } from '../parse/schema.js';
 import { trialFieldProblems, trialFromLayout } from '../trials/layout.js';
+import { folderId } from './folder-name.js';
 import { readLedger } from './ledger.js';
 
 /** Workups loaded at once by `loadWorkups`. */
@@ -123,14 +124,15 @@ async function loadFolder(dir: string): Promise<Workup> {
   const gold = await attempt(async () => readTrajectory(goldText, join(dir, 'gold.trajectory.json')));
   const meta = await attempt(async () => readMeta(metaText, join(dir, 'meta.json')));
   if (problems.length > 0) throw new UserError(problems);
-  // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it.
+  // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it, and its id over the folder's.
   const layout = trialFromLayout(dir);
-  return assemble(layout?.id ?? basename(dir), {
+  const { id, ...fields } = meta ?? {};
+  return assemble(typeof id === 'string' ? id : folderId(dir), {
     note,
     ledger: ledger ?? [],
     trajectory,
     gold,
-    meta: { ...(layout && { task: layout.task, trial: layout.trial }), ...meta, path: dir },
+    meta: { ...(layout && { task: layout.task, trial: layout.trial }), ...fields, path: dir },
   });
 }
 
@@ -189,7 +191,15 @@ function readMeta(text: string | undefined, file: string): Record<string, unknow
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UserError({ file, line: 1, column: 1, message: 'meta.json must be a JSON object' });
   }
-  const problems = trialFieldProblems(value as Record<string, unknown>, file, jsonLocator(text));
+  const locate = jsonLocator(text);
+  const problems = trialFieldProblems(value as Record<string, unknown>, file, locate);
+  const { id } = value as { id?: unknown };
+  if (id !== undefined && !(typeof id === 'string' && id !== ''))
+    problems.push({
+      file,
+      ...locate(['id']),
+      message: `id must be a non-empty string, got ${JSON.stringify(id)}`,
+    });
   if (problems.length > 0) throw new UserError(problems);
   return value as Record<string, unknown>;
 }

@@ -7,6 +7,7 @@ import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import { parseJson } from '../../parse/json.js';
 import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
 import { locateInJson, type Place } from '../../parse/locate.js';
+import { safeFolderName } from '../../workup/folder-name.js';
 import { inSeedOrder } from '../../workup/save.js';
 import { colors, type Io } from '../io.js';
 import { plural, printSummary } from './import-summary.js';
@@ -75,7 +76,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
     });
     const force = options.force === true;
     const folders = result.workups.map((w) =>
-      result.many ? join(options.out!, safeName(w.name)) : options.out!,
+      result.many ? join(options.out!, safeFolderName(w.name)) : options.out!,
     );
     await refuseOverwrite(result.workups, folders, force);
     let code = 0;
@@ -254,12 +255,6 @@ function json(value: unknown): string {
     if (!(error instanceof TypeError)) throw error;
     return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
   }
-}
-
-/** A folder name from a run's name: path separators and other characters a file system refuses become `_`. */
-function safeName(name: string): string {
-  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
-  return safe === '' ? 'run' : safe;
 }
 
 async function exists(path: string): Promise<boolean> {
