@@ -1,3 +1,4 @@
+import { stringifyJson } from '../parse/json.js';
 import { asText, isRecord, tryParseJson } from './common.js';
 import type { Span, SpanEvent } from './otlp.js';
 import { idOf } from './otlp.js';
@@ -477,7 +478,7 @@ function looseText(raw: unknown, pick: 'first-user' | 'last-assistant'): string 
       if (text !== undefined) return text;
     }
   }
-  return JSON.stringify(raw);
+  return stringifyJson(raw);
 }
 
 export function firstUserText(messages: readonly Message[]): string | undefined {

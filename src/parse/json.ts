@@ -1,4 +1,9 @@
-import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
+import {
+  isInteger,
+  isSafeNumber,
+  parse as parseLossless,
+  stringify as stringifyLossless,
+} from 'lossless-json';
 import { UserError } from '../errors/index.js';
 import { jsonTooDeep, TOO_DEEP } from './depth.js';
 import { LineIndex } from './position.js';
@@ -125,4 +130,18 @@ function syntaxError(text: string, file: string, lineOffset: number, first: unkn
     ...(where && { column: where.column }),
     message: text.trim() === '' ? 'expected a JSON value, found nothing' : `invalid JSON: ${reason}`,
   });
+}
+
+/**
+ * `JSON.stringify` that also writes a `bigint` (an integer past 2^53 read with `bigints`), as the exact number it is
+ * (`9007199254740993`, never rounded nor quoted), where `JSON.stringify` throws "Do not know how to serialize a
+ * BigInt". Values without a bigint take the native path; only those with one pay for lossless-json's writer.
+ */
+export function stringifyJson(value: unknown, space?: number): string | undefined {
+  try {
+    return JSON.stringify(value, null, space);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
+    return stringifyLossless(value, undefined, space);
+  }
 }

@@ -177,7 +177,8 @@ function assemble(
   return workup;
 }
 
-function readTrajectory(text: string | undefined, file: string): Trajectory | undefined {
+/** A `trajectory.json` text as `loadWorkup` reads it (undefined: no such file); every problem is a `UserError`. */
+export function readTrajectory(text: string | undefined, file: string): Trajectory | undefined {
   if (text === undefined) return undefined;
   return fromSeedTrajectory(parseJson(text, file), {
     file,
@@ -185,7 +186,8 @@ function readTrajectory(text: string | undefined, file: string): Trajectory | un
   });
 }
 
-function readMeta(text: string | undefined, file: string): Record<string, unknown> {
+/** A `meta.json` text as `loadWorkup` reads it (its id, task and trial checked); every problem is a `UserError`. */
+export function readMeta(text: string | undefined, file: string): Record<string, unknown> {
   if (text === undefined) return {};
   const value = parseJson(text, file);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

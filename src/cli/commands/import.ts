@@ -3,11 +3,12 @@ import { basename, join } from 'node:path';
 import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../adapters/detect.js';
 import type { ImportedWorkup } from '../../adapters/imported.js';
 import { importJson } from '../../adapters/importers.js';
-import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
+import { type Diagnostic, formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import { parseJson } from '../../parse/json.js';
 import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
 import { locateInJson, type Place } from '../../parse/locate.js';
 import { safeFolderName } from '../../workup/folder-name.js';
+import { readMeta, readTrajectory } from '../../workup/load.js';
 import { inSeedOrder } from '../../workup/save.js';
 import { colors, type Io } from '../io.js';
 import { plural, printSummary } from './import-summary.js';
@@ -75,20 +76,28 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       ...(options.trace !== undefined ? { traceId: options.trace } : {}),
     });
     const force = options.force === true;
-    const folders = result.workups.map((w) =>
-      result.many ? join(options.out!, safeFolderName(w.name)) : options.out!,
-    );
-    await refuseOverwrite(result.workups, folders, force);
+    // Each workup as the files it will be, read back the way loadWorkup reads them: what it would refuse is reported
+    // now, against the file it would have been, and not written.
+    const failed = [...result.failed];
+    const ready: Array<{ workup: ImportedWorkup; folder: string; files: WorkupFiles }> = [];
+    for (const workup of result.workups) {
+      const folder = result.many ? join(options.out!, safeFolderName(workup.name)) : options.out!;
+      const files = filesOf(workup);
+      const problems = loadProblems(files, folder, options.file);
+      if (problems.length > 0) for (const d of problems) failed.push(d);
+      else ready.push({ workup, folder, files });
+    }
+    await refuseOverwrite(ready, force);
     let code = 0;
-    for (const [i, workup] of result.workups.entries()) {
-      const written = await write(workup, folders[i]!);
+    for (const { workup, folder, files } of ready) {
+      const written = await write(files, folder);
       if (!printSummary(workup, written, options.file, io)) code = 1;
     }
-    for (const d of result.failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
-    if (result.failed.length > 0) {
+    for (const d of failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
+    if (failed.length > 0) {
       io.err(
-        `${c.red('✗')} ${options.file}: ${plural(result.failed.length, 'problem')} in elements that were not imported; ` +
-          `${plural(result.workups.length, 'workup')} imported from the rest`,
+        `${c.red('✗')} ${options.file}: ${plural(failed.length, 'problem')} in elements that were not imported; ` +
+          `${plural(ready.length, 'workup')} imported from the rest`,
       );
       code = 1;
     }
@@ -207,13 +216,9 @@ export interface Written {
   files: string[];
 }
 
-async function refuseOverwrite(
-  workups: readonly ImportedWorkup[],
-  folders: readonly string[],
-  force: boolean,
-) {
+async function refuseOverwrite(ready: ReadonlyArray<{ folder: string; files: WorkupFiles }>, force: boolean) {
   if (force) return;
-  const targets = workups.flatMap((w, i) => filesOf(w).map((name) => join(folders[i]!, name)));
+  const targets = ready.flatMap(({ folder, files }) => Object.keys(files).map((name) => join(folder, name)));
   const existing = (await Promise.all(targets.map(async (p) => ((await exists(p)) ? p : undefined)))).filter(
     (p): p is string => p !== undefined,
   );
@@ -224,26 +229,48 @@ async function refuseOverwrite(
   }
 }
 
-function filesOf(workup: ImportedWorkup): string[] {
-  return [
-    'trajectory.json',
-    ...(workup.trajectory.final_answer !== null ? ['note.md'] : []),
-    ...(workup.gold ? ['gold.trajectory.json'] : []),
-    ...(Object.keys(workup.meta).length > 0 ? ['meta.json'] : []),
-  ];
+/** The files of a workup folder, by name, as their text. */
+type WorkupFiles = Record<string, string>;
+
+function filesOf(workup: ImportedWorkup): WorkupFiles {
+  const files: WorkupFiles = { 'trajectory.json': `${json(inSeedOrder(workup.trajectory))}\n` };
+  const answer = workup.trajectory.final_answer;
+  if (answer !== null) files['note.md'] = answer.endsWith('\n') ? answer : `${answer}\n`;
+  if (workup.gold) files['gold.trajectory.json'] = `${json(inSeedOrder(workup.gold))}\n`;
+  if (Object.keys(workup.meta).length > 0) files['meta.json'] = `${json(workup.meta)}\n`;
+  return files;
 }
 
-async function write(workup: ImportedWorkup, out: string): Promise<Written> {
+/**
+ * What `loadWorkup` would refuse in these files once written in `folder` (the same readers), each at its line and
+ * column in the file it would have been, and naming the file it came from.
+ */
+function loadProblems(files: WorkupFiles, folder: string, source: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const attempt = (read: (text: string | undefined, file: string) => unknown, name: string) => {
+    try {
+      read(files[name], join(folder, name));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      for (const d of error.diagnostics)
+        problems.push({
+          ...d,
+          message: `${d.message} (imported from ${source}; not written: it would not load)`,
+        });
+    }
+  };
+  attempt(readTrajectory, 'trajectory.json');
+  attempt(readTrajectory, 'gold.trajectory.json');
+  attempt(readMeta, 'meta.json');
+  return problems;
+}
+
+async function write(files: WorkupFiles, out: string): Promise<Written> {
   await mkdir(out, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file: out, message: `cannot create the folder: ${error.code ?? error.message}` });
   });
-  const files = filesOf(workup);
-  const answer = workup.trajectory.final_answer;
-  await writeFile(join(out, 'trajectory.json'), `${json(inSeedOrder(workup.trajectory))}\n`);
-  if (answer !== null) await writeFile(join(out, 'note.md'), answer.endsWith('\n') ? answer : `${answer}\n`);
-  if (workup.gold) await writeFile(join(out, 'gold.trajectory.json'), `${json(inSeedOrder(workup.gold))}\n`);
-  if (files.includes('meta.json')) await writeFile(join(out, 'meta.json'), `${json(workup.meta)}\n`);
-  return { folder: out, files };
+  for (const [name, text] of Object.entries(files)) await writeFile(join(out, name), text);
+  return { folder: out, files: Object.keys(files) };
 }
 
 /** JSON, 2-space indented; a `bigint` (an exact integer from the source) is written as its decimal string. */
