@@ -240,7 +240,9 @@ try {
       total++;
       const start = process.cpuUsage();
       try {
-        await load(file);
+        // loadSpecs reports its problems and import its exit code: a refusal too, not a crash.
+        const result = await load(file);
+        if (result === 1 || result?.errors?.length > 0) refused++;
       } catch (error) {
         if (error instanceof UserError) refused++;
         else {
