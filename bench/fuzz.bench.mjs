@@ -3,7 +3,7 @@
 // spliced in: null, -1, 1.5, "", 2^53 + 1, "..", deep nesting, long strings) and fed to the same loader the CLI runs.
 // Counts crashes (any error but our UserError; a CLI command's exit code is its own answer) by class, and inputs over
 // 1 s CPU. FUZZ_COUNT sets the number of inputs per kind (default 150), FUZZ_SEED the seed, FUZZ_KIND one kind.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,7 @@ const { UserError } = await dist('errors/index.js');
 const COUNT = Number(process.env.FUZZ_COUNT ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
 const SLOW_MS = 1000;
+const MAX_BYTES = 1024 * 1024;
 
 /** mulberry32: a small seeded generator, so a run can be repeated exactly. */
 function generator(seed) {
@@ -166,7 +167,6 @@ async function kinds(dir) {
   const folder = (name) => async (file) => loadWorkup(file.slice(0, -name.length - 1));
   const importer = (from) => async (file) =>
     runImport({ file, out: join(dir, 'out'), force: true, from }, io);
-  const recorded = await recordedRun(join(dir, 'seed-recorded'));
   return [
     ['workup json', ['fixtures/workups/single-file.workup.json'], 'w.json', loadWorkup],
     ['ledger', ['fixtures/workups/grounded/provenance.jsonl'], 'l/provenance.jsonl', readLedger],
@@ -217,6 +217,7 @@ async function kinds(dir) {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'needlework-fuzz-'));
+const recorded = await recordedRun(join(dir, 'seed-recorded'));
 const crashes = new Map();
 let total = 0;
 let slow = 0;
@@ -231,11 +232,15 @@ try {
     );
     const file = join(dir, 'in', name);
     await mkdir(join(file, '..'), { recursive: true });
+    // A recorded run's file is mutated in a copy of the whole recorded folder, so the rest of the run is there.
+    if (kind.startsWith('recorded run')) await cp(recorded, join(file, '..'), { recursive: true });
     let kindCrashes = 0;
     let refused = 0;
     for (let i = 0; i < COUNT; i++) {
       let text = pick(texts);
       for (let m = 1 + int(3); m > 0; m--) text = mutate(text, name.endsWith('.yaml'));
+      // The target is for inputs of up to 1 MB: a longer mutation is cut to that.
+      if (text.length > MAX_BYTES) text = text.slice(0, MAX_BYTES);
       await writeFile(file, text);
       total++;
       const start = process.cpuUsage();
