@@ -5,8 +5,9 @@ import type { ImportedWorkup } from '../../adapters/imported.js';
 import { importJson } from '../../adapters/importers.js';
 import { type Diagnostic, formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import { parseJson } from '../../parse/json.js';
+import { type JsonLocator, jsonLocator } from '../../parse/json-places.js';
 import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
-import { locateInJson, type Place } from '../../parse/locate.js';
+import type { Place } from '../../parse/locate.js';
 import { safeFolderName } from '../../workup/folder-name.js';
 import { readMeta, readTrajectory } from '../../workup/load.js';
 import { inSeedOrder } from '../../workup/save.js';
@@ -175,7 +176,7 @@ async function readInput(file: string, bigints = false): Promise<Input> {
     return {
       file,
       json: parseJson(text, file, 0, { bigints }),
-      locate: (path, key) => locateInJson(text, path, key),
+      locate: jsonLocator(text),
     };
   } catch (error) {
     // Concatenated values (Python's ConsoleSpanExporter prints one indented span after another) are read as a list.
@@ -199,13 +200,22 @@ function readChunks(file: string, chunks: readonly JsonChunk[], bigints: boolean
   }
   if (problems.length > 0) throw new UserError(problems.flatMap((p) => p.diagnostics));
   if (values.length === 0) throw new UserError({ file, message: 'expected JSON lines, found nothing' });
+  // One locator per chunk, made when a problem is first placed in it.
+  const locators = new Map<number, JsonLocator>();
   return {
     file,
     json: values,
     locate: (path, key) => {
-      const at = chunks[Number(path[0])];
-      const place = at ? locateInJson(at.text, path.slice(1), key) : undefined;
-      return place && { line: at!.line + place.line - 1, column: place.column };
+      const index = Number(path[0]);
+      const at = chunks[index];
+      if (!at) return undefined;
+      let locate = locators.get(index);
+      if (!locate) {
+        locate = jsonLocator(at.text);
+        locators.set(index, locate);
+      }
+      const place = locate(path.slice(1), key);
+      return place && { line: at.line + place.line - 1, column: place.column };
     },
   };
 }
