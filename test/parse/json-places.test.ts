@@ -7,7 +7,7 @@ import { locate } from '../../src/parse/locate.js';
 /** Every data path of a JSON value, as `locate` takes them. */
 function paths(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
   out.push(prefix);
-  if (Array.isArray(value)) value.forEach((item, i) => paths(item, [...prefix, String(i)], out));
+  if (Array.isArray(value)) for (const [i, item] of value.entries()) paths(item, [...prefix, String(i)], out);
   else if (value !== null && typeof value === 'object')
     for (const [key, item] of Object.entries(value)) paths(item, [...prefix, key], out);
   return out;
