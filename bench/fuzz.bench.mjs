@@ -7,12 +7,15 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const root = new URL('..', import.meta.url).pathname;
+// FUZZ_ROOT runs it against another checkout's build (to see what the fuzzer finds there).
+const root = process.env.FUZZ_ROOT ?? new URL('..', import.meta.url).pathname;
 const dist = (path) => import(join(root, 'dist/src', path));
 const { loadWorkup } = await dist('workup/load.js');
 const { readLedger } = await dist('workup/ledger.js');
 const { loadSpecs } = await dist('specs/load.js');
 const { readHistory } = await dist('report/trend/history.js');
+const { renderTrendTable } = await dist('report/trend/table.js');
+const { checkRegressions } = await dist('report/trend/gate.js');
 const { runImport } = await dist('cli/commands/import.js');
 const { createRecorder } = await dist('recorder/index.js');
 const { UserError } = await dist('errors/index.js');
@@ -152,6 +155,12 @@ function trendText(version) {
   return `{"schema":${version},"runs":[\n${[1, 2, 3].map((i) => JSON.stringify(run(i))).join(',\n')}\n]}\n`;
 }
 
+/** What `needlework trend` does with a history: read it, draw its table, and gate its latest run. */
+async function trend(file) {
+  renderTrendTable(await readHistory(file));
+  await checkRegressions({ history: file });
+}
+
 /** A recorded run's files, as the recorder saves them. */
 async function recordedRun(dir) {
   const recorder = createRecorder({ id: 'rec:1', task: 'book', trial: 2, input: 'Book a flight' });
@@ -204,8 +213,8 @@ async function kinds(dir) {
       importer('swe-agent'),
     ],
     ['tau-bench', ['fixtures/imports/tau-bench-results.json'], 'u.json', importer('tau-bench')],
-    ['trend v1', [{ text: trendText(1) }], 'trend1.json', readHistory],
-    ['trend v2', [{ text: trendText(2) }], 'trend2.json', readHistory],
+    ['trend v1', [{ text: trendText(1) }], 'trend1.json', trend],
+    ['trend v2', [{ text: trendText(2) }], 'trend2.json', trend],
     ['recorded run meta', [join(recorded, 'meta.json')], 'm/meta.json', folder('meta.json')],
     [
       'recorded run trajectory',
