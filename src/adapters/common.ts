@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../errors/index.js';
 import { UserError } from '../errors/index.js';
-import { parseJson } from '../parse/json.js';
+import { parseJson, stringifyJson } from '../parse/json.js';
 import type { Place } from '../parse/locate.js';
 
 /** Where an adapter's input came from, so a shape error names its file, line and column. */
@@ -116,7 +116,7 @@ export function toolInput(raw: unknown): Record<string, unknown> {
 export function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  return JSON.stringify(value) ?? String(value);
+  return stringifyJson(value) ?? String(value);
 }
 
 /** A tool result as data when it is JSON text, else as it came. */

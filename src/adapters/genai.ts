@@ -1,3 +1,4 @@
+import { stringifyJson } from '../parse/json.js';
 import { asText, isRecord, tryParseJson } from './common.js';
 import type { Span, SpanEvent } from './otlp.js';
 import { idOf } from './otlp.js';
@@ -377,7 +378,8 @@ export function inputMessages(span: Span): Message[] {
       event.name === 'gen_ai.content.prompt' ||
       event.name === 'gen_ai.client.inference.operation.details'
     ) {
-      messages.push(...(toMessages(first(event.attrs, ['gen_ai.prompt', 'gen_ai.input.messages'])) ?? []));
+      for (const m of toMessages(first(event.attrs, ['gen_ai.prompt', 'gen_ai.input.messages'])) ?? [])
+        messages.push(m);
     } else if (INPUT_EVENTS.includes(event.name)) {
       const role = event.name.slice('gen_ai.'.length, -'.message'.length);
       const body = eventBody(event);
@@ -489,7 +491,7 @@ function looseText(raw: unknown, pick: 'first-user' | 'last-assistant'): string 
       if (text !== undefined) return text;
     }
   }
-  return JSON.stringify(raw);
+  return stringifyJson(raw);
 }
 
 export function firstUserText(messages: readonly Message[]): string | undefined {

@@ -42,7 +42,7 @@ export function fromOtelSdkSpans(json: unknown, options: AdapterSource = {}): Sd
     const one = new Problems(file, options.locate);
     const span = readSdkSpan(raw, [...prefix, index], spans.length, one);
     if (span) spans.push(span);
-    else skipped.push(...one.diagnostics());
+    else for (const d of one.diagnostics()) skipped.push(d);
   });
   if (spans.length === 0) {
     throw new UserError(

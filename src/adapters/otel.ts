@@ -1,6 +1,7 @@
 import { UserError } from '../errors/index.js';
 import type { Trajectory, TrajectoryStep } from '../model/trajectory.js';
 import { makeStep, makeTrajectory } from '../model/trajectory.js';
+import { stringifyJson } from '../parse/json.js';
 import { type AdapterSource, asText, Problems, toolInput, toolOutput } from './common.js';
 import {
   classify,
@@ -161,7 +162,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
     const call = push(span.start, {
       ...blank(),
       step_type: 'tool_call',
-      content: typeof args === 'string' ? args : JSON.stringify(input),
+      content: typeof args === 'string' ? args : (stringifyJson(input) ?? ''),
       tool_name: name,
       tool_input: input,
       timestamp: iso(span.start),
@@ -218,7 +219,8 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
         if (traced && isEmpty(traced.step.tool_input) && call.arguments !== undefined) {
           const input = toolInput(call.arguments);
           traced.step.tool_input = input;
-          traced.step.content = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input);
+          traced.step.content =
+            typeof call.arguments === 'string' ? call.arguments : (stringifyJson(input) ?? '');
         }
         carrier ??= traced;
         continue;
@@ -227,7 +229,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
       const step = push(finish(span), {
         ...blank(),
         step_type: 'tool_call',
-        content: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(input),
+        content: typeof call.arguments === 'string' ? call.arguments : (stringifyJson(input) ?? ''),
         tool_name: call.name,
         tool_input: input,
         timestamp: iso(finish(span)),

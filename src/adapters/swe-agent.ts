@@ -169,8 +169,7 @@ function fromHistory(
     }
   }
   // The step that ends the run (`submit`) has no tool message in the history: it is read from its trajectory step.
-  drafts.push(...fromSteps(records.slice(answered), answered));
-  return drafts;
+  return drafts.concat(fromSteps(records.slice(answered), answered));
 }
 
 /**

@@ -29,7 +29,7 @@ export function fromTauBenchResults(json: unknown, options: AdapterSource = {}):
       workups.push(readResult(element, path, file, options));
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      failed.push(...error.diagnostics);
+      for (const d of error.diagnostics) failed.push(d);
     }
   });
   if (workups.length === 0 && failed.length === 0) {

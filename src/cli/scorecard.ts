@@ -79,9 +79,12 @@ export function scorecardLines(report: ScoreReport): ScorecardLine[] {
   const lines: ScorecardLine[] = [];
   if (report.checks.length === 0) lines.push(...citationLines(report));
   if (report.tradecraft) lines.push(...tradecraftLines(report.tradecraft));
-  lines.push(...report.checks.map(checkLine), ...rubricTotals(report.checks));
-  lines.push(...trajectoryLines(report.trajectory));
-  return lines;
+  // One line per check, however many: a spread of 100,000 into push() would overflow the stack.
+  return lines.concat(
+    report.checks.map(checkLine),
+    rubricTotals(report.checks),
+    trajectoryLines(report.trajectory),
+  );
 }
 
 /** Each judged rubric's weighted total, from its criteria's checks: a measurement (the criteria carry verdicts). */

@@ -78,14 +78,15 @@ async function find(
       matched = [];
       for (const hit of hits.sort()) {
         const hitInfo = await stat(hit).catch(() => undefined);
-        if (hitInfo) matched.push(...(await expand(hit.replace(/\/$/, ''), hitInfo.isDirectory())));
+        if (hitInfo)
+          for (const p of await expand(hit.replace(/\/$/, ''), hitInfo.isDirectory())) matched.push(p);
       }
     } else {
       diagnostics.push({ file: pattern, message: 'no such file or folder' });
       continue;
     }
     if (matched.length === 0) diagnostics.push({ file: pattern, message: `no ${what} found` });
-    paths.push(...matched);
+    for (const p of matched) paths.push(p);
   }
   return { paths: [...new Set(paths)], diagnostics };
 }
@@ -104,7 +105,8 @@ async function walk(
     const verdict = await judge(root, entry.name, entry.isDirectory());
     const path = join(root, entry.name);
     if (verdict === 'take') out.push(path);
-    else if (verdict === 'descend' && entry.isDirectory()) out.push(...(await walk(path, judge)));
+    else if (verdict === 'descend' && entry.isDirectory())
+      for (const p of await walk(path, judge)) out.push(p);
   }
   return out;
 }

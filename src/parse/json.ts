@@ -1,5 +1,11 @@
-import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
+import {
+  isInteger,
+  isSafeNumber,
+  parse as parseLossless,
+  stringify as stringifyLossless,
+} from 'lossless-json';
 import { UserError } from '../errors/index.js';
+import { jsonTooDeep, TOO_DEEP } from './depth.js';
 import { LineIndex } from './position.js';
 
 // A run of 16 or more digits is the only way a JSON text can hold an integer past Number.MAX_SAFE_INTEGER
@@ -80,8 +86,8 @@ export interface ParseJsonOptions {
 
 /**
  * Parses JSON, keeping every integer that exceeds JavaScript's safe range (trace ids, span ids, snowflake ids)
- * exactly, as its decimal string, instead of rounding it. A syntax error becomes a `UserError` at its line and
- * column in `file`; `lineOffset` places a JSONL line within its file.
+ * exactly, as its decimal string, instead of rounding it. A syntax error, or nesting deeper than `MAX_DEPTH`, becomes
+ * a `UserError` at its line and column in `file`; `lineOffset` places a JSONL line within its file.
  */
 export function parseJson(
   text: string,
@@ -89,6 +95,11 @@ export function parseJson(
   lineOffset = 0,
   options: ParseJsonOptions = {},
 ): unknown {
+  const deep = jsonTooDeep(text);
+  if (deep !== -1) {
+    const where = new LineIndex(text).position(deep);
+    throw new UserError({ file, line: where.line + lineOffset, column: where.column, message: TOO_DEEP });
+  }
   try {
     if (!LONG_DIGITS.test(text)) return JSON.parse(text);
     const fast = parseMarked(text, options.bigints ? keepUnsafeBigints : keepUnsafeIntegers);
@@ -119,4 +130,18 @@ function syntaxError(text: string, file: string, lineOffset: number, first: unkn
     ...(where && { column: where.column }),
     message: text.trim() === '' ? 'expected a JSON value, found nothing' : `invalid JSON: ${reason}`,
   });
+}
+
+/**
+ * `JSON.stringify` that also writes a `bigint` (an integer past 2^53 read with `bigints`), as the exact number it is
+ * (`9007199254740993`, never rounded nor quoted), where `JSON.stringify` throws "Do not know how to serialize a
+ * BigInt". Values without a bigint take the native path; only those with one pay for lossless-json's writer.
+ */
+export function stringifyJson(value: unknown, space?: number): string | undefined {
+  try {
+    return JSON.stringify(value, null, space);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
+    return stringifyLossless(value, undefined, space);
+  }
 }

@@ -1,4 +1,5 @@
 import type { Document, LineCounter, Node, Pair } from 'yaml';
+import { type JsonLocator, jsonLocator } from './json-places.js';
 import { yamlPackage } from './yaml-package.js';
 
 export interface Place {
@@ -25,18 +26,29 @@ export function locate(
     node = child;
   }
   if (key !== undefined && isMap(node)) {
-    const pair = (node.items as Pair[]).find((p) => scalarText(p.key) === key);
+    const pair = pairsOf(node).get(key);
     if (pair && isNode(pair.key) && pair.key.range) return place(lines, pair.key.range[0]);
   }
   return node?.range ? place(lines, node.range[0]) : undefined;
 }
 
-/** `locate` for a JSON text that was parsed without positions: re-reads it (only on the error path). */
+/** The last few JSON texts placed, with their locators: callers that place many problems in one text scan it once. */
+const recent: Array<{ text: string; locator: JsonLocator }> = [];
+const RECENT = 4;
+
+/**
+ * `locate` for a JSON text that was parsed without positions. The text is scanned once, on its first problem (see
+ * `jsonLocator`), and its locator kept for the next calls; a caller that holds the text can also keep
+ * `jsonLocator(text)` itself.
+ */
 export function locateInJson(text: string, path: readonly string[], key?: string): Place | undefined {
-  const { LineCounter, parseDocument } = yamlPackage();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines });
-  return locate(doc, lines, path, key);
+  let hit = recent.find((r) => r.text === text);
+  if (!hit) {
+    hit = { text, locator: jsonLocator(text) };
+    recent.unshift(hit);
+    if (recent.length > RECENT) recent.pop();
+  }
+  return hit.locator(path, key);
 }
 
 function childOf(node: Node | undefined, segment: string): Node | undefined {
@@ -46,10 +58,27 @@ function childOf(node: Node | undefined, segment: string): Node | undefined {
     return isNode(item) ? item : undefined;
   }
   if (isMap(node)) {
-    const pair = (node.items as Pair[]).find((p) => scalarText(p.key) === segment);
+    const pair = pairsOf(node).get(segment);
     return pair && isNode(pair.value) ? pair.value : undefined;
   }
   return undefined;
+}
+
+/** A mapping's pairs by key text, built once per mapping: placing n problems in a mapping of n keys is linear. */
+const pairIndex = new WeakMap<object, Map<string, Pair>>();
+
+function pairsOf(node: { items: unknown[] }): Map<string, Pair> {
+  let index = pairIndex.get(node);
+  if (!index) {
+    index = new Map();
+    for (const pair of node.items as Pair[]) {
+      const text = scalarText(pair.key);
+      // The first pair of a key wins, as a search from the start found it.
+      if (text !== undefined && !index.has(text)) index.set(text, pair);
+    }
+    pairIndex.set(node, index);
+  }
+  return index;
 }
 
 function scalarText(key: unknown): string | undefined {

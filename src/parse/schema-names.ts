@@ -7,6 +7,8 @@ export const SCHEMA_NAMES = [
   'needle',
   'rubric',
   'cases',
+  'trend',
+  'trend-v1',
 ] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 

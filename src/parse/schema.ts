@@ -24,8 +24,17 @@ export function checkSchema(
   file: string,
   locate: (path: readonly string[], key?: string) => Place | undefined,
 ): Diagnostic[] {
-  return placeProblems(schemaProblems(name, value), file, locate);
+  const problems = schemaProblems(name, value, MAX_PLACED);
+  const placed = placeProblems(problems, file, locate);
+  if (problems.more > 0) placed.push({ file, message: `and ${problems.more} more schema errors` });
+  return placed;
 }
+
+/**
+ * How many problems of one file `checkSchema` words and places; the rest are counted. Past a thousand, one more line
+ * helps no one, and a megabyte of bad items would otherwise cost seconds of wording.
+ */
+export const MAX_PLACED = 1000;
 
 /** One schema problem: where in the data (`['cases', '2', 'expect']`) and what was expected. */
 export interface SchemaProblem {
@@ -35,14 +44,25 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** The problems of `value` against a shipped schema, each once, with its data path (for grouping by case). */
-export function schemaProblems(name: SchemaName, value: unknown): SchemaProblem[] {
+/**
+ * The problems of `value` against a shipped schema, each once, with its data path (for grouping by case). With
+ * `limit`, only that many are worded, and `more` counts the schema errors left (a repeated one counted again).
+ */
+export function schemaProblems(
+  name: SchemaName,
+  value: unknown,
+  limit = Number.POSITIVE_INFINITY,
+): SchemaProblem[] & { more: number } {
   const validate = validator(name);
-  if (validate(value)) return [];
-  const problems: SchemaProblem[] = [];
+  const problems = Object.assign([] as SchemaProblem[], { more: 0 });
+  if (validate(value)) return problems;
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     if (error.keyword === 'if') continue; // its branch's own errors say what is wrong
+    if (problems.length >= limit) {
+      problems.more++;
+      continue;
+    }
     const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
     const message = describe(error, value, segments);
     if (seen.has(message)) continue;

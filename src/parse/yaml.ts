@@ -1,5 +1,7 @@
-import type { Document, LineCounter } from 'yaml';
+import type { CST, Document, LineCounter } from 'yaml';
 import { type Diagnostic, UserError } from '../errors/index.js';
+import { MAX_DEPTH, TOO_DEEP, yamlMayBeTooDeep } from './depth.js';
+import { LineIndex } from './position.js';
 import { yamlPackage } from './yaml-package.js';
 
 /** The most aliases one YAML file may expand; a "billion laughs" file is refused instead of exhausting memory. */
@@ -12,13 +14,45 @@ export interface ParsedYaml {
 }
 
 /**
- * Parses one YAML document. Syntax errors, duplicate keys and alias bombs become a `UserError` with every problem's
- * line and column; the document is kept so schema errors can be placed on their node too.
+ * Parses one YAML document. Syntax errors, duplicate keys, alias bombs and nesting deeper than `MAX_DEPTH` become a
+ * `UserError` with every problem's line and column; the document is kept so schema errors can be placed on their node
+ * too. The depth is measured on the `yaml` package's syntax tree, which its parser builds without recursion, before
+ * its composer (which recurses once per level) builds the document.
  */
 export function parseYaml(text: string, file: string): ParsedYaml {
-  const { LineCounter, parseDocument } = yamlPackage();
+  const { Composer, LineCounter, Parser, YAMLParseError } = yamlPackage();
+  const tooDeep = (offset: number) => {
+    const pos = new LineIndex(text).position(offset);
+    return new UserError({ file, line: pos.line, column: pos.column, message: TOO_DEEP });
+  };
+  // A text that may nest too deep is first parsed a little past where it may: a deep one is refused after parsing a
+  // few hundred levels, not all of them.
+  const suspect = yamlMayBeTooDeep(text);
+  if (suspect !== -1) {
+    const head = yamlTooDeep(Array.from(new Parser().parse(text.slice(0, suspect + 4 * MAX_DEPTH))));
+    if (head !== -1) throw tooDeep(head);
+  }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const deep = yamlTooDeep(tokens);
+  if (deep !== -1) throw tooDeep(deep);
+  // What `parseDocument` does, on the tokens already parsed: the first document, and an error for any other.
+  let doc: Document.Parsed | undefined;
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: true });
+  for (const next of composer.compose(tokens, true, text.length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(
+        new YAMLParseError(
+          [next.range[0], next.range[1]],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents; please use YAML.parseAllDocuments()',
+        ),
+      );
+      break;
+    }
+  }
+  if (!doc) throw new UserError({ file, message: 'expected a YAML document, found nothing' });
   if (doc.errors.length > 0) {
     throw new UserError(
       doc.errors.map((error): Diagnostic => {
@@ -37,4 +71,33 @@ export function parseYaml(text: string, file: string): ParsedYaml {
 
 function firstLine(message: string): string {
   return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * The offset of the first list or mapping nested deeper than `max` in a YAML syntax tree, or -1: a walk with an
+ * explicit stack, so a document of any depth is measured without recursion.
+ */
+export function yamlTooDeep(tokens: readonly CST.Token[], max = MAX_DEPTH): number {
+  const stack: Array<[CST.Token, number]> = tokens.map((t) => [t, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop()!;
+    switch (token.type) {
+      case 'document':
+        if (token.value) stack.push([token.value, depth]);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection': {
+        if (depth + 1 > max) return token.offset;
+        for (const item of token.items) {
+          if ('key' in item && item.key) stack.push([item.key, depth + 1]);
+          if ('value' in item && item.value) stack.push([item.value, depth + 1]);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return -1;
 }

@@ -1,19 +1,20 @@
 import { join } from 'node:path';
 import { wrapInput } from '../adapters/seed.js';
 import { redactSecrets } from '../cassette/secrets.js';
+import { type Diagnostic, UserError } from '../errors/index.js';
 import type { Fact } from '../model/fact.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import { makeStep, makeTrajectory, type StepType, type TrajectoryStep } from '../model/trajectory.js';
 import type { Workup, WorkupMeta } from '../model/workup.js';
 import { parseNote } from '../note/parse.js';
+import { trialFieldProblems } from '../trials/layout.js';
+import { safeFolderName } from '../workup/folder-name.js';
 import { saveWorkup } from '../workup/save.js';
 import { plain } from './plain.js';
 import type { Recorder, RecorderOptions, Usage } from './types.js';
 
 /** What a ledger id (and so a citation) may hold; see the ledger-entry schema. */
 const NOT_CITABLE = /[^A-Za-z0-9_.-]/g;
-/** What a folder name may not hold on any common file system. */
-const NOT_A_FILE_NAME = /[/\\:*?"<>|\u0000-\u001f]/g;
 
 interface CallRecord {
   id: string;
@@ -53,6 +54,10 @@ interface Event {
  * texts, the timestamps, the ledger facts and the trajectory are made only in `workup()`, off the agent's path.
  */
 export function createRecorder(options: RecorderOptions): Recorder {
+  refuseUnloadable(options.id, {
+    task: options.task ?? options.meta?.['task'],
+    trial: options.trial ?? options.meta?.['trial'],
+  });
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   let last = started;
@@ -184,6 +189,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     setMeta(fields) {
+      refuseUnloadable(options.id, {
+        task: options.task ?? fields['task'],
+        trial: options.trial ?? fields['trial'],
+      });
       extraMeta = { ...extraMeta, ...fields };
     },
 
@@ -228,14 +237,37 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     save(dir) {
-      return saveWorkup(recorder.workup(), join(dir, options.id.replace(NOT_A_FILE_NAME, '_')));
+      return saveWorkup(recorder.workup(), join(dir, safeFolderName(options.id)));
     },
   };
   return recorder;
 }
 
 /**
- * A recorded event as a trajectory step, in seed 002's shape. Credentials are redacted here, as a cassette redacts
+ * Refuses, when the run is recorded, what `loadWorkup` would refuse when it is read back: an empty id, a task that is
+ * not a non-empty string, a trial that is neither a positive integer nor a non-empty label.
+ */
+function refuseUnloadable(id: unknown, fields: { task?: unknown; trial?: unknown }): void {
+  const where = `recorder "${String(id)}"`;
+  const problems: Diagnostic[] =
+    typeof id === 'string' && id !== ''
+      ? []
+      : [
+          {
+            file: where,
+            message: `id must be a non-empty string, got ${JSON.stringify(plain(id)) ?? String(id)}`,
+          },
+        ];
+  // As they will be written: a bigint trial is a number or decimal text by then.
+  const given = plain(
+    Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+  ) as Record<string, unknown>;
+  for (const d of trialFieldProblems(given, where, () => undefined)) problems.push(d);
+  if (problems.length > 0) throw new UserError(problems);
+}
+
+/**
+ * A recorded event as a trajectory step, in the trajectory format's shape. Credentials are redacted here, as a cassette redacts
  * them (`redactSecrets`: credential-named fields at any depth, key-shaped strings), so no saved workup holds a key.
  */
 function step(event: Event, stepId: number): TrajectoryStep {

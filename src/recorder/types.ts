@@ -14,9 +14,9 @@ export interface RecordedCall {
 export interface RecorderOptions {
   /** The workup's id (its folder name when saved). */
   id: string;
-  /** The task this run is one trial of (`meta.json` `task`); also the trajectory's `task_id`. */
+  /** The task this run is one trial of (`meta.json` `task`, non-empty); also the trajectory's `task_id`. */
   task?: string;
-  /** Which trial of its task this run is (`meta.json` `trial`): a 1-based number or a label. */
+  /** Which trial of its task this run is (`meta.json` `trial`): a positive integer or a non-empty label. */
   trial?: number | string;
   /** The input the agent was given: the trajectory's `task_input`. */
   input?: string;
@@ -82,8 +82,9 @@ export interface Recorder {
   workup(): Workup;
   /**
    * Writes the workup folder `<dir>/<id>` (`trajectory.json`, `provenance.jsonl`, `meta.json`, and `note.md` when
-   * there is a note) and returns its path. An id that is not a safe file name is written with `_` for the unsafe
-   * characters.
+   * there is a note) and returns its path. An id that is not a safe file name gets a safe folder name
+   * (`safeFolderName`: `_` for refused characters and leading dots, at most 120 bytes with a hash suffix), and
+   * `meta.json` keeps the id, so the workup loads back with it.
    */
   save(dir: string): Promise<string>;
 }

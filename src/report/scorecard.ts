@@ -21,6 +21,6 @@ export function checkScorecard(meta: CheckMeta): string {
     a < b ? -1 : a > b ? 1 : 0,
   ))
     rows.push([`score ${name}`, formatValue(score)]);
-  const width = Math.max(...rows.map(([label]) => label.length));
+  const width = rows.reduce((w, [label]) => Math.max(w, label.length), 0);
   return rows.map(([label, value]) => `${`${label}:`.padEnd(width + 2)}${value}`).join('\n');
 }

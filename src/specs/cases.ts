@@ -166,7 +166,7 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
     const inCase: Where = (p, k) => where([...path, ...p], k);
     if (diagnostics.length === 0 && fileProblems.length === 0) {
       const built = buildCase(c, yaml.defaults, file, inCase, line, rubricFiles, `cases[${index}].expect`);
-      if ('diagnostics' in built) diagnostics.push(...built.diagnostics);
+      if ('diagnostics' in built) for (const d of built.diagnostics) diagnostics.push(d);
       else {
         const casePlace = place(path, 'id');
         cases.push({
@@ -268,7 +268,7 @@ function buildCase(
   if (merged.grounded) expect.grounded = merged.grounded;
   if (merged.judge !== undefined) {
     const judge = loadJudge(merged.judge, c.id, file, rubricFiles, placeOf('judge', []), label);
-    if ('diagnostics' in judge) diagnostics.push(...judge.diagnostics);
+    if ('diagnostics' in judge) for (const d of judge.diagnostics) diagnostics.push(d);
     else expect.judge = judge.rubric;
   }
   if (diagnostics.length > 0) return { diagnostics };

@@ -75,11 +75,11 @@ export async function loadSpecs(patterns: string | readonly string[]): Promise<L
       else if (spec.kind === 'rubric') result.rubrics.push(spec);
       else {
         result.cases.push(spec);
-        result.errors.push(...spec.invalid.flatMap((c) => c.diagnostics));
+        for (const c of spec.invalid) for (const d of c.diagnostics) result.errors.push(d);
       }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      result.errors.push(...error.diagnostics);
+      for (const d of error.diagnostics) result.errors.push(d);
       result.failures.push({ file, diagnostics: [...error.diagnostics] });
     }
   }

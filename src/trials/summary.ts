@@ -124,7 +124,7 @@ export function trialStatistics(
   for (const groups of byCriterion.values()) {
     const first = groups[0] as TaskTrials;
     const decided = groups.filter((g) => g.trials > 0);
-    const fewest = decided.length ? Math.min(...decided.map((g) => g.trials)) : 0;
+    const fewest = decided.reduce((m, g) => Math.min(m, g.trials), decided.length ? Infinity : 0);
     const ks = [...new Set(options.ks ?? (fewest > 1 ? [1, fewest] : [1]))].sort((a, b) => a - b);
     const estimates = (g: Pick<TaskTrials, 'trials' | 'passes'>) => ({
       passAtK: Object.fromEntries(

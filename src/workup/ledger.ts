@@ -3,8 +3,9 @@ import { createInterface } from 'node:readline';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import type { Fact } from '../model/fact.js';
 import type { LedgerEntry } from '../model/ledger.js';
+import { firstProblems } from '../parse/document.js';
 import { parseJson } from '../parse/json.js';
-import { locateInJson } from '../parse/locate.js';
+import { jsonLocator } from '../parse/json-places.js';
 import { checkSchema, validator } from '../parse/schema.js';
 
 /** How many problems one ledger reports before it summarises the rest. */
@@ -35,14 +36,12 @@ export async function readLedger(file: string): Promise<LedgerEntry[]> {
       value = parseJson(line, file, lineNo - 1);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push(...error.diagnostics);
+      for (const d of error.diagnostics) problems.push(d);
       continue;
     }
     if (!validate(value)) {
       const at = lineNo;
-      for (const d of checkSchema('ledger-entry', value, file, (path, key) =>
-        locateInJson(line, path, key),
-      )) {
+      for (const d of checkSchema('ledger-entry', value, file, jsonLocator(line))) {
         problems.push({ ...d, line: at, message: `ledger entry: ${d.message}` });
       }
       continue;
@@ -71,13 +70,7 @@ export async function readLedger(file: string): Promise<LedgerEntry[]> {
     });
     entries.push(entry);
   }
-  if (problems.length > 0) {
-    const shown = problems.slice(0, MAX_REPORTED);
-    if (problems.length > MAX_REPORTED) {
-      shown.push({ file, message: `and ${problems.length - MAX_REPORTED} more problems in this ledger` });
-    }
-    throw new UserError(shown);
-  }
+  if (problems.length > 0) throw new UserError(firstProblems(problems, file, 'ledger', MAX_REPORTED));
   return entries;
 }
 

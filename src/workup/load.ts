@@ -9,9 +9,10 @@ import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { parseNote } from '../note/parse.js';
 import { parseJson } from '../parse/json.js';
-import { locateInJson } from '../parse/locate.js';
+import { jsonLocator } from '../parse/json-places.js';
 import { checkSchema } from '../parse/schema.js';
 import { trialFieldProblems, trialFromLayout } from '../trials/layout.js';
+import { folderId } from './folder-name.js';
 import { readLedger } from './ledger.js';
 
 /** Workups loaded at once by `loadWorkups`. */
@@ -112,7 +113,7 @@ async function loadFolder(dir: string): Promise<Workup> {
       return await work();
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push(...error.diagnostics);
+      for (const d of error.diagnostics) problems.push(d);
       return undefined;
     }
   };
@@ -141,14 +142,15 @@ async function loadFolder(dir: string): Promise<Workup> {
   const gold = await attempt(async () => readTrajectory(goldText, join(dir, 'gold.trajectory.json')));
   const meta = await attempt(async () => readMeta(metaText, join(dir, 'meta.json')));
   if (problems.length > 0) throw new UserError(problems);
-  // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it.
+  // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it, and its id over the folder's.
   const layout = trialFromLayout(dir);
-  return assemble(layout?.id ?? basename(dir), {
+  const { id, ...fields } = meta ?? {};
+  return assemble(typeof id === 'string' ? id : folderId(dir), {
     note,
     ledger: ledger ?? [],
     trajectory,
     gold,
-    meta: { ...(layout && { task: layout.task, trial: layout.trial }), ...meta, path: dir },
+    meta: { ...(layout && { task: layout.task, trial: layout.trial }), ...fields, path: dir },
   });
 }
 
@@ -163,8 +165,9 @@ async function loadJsonFile(file: string): Promise<Workup> {
  */
 function workupOfJson(text: string, file: string, firstLine: number, id: string, path: string): Workup {
   const json = parseJson(text, file, firstLine - 1);
+  const locator = jsonLocator(text);
   const locate = (at: readonly string[], key?: string) => {
-    const place = locateInJson(text, at, key);
+    const place = locator(at, key);
     return place && { line: place.line + firstLine - 1, column: place.column };
   };
   const problems = checkSchema('workup', json, file, locate);
@@ -290,23 +293,31 @@ function assemble(
   return workup;
 }
 
-function readTrajectory(text: string | undefined, file: string): Trajectory | undefined {
+/** A `trajectory.json` text as `loadWorkup` reads it (undefined: no such file); every problem is a `UserError`. */
+export function readTrajectory(text: string | undefined, file: string): Trajectory | undefined {
   if (text === undefined) return undefined;
   return fromSeedTrajectory(parseJson(text, file), {
     file,
-    locate: (path, key) => locateInJson(text, path, key),
+    locate: jsonLocator(text),
   });
 }
 
-function readMeta(text: string | undefined, file: string): Record<string, unknown> {
+/** A `meta.json` text as `loadWorkup` reads it (its id, task and trial checked); every problem is a `UserError`. */
+export function readMeta(text: string | undefined, file: string): Record<string, unknown> {
   if (text === undefined) return {};
   const value = parseJson(text, file);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UserError({ file, line: 1, column: 1, message: 'meta.json must be a JSON object' });
   }
-  const problems = trialFieldProblems(value as Record<string, unknown>, file, (path) =>
-    locateInJson(text, path),
-  );
+  const locate = jsonLocator(text);
+  const problems = trialFieldProblems(value as Record<string, unknown>, file, locate);
+  const { id } = value as { id?: unknown };
+  if (id !== undefined && !(typeof id === 'string' && id !== ''))
+    problems.push({
+      file,
+      ...locate(['id']),
+      message: `id must be a non-empty string, got ${JSON.stringify(id)}`,
+    });
   if (problems.length > 0) throw new UserError(problems);
   return value as Record<string, unknown>;
 }

@@ -4,16 +4,22 @@ import { writeFileAtomic } from '../io/atomic.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
+import { folderId } from './folder-name.js';
 
 /**
  * Writes a workup as the folder `loadWorkup` reads: `trajectory.json` (when it has a trajectory), `provenance.jsonl`
  * (always, empty for an empty ledger), `note.md` (when it has a note) and `meta.json` (its meta without `path`, which
  * says where a workup was loaded from and is set again on load). The folder is created if absent; files of the same
- * name are replaced atomically (each file is the old one or the new one, never a part), and a part the workup lacks is removed. Values must already be JSON data (see the recorder's `plain`): nothing is converted here.
+ * name are replaced atomically (each file is the old one or the new one, never a part), and a part the workup lacks is
+ * removed. When the folder's name does not give the workup's id back (an id that is no safe file name was saved under
+ * `safeFolderName`), `meta.json` holds the id. Values must already be JSON data (see the recorder's `plain`): nothing
+ * is converted here.
  */
 export async function saveWorkup(workup: Workup, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const { path: _where, ...meta } = workup.meta;
+  const { path: _where, ...rest } = workup.meta;
+  // The id is written when the folder would not give it back (a name made safe, or a `<task>/<n>` layout).
+  const meta = folderId(dir) === workup.id ? rest : { id: workup.id, ...rest };
   const writes = [
     writeFileAtomic(join(dir, 'provenance.jsonl'), ledgerText(workup.ledger)),
     writeFileAtomic(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`),

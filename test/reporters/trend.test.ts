@@ -14,6 +14,7 @@ import { withLock } from '../../src/report/trend/lock.js';
 import { detectRevision } from '../../src/report/trend/revision.js';
 import { sparkline } from '../../src/report/trend/sparkline.js';
 import { renderTrendTable } from '../../src/report/trend/table.js';
+import type { TrendHistory } from '../../src/report/trend/types.js';
 import trendSchema from '../../src/schemas/trend.schema.json' with { type: 'json' };
 import { checkMeta } from './harness.js';
 import { trendCheck, trendRun } from './trend-data.js';
@@ -365,7 +366,9 @@ describe('appendRun', () => {
     const before = await readFile(file);
     expect(before.toString('utf8')).toContain('r\\u00e9sum\\u00e9');
     await appendRun(file, trendRun(5, named('late')));
-    const runs = (await readHistory(file)).runs;
+    // The fast path moves bytes and checks none; the reader checks them all (the reporter never writes such an id).
+    await expect(readHistory(file)).rejects.toThrow(/trend\.json:4:7: runs\[2\]\.id must match/);
+    const runs = (JSON.parse(await readFile(file, 'utf8')) as TrendHistory).runs;
     expect(runs.map((run) => [run.id, run.checks[0]!.workup])).toEqual([
       ['20261122T030300Z-00000003', 'résumé-工作-🧵'],
       ['20261122T030500Z-00000005', 'late'],
@@ -380,7 +383,7 @@ describe('appendRun', () => {
 
   it('appends to a hand-formatted history by parsing it, and writes it back in its own layout', async () => {
     const file = join(dir, 'trend.json');
-    await writeFile(file, JSON.stringify({ schema: 1, runs: [trendRun(1, [trendCheck()])] }, null, 2));
+    await writeFile(file, JSON.stringify({ schema: 2, runs: [trendRun(1, [trendCheck()])] }, null, 2));
     await appendRun(file, trendRun(2, [trendCheck()]));
     expect((await readHistory(file)).runs.map((run) => run.id)).toEqual([
       '20261122T030100Z-00000001',
@@ -473,7 +476,7 @@ process.stdout.write('ready\\n');
 process.stdin.once('data', async () => {
   for (let i = 0; i < ${perProcess}; i++) {
     const time = new Date(Date.UTC(2026, 0, 1, 0, 0, Number(process.argv[2]) * 10 + i)).toISOString();
-    await module.appendRun(${JSON.stringify(file)}, { id: 'p' + process.argv[2] + '-' + i, time, summary: { checks: 0, passed: 0, failed: 0, notApplicable: 0, skipped: 0, passRate: null }, checks: [] }, { maxRuns: 1000 });
+    await module.appendRun(${JSON.stringify(file)}, { id: '20260101T000000Z-' + (Number(process.argv[2]) * 10 + i).toString(16).padStart(8, '0'), time, scope: { kind: 'full' }, summary: { checks: 0, passed: 0, failed: 0, notApplicable: 0, skipped: 0, passRate: null }, checks: [], trials: [] }, { maxRuns: 1000 });
   }
   process.exit(0);
 });
@@ -502,7 +505,10 @@ process.stdin.once('data', async () => {
     expect(await Promise.all(exits)).toEqual(Array(8).fill(0));
     const ids = (await readHistory(file)).runs.map((run) => run.id).sort();
     const expected = Array.from({ length: 8 }, (_, p) =>
-      Array.from({ length: perProcess }, (_, i) => `p${p}-${i}`),
+      Array.from(
+        { length: perProcess },
+        (_, i) => `20260101T000000Z-${(p * 10 + i).toString(16).padStart(8, '0')}`,
+      ),
     )
       .flat()
       .sort();

@@ -4,10 +4,20 @@ import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../a
 import type { ImportedWorkup, ImportResult } from '../../adapters/imported.js';
 import { importJson } from '../../adapters/importers.js';
 import { WORKUPS_JSONL } from '../../discover/find.js';
-import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
+import {
+  type Diagnostic,
+  describeFsError,
+  formatDiagnostic,
+  UsageError,
+  UserError,
+} from '../../errors/index.js';
+import { writeFileAtomic } from '../../io/atomic.js';
 import { parseJson } from '../../parse/json.js';
+import { type JsonLocator, jsonLocator } from '../../parse/json-places.js';
 import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js';
-import { locateInJson, type Place } from '../../parse/locate.js';
+import type { Place } from '../../parse/locate.js';
+import { safeFolderName } from '../../workup/folder-name.js';
+import { readMeta, readTrajectory } from '../../workup/load.js';
 import { inSeedOrder } from '../../workup/save.js';
 import { colors, type Io } from '../io.js';
 import { plural, printSummary } from './import-summary.js';
@@ -77,30 +87,44 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       ...(options.trace !== undefined ? { traceId: options.trace } : {}),
     });
     const force = options.force === true;
+    const jsonl = WORKUPS_JSONL.test(options.out);
+    // Each workup as the files it will be, read back the way loadWorkup reads them: what it would refuse is reported
+    // now, against the file it would have been, and not written.
+    const failed = [...result.failed];
+    const ready: Array<{ workup: ImportedWorkup; folder: string; files: WorkupFiles }> = [];
+    for (const workup of result.workups) {
+      const folder = jsonl
+        ? options.out
+        : result.many
+          ? join(options.out!, safeFolderName(workup.name))
+          : options.out!;
+      const files = filesOf(workup);
+      const problems = loadProblems(files, folder, options.file);
+      if (problems.length > 0) for (const d of problems) failed.push(d);
+      else ready.push({ workup, folder, files });
+    }
     // `--out runs.workups.jsonl`: every run of the file one line each, in the workup schema `loadWorkups` reads.
-    if (WORKUPS_JSONL.test(options.out)) {
+    if (jsonl) {
       await refuseOverwriteFile(options.out, force);
-      const lines = result.workups.map((w) => workupLine(w));
-      await writeFile(options.out, lines.join('')).catch((error: NodeJS.ErrnoException) => {
-        throw new UserError({ file: options.out!, message: `cannot write: ${error.code ?? error.message}` });
-      });
+      await writeFileAtomic(options.out, ready.map(({ workup }) => workupLine(workup)).join('')).catch(
+        (error: unknown) => {
+          throw new UserError({ file: options.out!, message: `cannot write: ${describeFsError(error)}` });
+        },
+      );
       let code = 0;
-      for (const [i, workup] of result.workups.entries()) {
-        const written = { folder: options.out, files: filesOf(workup), line: i + 1 };
+      for (const [i, { workup, files }] of ready.entries()) {
+        const written = { folder: options.out, files: Object.keys(files), line: i + 1 };
         if (!printSummary(workup, written, options.file, io)) code = 1;
       }
-      return reportFailed(result, options.file, io, code);
+      return reportFailed(failed, ready.length, options.file, io, code);
     }
-    const folders = result.workups.map((w) =>
-      result.many ? join(options.out!, safeName(w.name)) : options.out!,
-    );
-    await refuseOverwrite(result.workups, folders, force);
+    await refuseOverwrite(ready, force);
     let code = 0;
-    for (const [i, workup] of result.workups.entries()) {
-      const written = await write(workup, folders[i]!);
+    for (const { workup, folder, files } of ready) {
+      const written = await write(files, folder);
       if (!printSummary(workup, written, options.file, io)) code = 1;
     }
-    return reportFailed(result, options.file, io, code);
+    return reportFailed(failed, ready.length, options.file, io, code);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     for (const d of error.diagnostics) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
@@ -174,7 +198,7 @@ async function readInput(file: string, bigints = false): Promise<Input> {
     return {
       file,
       json: parseJson(text, file, 0, { bigints }),
-      locate: (path, key) => locateInJson(text, path, key),
+      locate: jsonLocator(text),
     };
   } catch (error) {
     // Concatenated values (Python's ConsoleSpanExporter prints one indented span after another) are read as a list.
@@ -198,13 +222,22 @@ function readChunks(file: string, chunks: readonly JsonChunk[], bigints: boolean
   }
   if (problems.length > 0) throw new UserError(problems.flatMap((p) => p.diagnostics));
   if (values.length === 0) throw new UserError({ file, message: 'expected JSON lines, found nothing' });
+  // One locator per chunk, made when a problem is first placed in it.
+  const locators = new Map<number, JsonLocator>();
   return {
     file,
     json: values,
     locate: (path, key) => {
-      const at = chunks[Number(path[0])];
-      const place = at ? locateInJson(at.text, path.slice(1), key) : undefined;
-      return place && { line: at!.line + place.line - 1, column: place.column };
+      const index = Number(path[0]);
+      const at = chunks[index];
+      if (!at) return undefined;
+      let locate = locators.get(index);
+      if (!locate) {
+        locate = jsonLocator(at.text);
+        locators.set(index, locate);
+      }
+      const place = locate(path.slice(1), key);
+      return place && { line: at.line + place.line - 1, column: place.column };
     },
   };
 }
@@ -218,13 +251,19 @@ export interface Written {
 }
 
 /** The elements of a list that could not be read: each at its place, then how many, and exit 1. */
-function reportFailed(result: ImportResult, file: string, io: Io, code: number): number {
+function reportFailed(
+  failed: readonly Diagnostic[],
+  imported: number,
+  file: string,
+  io: Io,
+  code: number,
+): number {
   const c = colors(io);
-  for (const d of result.failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
-  if (result.failed.length === 0) return code;
+  for (const d of failed) io.err(`${c.red('✗')} ${formatDiagnostic(d)}`);
+  if (failed.length === 0) return code;
   io.err(
-    `${c.red('✗')} ${file}: ${plural(result.failed.length, 'problem')} in elements that were not imported; ` +
-      `${plural(result.workups.length, 'workup')} imported from the rest`,
+    `${c.red('✗')} ${file}: ${plural(failed.length, 'problem')} in elements that were not imported; ` +
+      `${plural(imported, 'workup')} imported from the rest`,
   );
   return 1;
 }
@@ -250,13 +289,9 @@ async function refuseOverwriteFile(file: string, force: boolean): Promise<void> 
     throw new UserError({ file, message: 'already exists; pass --force to overwrite it' });
 }
 
-async function refuseOverwrite(
-  workups: readonly ImportedWorkup[],
-  folders: readonly string[],
-  force: boolean,
-) {
+async function refuseOverwrite(ready: ReadonlyArray<{ folder: string; files: WorkupFiles }>, force: boolean) {
   if (force) return;
-  const targets = workups.flatMap((w, i) => filesOf(w).map((name) => join(folders[i]!, name)));
+  const targets = ready.flatMap(({ folder, files }) => Object.keys(files).map((name) => join(folder, name)));
   const existing = (await Promise.all(targets.map(async (p) => ((await exists(p)) ? p : undefined)))).filter(
     (p): p is string => p !== undefined,
   );
@@ -267,26 +302,48 @@ async function refuseOverwrite(
   }
 }
 
-function filesOf(workup: ImportedWorkup): string[] {
-  return [
-    'trajectory.json',
-    ...(workup.trajectory.final_answer !== null ? ['note.md'] : []),
-    ...(workup.gold ? ['gold.trajectory.json'] : []),
-    ...(Object.keys(workup.meta).length > 0 ? ['meta.json'] : []),
-  ];
+/** The files of a workup folder, by name, as their text. */
+type WorkupFiles = Record<string, string>;
+
+function filesOf(workup: ImportedWorkup): WorkupFiles {
+  const files: WorkupFiles = { 'trajectory.json': `${json(inSeedOrder(workup.trajectory))}\n` };
+  const answer = workup.trajectory.final_answer;
+  if (answer !== null) files['note.md'] = answer.endsWith('\n') ? answer : `${answer}\n`;
+  if (workup.gold) files['gold.trajectory.json'] = `${json(inSeedOrder(workup.gold))}\n`;
+  if (Object.keys(workup.meta).length > 0) files['meta.json'] = `${json(workup.meta)}\n`;
+  return files;
 }
 
-async function write(workup: ImportedWorkup, out: string): Promise<Written> {
+/**
+ * What `loadWorkup` would refuse in these files once written in `folder` (the same readers), each at its line and
+ * column in the file it would have been, and naming the file it came from.
+ */
+function loadProblems(files: WorkupFiles, folder: string, source: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const attempt = (read: (text: string | undefined, file: string) => unknown, name: string) => {
+    try {
+      read(files[name], join(folder, name));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      for (const d of error.diagnostics)
+        problems.push({
+          ...d,
+          message: `${d.message} (imported from ${source}; not written: it would not load)`,
+        });
+    }
+  };
+  attempt(readTrajectory, 'trajectory.json');
+  attempt(readTrajectory, 'gold.trajectory.json');
+  attempt(readMeta, 'meta.json');
+  return problems;
+}
+
+async function write(files: WorkupFiles, out: string): Promise<Written> {
   await mkdir(out, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file: out, message: `cannot create the folder: ${error.code ?? error.message}` });
   });
-  const files = filesOf(workup);
-  const answer = workup.trajectory.final_answer;
-  await writeFile(join(out, 'trajectory.json'), `${json(inSeedOrder(workup.trajectory))}\n`);
-  if (answer !== null) await writeFile(join(out, 'note.md'), answer.endsWith('\n') ? answer : `${answer}\n`);
-  if (workup.gold) await writeFile(join(out, 'gold.trajectory.json'), `${json(inSeedOrder(workup.gold))}\n`);
-  if (files.includes('meta.json')) await writeFile(join(out, 'meta.json'), `${json(workup.meta)}\n`);
-  return { folder: out, files };
+  for (const [name, text] of Object.entries(files)) await writeFile(join(out, name), text);
+  return { folder: out, files: Object.keys(files) };
 }
 
 /** JSON, 2-space indented; a `bigint` (an exact integer from the source) is written as its decimal string. */
@@ -298,12 +355,6 @@ function json(value: unknown): string {
     if (!(error instanceof TypeError)) throw error;
     return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
   }
-}
-
-/** A folder name from a run's name: path separators and other characters a file system refuses become `_`. */
-function safeName(name: string): string {
-  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
-  return safe === '' ? 'run' : safe;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -139,7 +139,7 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
       ...(explicit ? specs.needles : specs.needles.filter((n) => appliesTo(n.workups, workup.id))),
       ...specs.cases,
     );
-    problems.push(...specs.errors);
+    for (const d of specs.errors) problems.push(d);
     if (explicit && needles.length === 0 && specs.errors.length === 0) {
       problems.push({
         file: patterns.join(', '),
@@ -153,7 +153,7 @@ export async function runScore(options: ScoreOptions, io: Io): Promise<number> {
       gold = await readGold(options.gold);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push(...error.diagnostics);
+      for (const d of error.diagnostics) problems.push(d);
     }
   }
 
@@ -206,7 +206,7 @@ async function loadVerifier(
     });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    problems.push(...error.diagnostics);
+    for (const d of error.diagnostics) problems.push(d);
   }
   return undefined;
 }
@@ -214,7 +214,7 @@ async function loadVerifier(
 async function loadRubrics(options: ScoreOptions, problems: Diagnostic[]): Promise<RubricSpec[]> {
   if (!options.rubrics || options.rubrics.length === 0) return [];
   const specs = await loadSpecs(options.rubrics);
-  problems.push(...specs.errors);
+  for (const d of specs.errors) problems.push(d);
   return specs.rubrics;
 }
 
@@ -224,7 +224,7 @@ async function createJudge(options: ScoreOptions, problems: Diagnostic[]): Promi
     return await createJudgeFromSpec(options.judge);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    problems.push(...error.diagnostics);
+    for (const d of error.diagnostics) problems.push(d);
     return undefined;
   }
 }

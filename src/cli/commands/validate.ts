@@ -35,7 +35,9 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     workupPatterns.length > 0
       ? await (await import('../../workup/load.js')).loadWorkups(workupPatterns)
       : undefined;
-  problems.push(...(specs?.errors ?? []), ...(workups?.failures.flatMap((f) => f.diagnostics) ?? []));
+  // One push per problem: spreading 100,000 of them into push() would overflow the stack.
+  for (const d of specs?.errors ?? []) problems.push(d);
+  for (const f of workups?.failures ?? []) for (const d of f.diagnostics) problems.push(d);
 
   const everyWorkup = (spec: { workups?: string[] }) =>
     spec.workups === undefined || spec.workups.length === 0

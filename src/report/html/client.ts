@@ -440,7 +440,7 @@ export const CLIENT_SCRIPT = `
     add(box, el('div', 'muted totals', t.steps.length + ' steps · ' + t.toolCalls + ' tool calls · ' + t.errors + ' errors · ' +
       t.redundant + ' redundant calls · ' + fmt(t.totalLatencyMs, 'ms') + ' · ' + fmt(t.totalTokens, 'tokens') +
       (own.length ? ' (the trajectory records ' + own.join(' and ') + ' in all)' : '')));
-    var maxLat = Math.max.apply(null, t.steps.map(function (st) { return st.latencyMs; }).concat([1]));
+    var maxLat = t.steps.reduce(function (m, st) { return Math.max(m, st.latencyMs); }, 1);
     add(box, table(['#', 'step', 'tool', 'content', '', 'latency', 'tokens', 'flags'], t.steps.map(function (st) {
       var bar = el('div', 'bar');
       bar.style.width = Math.max(1, Math.round(60 * st.latencyMs / maxLat)) + 'px';

@@ -2,8 +2,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UserError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../io/atomic.js';
+import { parseHistory } from './check-history.js';
 import { type LockOptions, withLock } from './lock.js';
-import { migrateHistory } from './migrate.js';
 import type { TrendHistory, TrendRun } from './types.js';
 
 /**
@@ -18,41 +18,24 @@ export const LEGACY_TREND_FILE = 'needlework-trend.json';
 export const DEFAULT_MAX_RUNS = 50;
 
 /**
- * Reads a trend history. A missing file is an empty history; a file that is not one is the user's mistake (a wrong
- * path, a hand edit) and is reported, never overwritten. A version 1 history is migrated in memory (see
- * `migrateHistory`); `appendRun` then writes it back as version 2.
+ * Reads a trend history. A missing file is an empty history; a file that is not one, or breaks its schema anywhere, is
+ * the user's mistake (a wrong path, a hand edit) and is reported with each problem's line and column (see
+ * `parseHistory`), never overwritten. A version 1 history is migrated in memory (see `migrateHistory`); `appendRun`
+ * then writes it back as version 2.
  */
 export async function readHistory(path: string): Promise<TrendHistory> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { schema: 2, runs: [] };
-    throw error;
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { schema: 2, runs: [] };
     throw new UserError({
       file: path,
-      message: `not a needlework trend history: ${(error as Error).message}`,
+      message: code === 'EISDIR' ? 'expected a trend history file, found a folder' : `cannot read: ${code}`,
     });
   }
-  const schema = (data as { schema?: unknown } | null)?.schema;
-  if (
-    typeof data !== 'object' ||
-    data === null ||
-    (schema !== 1 && schema !== 2) ||
-    !Array.isArray((data as { runs?: unknown }).runs)
-  ) {
-    throw new UserError({
-      file: path,
-      message:
-        'not a needlework trend history: expected an object with "schema": 2 (or 1) and a "runs" array',
-    });
-  }
-  return schema === 1 ? migrateHistory(data as Parameters<typeof migrateHistory>[0]) : (data as TrendHistory);
+  return parseHistory(text, path);
 }
 
 export interface AppendOptions extends LockOptions {

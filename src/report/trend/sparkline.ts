@@ -7,8 +7,12 @@ const BARS = '▁▂▃▄▅▆▇█';
 export function sparkline(values: ReadonlyArray<number | undefined>): string {
   const present = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
   if (present.length === 0) return ' '.repeat(values.length);
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  let min = present[0]!;
+  let max = min;
+  for (const v of present) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
   return values
     .map((v) => {
       if (v === undefined || !Number.isFinite(v)) return ' ';

@@ -54,7 +54,7 @@ export function renderTrendTable(history: TrendHistory, options: TrendTableOptio
       String(run.summary.notApplicable),
     ]);
   });
-  lines.push(...align(runRows, c));
+  for (const line of align(runRows, c)) lines.push(line);
   lines.push(`pass rate ${sparkline(runs.map((run) => run.summary.passRate ?? undefined))}`);
 
   const series = metricMeans(runs);
@@ -73,7 +73,7 @@ export function renderTrendTable(history: TrendHistory, options: TrendTableOptio
         sparkline(s.means),
       ]);
     }
-    lines.push(...align(rows, c));
+    for (const line of align(rows, c)) lines.push(line);
   }
   return lines.join('\n');
 }

@@ -1,0 +1,121 @@
+// Hostile inputs up to 1 MB, each through the loader the CLI uses for it, timed in CPU: a file with thousands of
+// schema errors (every error used to re-parse the whole file: 1,000 bad steps took 4 s, 2,000 took 17 s), a file nested
+// hundreds of thousands of levels deep, a spec with 130,000 diagnostics (which overflowed the stack), a trend history
+// of 200,000 bad runs. Target: none over 1 s CPU, none crashing (our own UserError only). Prints JSON.parse of the
+// same text, measured in this same run, as the yardstick (the machine is shared: compare ratios).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const { loadWorkup } = await import('../dist/src/workup/load.js');
+const { loadSpecs } = await import('../dist/src/specs/load.js');
+const { readHistory } = await import('../dist/src/report/trend/history.js');
+const { readLedger } = await import('../dist/src/workup/ledger.js');
+const { UserError } = await import('../dist/src/errors/index.js');
+
+const TARGET_MS = 1000;
+const MB = 1024 * 1024;
+
+/** A list of `make(i)` texts joined by `,`, as long as fits in `bytes`. */
+function fill(bytes, make, join = ',') {
+  const parts = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const part = make(i);
+    parts.push(part);
+    size += part.length + join.length;
+  }
+  return parts.join(join);
+}
+
+const badSteps = (n) =>
+  `{"id": "w", "trajectory": {"task_id": "t", "steps": [\n${Array.from({ length: n }, (_, i) => `  {"step_id": ${i}, "step_type": "oops"}`).join(',\n')}\n]}}\n`;
+
+const cases = [
+  ['workup.json, 1,000 bad steps', 'workup.json', badSteps(1000), loadWorkup],
+  ['workup.json, 2,000 bad steps', 'workup.json', badSteps(2000), loadWorkup],
+  [
+    'workup.json, 1 MB of bad steps',
+    'workup.json',
+    `{"id": "w", "trajectory": {"task_id": "t", "steps": [\n${fill(MB, (i) => `{"step_id": ${i}, "step_type": "oops"}`, ',\n')}\n]}}\n`,
+    loadWorkup,
+  ],
+  [
+    'workup.json nested 500,000 deep',
+    'workup.json',
+    `${'['.repeat(500000)}${']'.repeat(500000)}`,
+    loadWorkup,
+  ],
+  [
+    'provenance.jsonl, 1 MB of bad lines',
+    'provenance.jsonl',
+    fill(MB, (i) => `{"id": "g${i}", "store": 1, "query": "q", "results": [{"subject": 2}]}`, '\n'),
+    readLedger,
+  ],
+  [
+    'needle YAML, 130,000 diagnostics',
+    'a.needle.yaml',
+    `id: a\nanswer: x\nrequired_path:\n  relations: [${Array(130000).fill('{}').join(', ')}]\n`,
+    loadSpecs,
+  ],
+  [
+    'needle YAML flow-nested 500,000 deep',
+    'b.needle.yaml',
+    `${'['.repeat(500000)}${']'.repeat(500000)}`,
+    loadSpecs,
+  ],
+  ['cases YAML, 300,000 nested "- "', 'c.cases.yaml', `cases:\n  ${'- '.repeat(300000)}x\n`, loadSpecs],
+  [
+    'trend history, 1 MB of null runs',
+    'trend.json',
+    `{"schema":2,"runs":[${fill(MB, () => 'null')}]}`,
+    readHistory,
+  ],
+];
+
+const filter = process.env.BENCH_INPUTS;
+const dir = await mkdtemp(join(tmpdir(), 'needlework-inputs-bench-'));
+let missed = 0;
+try {
+  for (const [label, name, text, load] of cases) {
+    if (filter && !label.includes(filter)) continue;
+    const file = join(dir, name);
+    await writeFile(file, text);
+    let parseMs = 0;
+    try {
+      const start = process.cpuUsage();
+      JSON.parse(text);
+      parseMs = cpuMs(start);
+    } catch {
+      // Not JSON (YAML, JSONL): no yardstick.
+    }
+    const start = process.cpuUsage();
+    let outcome;
+    try {
+      const result = await load(file);
+      // loadSpecs reports instead of throwing: one bad spec never stops the others.
+      const errors = result?.errors ?? [];
+      outcome = errors.length > 0 ? `${errors.length.toLocaleString()} diagnostics` : 'loaded';
+    } catch (error) {
+      if (error instanceof UserError)
+        outcome = `UserError, ${error.diagnostics.length.toLocaleString()} diagnostics`;
+      else outcome = `CRASH ${error?.name}: ${String(error?.message).slice(0, 80)}`;
+    }
+    const ms = cpuMs(start);
+    const met = ms < TARGET_MS && !outcome.startsWith('CRASH');
+    if (!met) missed++;
+    console.log(
+      `${label} (${(text.length / 1024).toFixed(0)} KB): ${ms.toFixed(0)} ms CPU, ${outcome}` +
+        `${parseMs ? ` (JSON.parse alone ${parseMs.toFixed(0)} ms)` : ''}; target < 1 s, no crash: ${met ? 'met' : 'MISSED'}`,
+    );
+    await rm(file);
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+process.exitCode = missed > 0 ? 1 : 0;
+
+function cpuMs(start) {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}

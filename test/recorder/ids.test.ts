@@ -1,0 +1,80 @@
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRecorder, loadWorkup, type Workup } from '../../src/index.js';
+import { MAX_NAME_BYTES } from '../../src/workup/folder-name.js';
+import { useTmpDir } from '../helpers/tmp.js';
+
+const tmp = useTmpDir();
+
+/** A workup as loaded, without where it was loaded from (the only thing a recorded workup cannot know). */
+function located(workup: Workup): Workup {
+  const { path: _path, ...meta } = workup.meta;
+  return { ...workup, meta };
+}
+
+/** Records a one-answer run with this id, saves it under a fresh folder, and reads it back. */
+async function roundTrip(id: string) {
+  const parent = await tmp();
+  const recorder = createRecorder({ id });
+  recorder.answer('x');
+  const dir = await recorder.save(parent);
+  return { parent, dir, recorded: recorder.workup(), loaded: await loadWorkup(dir) };
+}
+
+describe('recorded ids become safe folder names, and the saved workup is the recorded one', () => {
+  it.each(['..', '.', '.hidden'])(
+    'saves the id %j inside the folder given, never in it or its parent',
+    async (id) => {
+      const { parent, dir, recorded, loaded } = await roundTrip(id);
+      expect(dirname(dir)).toBe(parent);
+      expect(basename(dir)).toMatch(/^_/);
+      expect(await readdir(parent)).toEqual([basename(dir)]);
+      expect(located(loaded)).toEqual(recorded);
+      expect(loaded.id).toBe(id);
+    },
+  );
+
+  it('bounds a 300-character id to a short folder name with a hash, instead of ENAMETOOLONG', async () => {
+    const id = 'é'.repeat(300);
+    const { dir, loaded } = await roundTrip(id);
+    expect(Buffer.byteLength(basename(dir))).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(basename(dir)).toMatch(/-[0-9a-f]{16}$/);
+    expect(loaded.id).toBe(id);
+  });
+
+  it('gives back an id with a colon as it was recorded, not renamed', async () => {
+    const { dir, recorded, loaded } = await roundTrip('run:2026-11-23T10:00');
+    expect(basename(dir)).toBe('run_2026-11-23T10_00');
+    expect(located(loaded)).toEqual(recorded);
+  });
+});
+
+describe('the recorder refuses, when recording, what loadWorkup would refuse later', () => {
+  it.each([
+    [{ trial: 0 }, 'trial must be a positive integer or a non-empty label, got 0'],
+    [{ trial: 1.5 }, 'trial must be a positive integer or a non-empty label, got 1.5'],
+    [{ trial: -1 }, 'trial must be a positive integer or a non-empty label, got -1'],
+    [{ task: '' }, 'task must be a non-empty string, got ""'],
+    [{ meta: { trial: '' } }, 'trial must be a positive integer or a non-empty label, got ""'],
+  ])('%j', (options, message) => {
+    expect(() => createRecorder({ id: 'r', ...options })).toThrow(`recorder "r": ${message}`);
+  });
+
+  it('refuses an empty id', () => {
+    expect(() => createRecorder({ id: '' })).toThrow('recorder "": id must be a non-empty string, got ""');
+  });
+
+  it('refuses a bad trial given later through setMeta, and keeps the run', () => {
+    const recorder = createRecorder({ id: 'r' });
+    expect(() => recorder.setMeta({ trial: 1.5 })).toThrow('trial must be a positive integer');
+    recorder.setMeta({ trial: 2 });
+    expect(recorder.workup().meta.trial).toBe(2);
+  });
+
+  it('takes a trial given as a bigint as the number it is', async () => {
+    const recorder = createRecorder({ id: 'r', meta: { trial: 3n } });
+    expect(recorder.workup().meta.trial).toBe(3);
+    expect((await loadWorkup(await recorder.save(join(await tmp(), 'runs')))).meta.trial).toBe(3);
+  });
+});
