@@ -7,9 +7,14 @@ export { type ImportJsonOptions, importJson } from './adapters/importers.js';
 export { fromOpenAIMessages, type OpenAIOptions } from './adapters/openai.js';
 export { fromOtelSpans, fromOtelTraces, type OtelConvention, type OtelOptions } from './adapters/otel.js';
 export { fromOtelSdkSpans, type SdkTraces } from './adapters/otel-sdk.js';
-export { fromSeedTrajectory } from './adapters/seed.js';
 export { fromSweAgentTrajectory, type SweAgentOptions } from './adapters/swe-agent.js';
 export { fromTauBenchResults } from './adapters/tau-bench.js';
+export {
+  fromSeedTrajectory,
+  fromTrajectoryJson,
+  type SeedSource,
+  type TrajectorySource,
+} from './adapters/trajectory-json.js';
 export * from './cassette/index.js';
 export {
   type CheckOptions,
@@ -33,4 +38,4 @@ export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './sp
 export * from './trials/index.js';
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';
-export { inSeedOrder, saveWorkup, trajectoryText } from './workup/save.js';
+export { inSeedOrder, inTrajectoryOrder, saveWorkup, trajectoryText } from './workup/save.js';

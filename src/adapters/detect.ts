@@ -1,13 +1,13 @@
 import { isRecord } from './common.js';
 
 /** The trajectory formats `needlework import` reads. */
-export type TrajectoryFormat = 'openai' | 'otel' | 'otel-sdk' | 'seed' | 'swe-agent' | 'tau-bench';
+export type TrajectoryFormat = 'openai' | 'otel' | 'otel-sdk' | 'trajectory' | 'swe-agent' | 'tau-bench';
 
 export const TRAJECTORY_FORMATS: readonly TrajectoryFormat[] = [
   'openai',
   'otel',
   'otel-sdk',
-  'seed',
+  'trajectory',
   'swe-agent',
   'tau-bench',
 ];
@@ -18,7 +18,7 @@ export const TRAJECTORY_FORMATS: readonly TrajectoryFormat[] = [
  * - `otel`: `resourceSpans` (an OTLP/JSON export, or an array of them, one per JSONL line);
  * - `otel-sdk`: a list of spans, or `{ spans: [...] }`, where every element is an object, none has a `role`, and some
  *   have a `name` and a `context` object (SDK span JSON: Python's `span.to_json()`, any-agent's trace);
- * - `seed`: `task_id` (a string) with a `steps` array (seed 002's `AgentTrajectory`);
+ * - `trajectory`: `task_id` (a string) with a `steps` array (needlework's own `trajectory.json`, an `AgentTrajectory`);
  * - `swe-agent`: a `trajectory` array with a `history` array or an `info` object (SWE-agent's `.traj`);
  * - `tau-bench`: `task_id` with a `traj` array (one `EnvRunResult`), or a list of objects of which some are;
  * - `openai`: an array of objects that all have a string `role`, or an object with such a `messages` array.
@@ -29,7 +29,8 @@ export function detectFormat(json: unknown): TrajectoryFormat | undefined {
   const isOtlp = (value: unknown) => isRecord(value) && Array.isArray(value['resourceSpans']);
   if (isOtlp(json) || (Array.isArray(json) && json.length > 0 && json.every(isOtlp))) return 'otel';
   if (isSdkSpans(isRecord(json) && Array.isArray(json['spans']) ? json['spans'] : json)) return 'otel-sdk';
-  if (isRecord(json) && typeof json['task_id'] === 'string' && Array.isArray(json['steps'])) return 'seed';
+  if (isRecord(json) && typeof json['task_id'] === 'string' && Array.isArray(json['steps']))
+    return 'trajectory';
   if (
     isRecord(json) &&
     Array.isArray(json['trajectory']) &&

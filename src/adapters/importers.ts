@@ -7,9 +7,9 @@ import type { ImportedWorkup, ImportResult } from './imported.js';
 import { fromOpenAIMessages } from './openai.js';
 import { fromOtelSpans, fromOtelTraces } from './otel.js';
 import { fromOtelSdkSpans, hexId } from './otel-sdk.js';
-import { fromSeedTrajectory } from './seed.js';
 import { fromSweAgentTrajectory } from './swe-agent.js';
 import { fromTauBenchResults } from './tau-bench.js';
+import { fromTrajectoryJson } from './trajectory-json.js';
 
 export interface ImportJsonOptions extends AdapterSource {
   /** The run's name when the format records none (the file name without its extension). */
@@ -51,8 +51,8 @@ function importByFormat(format: TrajectoryFormat, json: unknown, options: Import
   switch (format) {
     case 'openai':
       return one(plain(options.name, fromOpenAIMessages(json, { ...source, taskId: options.name })));
-    case 'seed':
-      return one(plain(options.name, fromSeedTrajectory(json, source)));
+    case 'trajectory':
+      return one(plain(options.name, fromTrajectoryJson(json, source)));
     case 'swe-agent':
       return one(fromSweAgentTrajectory(json, { ...source, taskId: options.name }));
     case 'tau-bench':

@@ -146,7 +146,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     )
     .option(
       '--from <format>',
-      'openai | otel | otel-sdk | seed | swe-agent | tau-bench (detected from the file when left out)',
+      'openai | otel | otel-sdk | trajectory | swe-agent | tau-bench (detected from the file when left out)',
     )
     .option(
       '--out <dir>',

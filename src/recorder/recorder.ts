@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { wrapInput } from '../adapters/seed.js';
+import { wrapInput } from '../adapters/trajectory-json.js';
 import { redactSecrets } from '../cassette/secrets.js';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import type { Fact } from '../model/fact.js';

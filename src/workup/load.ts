@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { fromSeedTrajectory } from '../adapters/seed.js';
+import { fromTrajectoryJson } from '../adapters/trajectory-json.js';
 import { findWorkups, WORKUPS_JSONL } from '../discover/find.js';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import type { LedgerEntry } from '../model/ledger.js';
@@ -182,8 +182,8 @@ function workupOfJson(text: string, file: string, firstLine: number, id: string,
     note: noteText === undefined ? undefined : parseNote(noteText, { file }),
     ledger: data.ledger ?? [],
     trajectory:
-      data.trajectory === undefined ? undefined : fromSeedTrajectory(data.trajectory, at('trajectory')),
-    gold: data.gold === undefined ? undefined : fromSeedTrajectory(data.gold, at('gold')),
+      data.trajectory === undefined ? undefined : fromTrajectoryJson(data.trajectory, at('trajectory')),
+    gold: data.gold === undefined ? undefined : fromTrajectoryJson(data.gold, at('gold')),
     meta: { ...data.meta, path },
   });
 }
@@ -296,7 +296,7 @@ function assemble(
 /** A `trajectory.json` text as `loadWorkup` reads it (undefined: no such file); every problem is a `UserError`. */
 export function readTrajectory(text: string | undefined, file: string): Trajectory | undefined {
   if (text === undefined) return undefined;
-  return fromSeedTrajectory(parseJson(text, file), {
+  return fromTrajectoryJson(parseJson(text, file), {
     file,
     locate: jsonLocator(text),
   });

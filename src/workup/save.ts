@@ -42,16 +42,16 @@ function ledgerText(ledger: readonly LedgerEntry[]): string {
   return text;
 }
 
-/** A trajectory as `trajectory.json` text, its fields in seed order. */
+/** A trajectory as `trajectory.json` text, its fields in the format's order. */
 export function trajectoryText(trajectory: Trajectory): string {
-  return `${JSON.stringify(inSeedOrder(trajectory), null, 2)}\n`;
+  return `${JSON.stringify(inTrajectoryOrder(trajectory), null, 2)}\n`;
 }
 
 /**
- * The trajectory with its fields in the order seed 002's `dataclasses.asdict(AgentTrajectory)` writes them (the
- * dataclass field order), so a saved `trajectory.json` reads like one the seed's logger saved.
+ * The trajectory with its fields in the order Python's `dataclasses.asdict(AgentTrajectory)` writes them (the
+ * dataclass field order), so a saved `trajectory.json` reads like one the Python logger saved.
  */
-export function inSeedOrder(t: Trajectory): Trajectory {
+export function inTrajectoryOrder(t: Trajectory): Trajectory {
   return {
     task_id: t.task_id,
     task_input: t.task_input,
@@ -75,3 +75,6 @@ export function inSeedOrder(t: Trajectory): Trajectory {
     metadata: t.metadata,
   };
 }
+
+/** @deprecated Renamed `inTrajectoryOrder`. */
+export const inSeedOrder = inTrajectoryOrder;

@@ -8,7 +8,7 @@ describe('detectFormat', () => {
   it('tells each format by the fields it must have', () => {
     expect(detectFormat({ resourceSpans: [] })).toBe('otel');
     expect(detectFormat([{ resourceSpans: [] }, { resourceSpans: [] }])).toBe('otel');
-    expect(detectFormat({ task_id: 't', steps: [] })).toBe('seed');
+    expect(detectFormat({ task_id: 't', steps: [] })).toBe('trajectory');
     expect(detectFormat([{ role: 'user', content: 'q' }])).toBe('openai');
     expect(detectFormat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'q' }] })).toBe('openai');
   });
@@ -59,5 +59,15 @@ describe('fromOtelSpans ordering', () => {
         },
       ),
     );
+  });
+});
+
+describe('the names before 0.2, kept as deprecated aliases', () => {
+  it('exports fromSeedTrajectory and inSeedOrder as the renamed functions', async () => {
+    const api = await import('../../src/index.js');
+    expect(api.fromSeedTrajectory).toBe(api.fromTrajectoryJson);
+    expect(api.inSeedOrder).toBe(api.inTrajectoryOrder);
+    expect(api.TRAJECTORY_FORMATS).toContain('trajectory');
+    expect(api.TRAJECTORY_FORMATS).not.toContain('seed');
   });
 });

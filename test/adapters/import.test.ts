@@ -100,14 +100,23 @@ describe('needlework import', () => {
     expect(trajectory.steps.filter((s) => s.error !== null).map((s) => s.call_id)).toEqual(['call_d4']);
   });
 
-  it('reads a seed trajectory as it is', async () => {
+  it('reads a needlework trajectory.json as it is', async () => {
     const out = await tmp();
     const io = captureIo();
     expect(await runImport({ file: 'fixtures/workups/grounded/trajectory.json', out }, io)).toBe(0);
-    expect(io.stdout()).toContain('Detected format: seed');
+    expect(io.stdout()).toContain('Detected format: trajectory');
     const imported = (await loadWorkup(out)).trajectory;
     const original = (await loadWorkup('fixtures/workups/grounded')).trajectory;
     expect(imported).toEqual(original);
+    // `--from seed`, the format's name before 0.2, still reads it.
+    const old = await tmp();
+    expect(
+      await runImport(
+        { file: 'fixtures/workups/grounded/trajectory.json', out: old, from: 'seed' },
+        captureIo(),
+      ),
+    ).toBe(0);
+    expect((await loadWorkup(old)).trajectory).toEqual(original);
   });
 
   it('refuses to overwrite an existing workup unless forced', async () => {
@@ -185,7 +194,7 @@ describe('needlework import', () => {
     const io = captureIo();
     expect(await runImport({ file, out: join(dir, 'w') }, io)).toBe(1);
     expect(io.stderr()).toBe(
-      `✗ ${file}: cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a seed trajectory ("task_id" and "steps"); name it with --from openai|otel|otel-sdk|seed|swe-agent|tau-bench`,
+      `✗ ${file}: cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a needlework trajectory.json ("task_id" and "steps"); name it with --from openai|otel|otel-sdk|trajectory|swe-agent|tau-bench`,
     );
     const missing = captureIo();
     expect(await runImport({ file: join(dir, 'nope.json'), out: join(dir, 'w') }, missing)).toBe(1);
@@ -200,7 +209,7 @@ describe('needlework import', () => {
     );
     await expect(runImport({ file: OPENAI, out: 'x', from: 'langchain' }, captureIo())).rejects.toThrow(
       new UsageError(
-        '--from must be one of openai, otel, otel-sdk, seed, swe-agent, tau-bench; got "langchain"',
+        '--from must be one of openai, otel, otel-sdk, trajectory, swe-agent, tau-bench; got "langchain"',
       ),
     );
     await expect(runImport({ file: OPENAI, out: await tmp(), trace: 'abc' }, captureIo())).rejects.toThrow(

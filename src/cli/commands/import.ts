@@ -18,7 +18,7 @@ import { type JsonChunk, splitJsonSequence } from '../../parse/json-sequence.js'
 import type { Place } from '../../parse/locate.js';
 import { safeFolderName } from '../../workup/folder-name.js';
 import { readMeta, readTrajectory } from '../../workup/load.js';
-import { inSeedOrder } from '../../workup/save.js';
+import { inTrajectoryOrder } from '../../workup/save.js';
 import { colors, type Io } from '../io.js';
 import { plural, printSummary } from './import-summary.js';
 
@@ -55,6 +55,8 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
       'missing --out <dir>: the workup folder to write (or a *.workups.jsonl file, one workup a line)',
     );
   }
+  // `seed` is the format's name before 0.2, still taken.
+  if (options.from === 'seed') options.from = 'trajectory';
   if (options.from !== undefined && !(TRAJECTORY_FORMATS as readonly string[]).includes(options.from)) {
     throw new UsageError(`--from must be one of ${TRAJECTORY_FORMATS.join(', ')}; got "${options.from}"`);
   }
@@ -70,7 +72,7 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
           message:
             'cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ' +
             '("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ' +
-            '("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a seed trajectory ' +
+            '("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a needlework trajectory.json ' +
             `("task_id" and "steps"); name it with --from ${TRAJECTORY_FORMATS.join('|')}`,
         });
       }
@@ -277,8 +279,8 @@ function workupLine(workup: ImportedWorkup): string {
   const value = {
     id: workup.name,
     ...(answer !== null && { note: answer.endsWith('\n') ? answer : `${answer}\n` }),
-    trajectory: inSeedOrder(workup.trajectory),
-    ...(workup.gold && { gold: inSeedOrder(workup.gold) }),
+    trajectory: inTrajectoryOrder(workup.trajectory),
+    ...(workup.gold && { gold: inTrajectoryOrder(workup.gold) }),
     ...(Object.keys(workup.meta).length > 0 && { meta: workup.meta }),
   };
   return `${JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`;
@@ -306,10 +308,10 @@ async function refuseOverwrite(ready: ReadonlyArray<{ folder: string; files: Wor
 type WorkupFiles = Record<string, string>;
 
 function filesOf(workup: ImportedWorkup): WorkupFiles {
-  const files: WorkupFiles = { 'trajectory.json': `${json(inSeedOrder(workup.trajectory))}\n` };
+  const files: WorkupFiles = { 'trajectory.json': `${json(inTrajectoryOrder(workup.trajectory))}\n` };
   const answer = workup.trajectory.final_answer;
   if (answer !== null) files['note.md'] = answer.endsWith('\n') ? answer : `${answer}\n`;
-  if (workup.gold) files['gold.trajectory.json'] = `${json(inSeedOrder(workup.gold))}\n`;
+  if (workup.gold) files['gold.trajectory.json'] = `${json(inTrajectoryOrder(workup.gold))}\n`;
   if (Object.keys(workup.meta).length > 0) files['meta.json'] = `${json(workup.meta)}\n`;
   return files;
 }

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fromSeedTrajectory } from '../../adapters/seed.js';
+import { fromTrajectoryJson } from '../../adapters/trajectory-json.js';
 import { checkWorkup } from '../../checks/check-workup.js';
 import type { CheckOptions } from '../../checks/spec.js';
 import type { CitationPrecision } from '../../entailment/citations/precision.js';
@@ -258,7 +258,7 @@ async function readGold(file: string): Promise<Trajectory> {
       message: error.code === 'ENOENT' ? 'no such file' : `cannot read: ${error.code}`,
     });
   });
-  return fromSeedTrajectory(parseJson(text, file), {
+  return fromTrajectoryJson(parseJson(text, file), {
     file,
     locate: (path, key) => locateInJson(text, path, key),
   });

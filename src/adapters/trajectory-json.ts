@@ -4,7 +4,7 @@ import { makeStep, makeTrajectory } from '../model/trajectory.js';
 import type { Place } from '../parse/locate.js';
 import { checkSchema } from '../parse/schema.js';
 
-export interface SeedSource {
+export interface TrajectorySource {
   /** The file the JSON came from, for messages (default `<trajectory>`). */
   file?: string;
   /** Places a data path in the file, so a schema error gets its line and column. */
@@ -12,11 +12,12 @@ export interface SeedSource {
 }
 
 /**
- * Reads seed 002's `AgentTrajectory` JSON (what `dataclasses.asdict` writes; `trajectory.json` on disk) into a
- * `Trajectory`: checked against the trajectory schema, every field the seed defaults filled in, and a tool input that
- * is not an object wrapped as `{ input: value }` as the seed's `TrajectoryLogger` does.
+ * Reads needlework's trajectory format (`trajectory.json` and `gold.trajectory.json` on disk: an `AgentTrajectory` as
+ * Python's `dataclasses.asdict` writes it) into a `Trajectory`: checked against the trajectory schema, every field
+ * left out given its default, and a tool input that is not an object wrapped as `{ input: value }`, as the Python
+ * `TrajectoryLogger` stores it.
  */
-export function fromSeedTrajectory(json: unknown, source: SeedSource = {}): Trajectory {
+export function fromTrajectoryJson(json: unknown, source: TrajectorySource = {}): Trajectory {
   const file = source.file ?? '<trajectory>';
   const problems = checkSchema('trajectory', json, file, source.locate ?? (() => undefined));
   if (problems.length > 0) throw new UserError(problems);
@@ -32,9 +33,15 @@ export function fromSeedTrajectory(json: unknown, source: SeedSource = {}): Traj
   });
 }
 
-/** As the seed's `TrajectoryLogger` stores a tool input: an object as it is, anything else as `{ input: value }`. */
+/** As the Python `TrajectoryLogger` stores a tool input: an object as it is, anything else as `{ input: value }`. */
 export function wrapInput(input: unknown): Record<string, unknown> | null {
   if (input === undefined || input === null) return null;
   if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
   return { input };
 }
+
+/** @deprecated Renamed `fromTrajectoryJson`; this name is kept for code written against needlework 0.1. */
+export const fromSeedTrajectory = fromTrajectoryJson;
+
+/** @deprecated Renamed `TrajectorySource`. */
+export type SeedSource = TrajectorySource;
