@@ -33,6 +33,19 @@ export async function withLock<T>(
   fn: () => Promise<T>,
   options: LockOptions = {},
 ): Promise<T> {
+  const release = await acquireLock(lockPath, options);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Takes the lock `withLock` takes, and resolves the function that releases it: for a holder whose work is not one
+ * callback (an open store, held from its open to its close).
+ */
+export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const staleMs = options.staleMs ?? 10_000;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const info: LockInfo = { token: randomBytes(8).toString('hex'), pid: process.pid, host: hostname() };
@@ -46,11 +59,7 @@ export async function withLock<T>(
     // Jittered back-off, so processes started together do not retry in lockstep.
     await sleep(Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));
   }
-  try {
-    return await fn();
-  } finally {
-    await release(lockPath, info.token);
-  }
+  return () => release(lockPath, info.token);
 }
 
 async function tryAcquire(lockPath: string, info: LockInfo): Promise<boolean> {

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { findPostgres, startPostgres, type TestServer } from './postgres.js';
+
+/**
+ * Runs `suite` once per engine: the embedded store in a temporary folder, and a PostgreSQL server on loopback
+ * started for these tests. Without `initdb` the server half is skipped, and its title says why; under CI (CI=true)
+ * it fails instead, because CI must run the server tests.
+ */
+export function eachEngine(suite: (engine: 'embedded' | 'server', server: () => TestServer) => void): void {
+  describe('embedded (PGlite)', () => suite('embedded', () => undefined as never));
+  serverDescribe('server (PostgreSQL)', (server) => suite('server', server));
+}
+
+/** A describe block given a running server, skipped (or failed under CI) where PostgreSQL is not installed. */
+export function serverDescribe(title: string, body: (server: () => TestServer) => void): void {
+  const found = findPostgres();
+  if ('missing' in found) {
+    if (process.env.CI === 'true')
+      describe(title, () => {
+        it('needs a PostgreSQL server, and CI must run these tests', () => {
+          throw new Error(`PostgreSQL server tests cannot run under CI: ${found.missing}`);
+        });
+      });
+    else describe.skip(`${title}: skipped because ${found.missing}`, () => it('skipped'));
+    return;
+  }
+  describe(title, () => {
+    let server: TestServer | undefined;
+    beforeAll(async () => {
+      server = await startPostgres(found.bin);
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+    body(() => {
+      if (!server) throw new Error('the PostgreSQL test server did not start');
+      return server;
+    });
+  });
+}
