@@ -1,7 +1,7 @@
 export { type CheckWorkupOptions, checkWorkup } from './check-workup.js';
-export { type CheckIdentity, checkKey } from './identity.js';
 export { citationPrecision, citationRecall, citationsResolve, PRECISION_NOT_MEASURED } from './citations.js';
 export { expectationText, formatValue, numericValue, thresholdText } from './format.js';
+export { type CheckIdentity, checkKey } from './identity.js';
 export { MATCHER, type Measured, type SpecRef, toCheck, verdictOf } from './measure.js';
 export {
   bridgeCitations,

@@ -14,6 +14,7 @@ export async function historySource(path: string): Promise<RunSource> {
     (f.branch === undefined || run.branch === f.branch) &&
     (f.before === undefined || i < (index.get(f.before.id) ?? -1)) &&
     (f.after === undefined || i > (index.get(f.after.id) ?? runs.length)) &&
+    (f.endedBefore === undefined || Date.parse(run.time) < Date.parse(f.endedBefore)) &&
     run.id !== f.excludeId;
   return {
     name: path,

@@ -1,10 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../errors/index.js';
 import { displayPath } from '../report/display-path.js';
 import { openEmbedded } from './embedded.js';
+import { historySource } from './history-source.js';
 import { migrate } from './migrations.js';
 import { openServer, redactUrl } from './server.js';
+import type { RunSource } from './source.js';
 import type { SqlClient, SqlEngine } from './sql.js';
 import { Store } from './store.js';
 import { validRuns } from './validate.js';
@@ -122,4 +124,26 @@ function reason(error: unknown): string {
   const e = error as { message?: string; code?: string };
   const text = e?.message || e?.code || String(error);
   return text.split('\n')[0] ?? text;
+}
+
+/**
+ * Opens what `needlework trend` and the gate read runs from: a trend.json export (a path ending in `.json`, or any
+ * file), or a store (a folder or a server URL) that must already exist. A folder that is not a store is one line
+ * saying so, never a raw EISDIR.
+ */
+export async function openSource(location: string, root: string): Promise<RunSource> {
+  if (!isServerUrl(location)) {
+    const path = resolve(root, location);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile() || (!info && /\.json$/i.test(path))) {
+      if (!info)
+        throw new UserError({
+          file: location,
+          message: 'no such trend history (run the tests with the trend reporter first)',
+        });
+      return historySource(path);
+    }
+    return openStore(path, { mustExist: true });
+  }
+  return openStore(location);
 }

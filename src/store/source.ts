@@ -14,6 +14,8 @@ export interface RunFilter {
   before?: TrendRun;
   /** Only runs after this one. */
   after?: TrendRun;
+  /** Only runs that ended before this time (ISO 8601). */
+  endedBefore?: string;
   /** Never this run (by id). */
   excludeId?: string;
 }

@@ -88,6 +88,14 @@ export class Store implements RunSource {
     return rows.map((row) => row.id);
   }
 
+  /** Every run with its checks, oldest first, one at a time (for an export of any size). */
+  async *runs(): AsyncIterable<TrendRun> {
+    for (const id of await this.ids()) {
+      const run = await this.run(id);
+      if (run) yield run;
+    }
+  }
+
   /**
    * The last `last` runs without their checks, and each spec x criterion metric's mean over the workups of each run,
    * averaged by the database (a boolean as 1 or 0, as `metricMeans` counts it): 20 runs of 10,000 checks send a few
@@ -193,6 +201,7 @@ export class Store implements RunSource {
     if (filter.notScopeKey !== undefined) add((p) => `scope_key <> ${p}`, filter.notScopeKey);
     if (filter.branch !== undefined) add((p) => `branch = ${p}`, filter.branch);
     if (filter.excludeId !== undefined) add((p) => `id <> ${p}`, filter.excludeId);
+    if (filter.endedBefore !== undefined) add((p) => `time < ${p}::timestamptz`, filter.endedBefore);
     for (const [run, op] of [
       [filter.before, '<'],
       [filter.after, '>'],

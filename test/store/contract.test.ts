@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { trendCheck, trendRun } from '../reporters/trend-data.js';
-import { eachEngine } from './engines.js';
+import { eachEngine, emptyEmbeddedStore } from './engines.js';
 
 const tmp = useTmpDir();
 
@@ -53,7 +53,7 @@ eachEngine((engine, server) => {
   const fresh = async (): Promise<{ location: string; store: Store }> => {
     const location =
       engine === 'embedded'
-        ? join(await tmp(), 'store')
+        ? await emptyEmbeddedStore(join(await tmp(), 'store'))
         : await server().database(`c_${randomBytes(4).toString('hex')}`);
     return { location, store: await openStore(location) };
   };

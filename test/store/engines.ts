@@ -1,3 +1,5 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { findPostgres, startPostgres, type TestServer } from './postgres.js';
 
@@ -37,4 +39,23 @@ export function serverDescribe(title: string, body: (server: () => TestServer) =
       return server;
     });
   });
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A new, empty embedded store folder at `dir`: a copy of one created (initdb and migrations) once per test file,
+ * since PGlite's initdb costs seconds of CPU and every test wants a store of its own.
+ */
+export async function emptyEmbeddedStore(dir: string): Promise<string> {
+  template ??= (async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { openStore } = await import('../../src/store/open.js');
+    const location = join(await mkdtemp(join(tmpdir(), 'needlework-store-template-')), 'store');
+    await (await openStore(location)).close();
+    return location;
+  })();
+  await cp(await template, dir, { recursive: true });
+  return dir;
 }

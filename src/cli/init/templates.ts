@@ -35,8 +35,10 @@ export default defineConfig({
     reporters: [
       'default',
       ['needlework/reporters/junit', { outputFile: 'needlework-report/junit.xml' }],
-      ['needlework/reporters/html', { outputFile: 'needlework-report/report.html', trendFile: 'needlework-report/trend.json' }],
-      ['needlework/reporters/trend', { outputFile: 'needlework-report/trend.json' }],
+      // The trend reporter appends each run to the results store (.needlework/store, or NEEDLEWORK_STORE); the HTML
+      // report charts it.
+      ['needlework/reporters/html', { outputFile: 'needlework-report/report.html' }],
+      'needlework/reporters/trend',
     ],
   },
 });

@@ -2,7 +2,7 @@ import type { CheckMeta } from '../../model/check.js';
 import type { Workup } from '../../model/workup.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
-import { metricMeans } from '../trend/table.js';
+import { metricMeans, type TrendTableData } from '../trend/table.js';
 import type { TrendHistory } from '../trend/types.js';
 import { htmlTrials } from './trials.js';
 import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlTrend, HtmlWorkup } from './types.js';
@@ -16,11 +16,14 @@ export interface HtmlDataInput {
   /** The workups by the `workupPath` the checks give (or by workup id when a check gives no path). */
   workups?: ReadonlyMap<string, LoadedWorkup>;
   history?: TrendHistory;
+  /** The trend to chart as the results store gives it (its last runs and their metric means); wins over `history`. */
+  trend?: TrendTableData;
   title?: string;
   now?: Date;
 }
 
-const TREND_RUNS = 30;
+/** The runs the report charts: the last 30 of the history or store. */
+export const TREND_RUNS = 30;
 
 /** Gathers everything the page shows into one serialisable object; the page itself does no computing beyond filters. */
 export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
@@ -113,7 +116,14 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     tests,
     workups,
   };
-  if (input.history && input.history.runs.length > 0) data.trend = trend(input.history);
+  const overview =
+    input.trend ??
+    (input.history && {
+      total: input.history.runs.length,
+      runs: input.history.runs.slice(-TREND_RUNS),
+      series: metricMeans(input.history.runs.slice(-TREND_RUNS)),
+    });
+  if (overview && overview.runs.length > 0) data.trend = trend(overview);
   const repeated = htmlTrials(input.checks);
   if (repeated) {
     data.trials = repeated.trials;
@@ -159,8 +169,8 @@ function means(checks: readonly HtmlCheck[]): HtmlMetricMean[] {
     .map(([, { sum, ...g }]) => ({ ...g, mean: g.count > 0 ? sum / g.count : null }));
 }
 
-function trend(history: TrendHistory): HtmlTrend {
-  const runs = history.runs.slice(-TREND_RUNS);
+function trend(overview: TrendTableData): HtmlTrend {
+  const runs = overview.runs;
   return {
     runs: runs.map((run) => ({
       id: run.id,
@@ -168,7 +178,7 @@ function trend(history: TrendHistory): HtmlTrend {
       ...(run.commit ? { commit: run.commit } : {}),
       passRate: run.summary.passRate,
     })),
-    series: metricMeans(runs).map((s) => ({
+    series: overview.series.map((s) => ({
       spec: s.spec,
       criterion: s.criterion,
       metric: s.metric,
