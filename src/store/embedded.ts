@@ -33,7 +33,13 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
   if (info) {
     const entries = await readdir(dir);
     if (entries.length > 0 && !entries.includes('PG_VERSION'))
-      throw new Error('the folder holds files but is not a needlework store (it has no PG_VERSION)');
+      throw new Error(
+        `the folder holds files but is not a needlework store (it has no PG_VERSION)${
+          entries.includes('trend.json')
+            ? `; its trend.json is a history to read (\`needlework trend ${join(dir, 'trend.json')}\`) or import (\`needlework trend import\`)`
+            : ''
+        }`,
+      );
   } else if (options.mustExist) {
     throw new Error('no such store (run the tests with the trend reporter first)');
   }

@@ -87,7 +87,11 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
+      # The run history: set the NEEDLEWORK_STORE secret to a postgres:// URL so it outlives the job (docs/store.md);
+      # without it each job starts an empty store in .needlework/store.
       - run: npx vitest run
+        env:
+          NEEDLEWORK_STORE: \${{ secrets.NEEDLEWORK_STORE }}
       - uses: actions/upload-artifact@v4
         if: always()
         with:
