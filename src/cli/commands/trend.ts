@@ -15,6 +15,7 @@ import type { ChangeStatus } from '../../report/trend/significance.js';
 import { renderTrendOverview } from '../../report/trend/table.js';
 import { isEmbeddedStore } from '../../store/embedded.js';
 import { isServerUrl, openSource, openStore, resolveStore, storeName } from '../../store/open.js';
+import type { RunSource } from '../../store/source.js';
 import { colors, type Io } from '../io.js';
 
 export interface TrendOptions extends GateFlags {
@@ -47,8 +48,10 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
     throw new UsageError(`--last expects a non-negative number, got ${String(options.last)}`);
   const gate = gateSettings(options);
   const root = options.root ?? process.cwd();
-  const location = options.file ?? (await openTrendStore(options.store, root, io));
-  const source = await openSource(location, root);
+  const location = options.file ?? resolveStore(options.store, root);
+  const source = options.file
+    ? await openSource(options.file, root)
+    : await openTrendStore(location, root, io);
   try {
     io.out(renderTrendOverview(await source.overview(options.last ?? 10), { colors: c }));
   } finally {
@@ -70,31 +73,27 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
 }
 
 /**
- * The store `needlework trend` reads when given no source. A store not created yet is created only to import the
- * trend.json a needlework before the store wrote (and says so); with neither, there is nothing to show.
+ * The store `needlework trend` reads when given no source, opened once. A store not created yet is created only to
+ * import the trend.json a needlework before the store wrote (and says so); with neither, there is nothing to show.
  */
-async function openTrendStore(store: string | undefined, root: string, io: Io): Promise<string> {
-  const location = resolveStore(store, root);
-  if (isServerUrl(location) || (await isEmbeddedStore(location))) {
-    await (await openStore(location, { importOnCreate: legacyHistories(root), note: io.out })).close();
-    return location;
-  }
+async function openTrendStore(location: string, root: string, io: Io): Promise<RunSource> {
   const legacy = legacyHistories(root);
-  const present = await Promise.all(
-    legacy.map((file) =>
-      stat(file).then(
-        () => true,
-        () => false,
+  if (!isServerUrl(location) && !(await isEmbeddedStore(location))) {
+    const present = await Promise.all(
+      legacy.map((file) =>
+        stat(file).then(
+          () => true,
+          () => false,
+        ),
       ),
-    ),
-  );
-  if (!present.includes(true))
-    throw new UserError({
-      file: storeName(location),
-      message: 'no such results store (run the tests with the trend reporter first)',
-    });
-  await (await openStore(location, { importOnCreate: legacy, note: io.out })).close();
-  return location;
+    );
+    if (!present.includes(true))
+      throw new UserError({
+        file: storeName(location),
+        message: 'no such results store (run the tests with the trend reporter first)',
+      });
+  }
+  return openStore(location, { importOnCreate: legacy, note: io.out });
 }
 
 /** The trend.json files a needlework before the results store wrote, imported when the store is created. */
