@@ -1,5 +1,6 @@
 import type { MetricSeries } from '../report/trend/table.js';
 import type { TrendRun } from '../report/trend/types.js';
+import { RUN_METRICS } from './migrations.js';
 import {
   CHECK_COLUMNS,
   type CheckRow,
@@ -98,8 +99,8 @@ export class Store implements RunSource {
 
   /**
    * The last `last` runs without their checks, and each spec x criterion metric's mean over the workups of each run,
-   * averaged by the database (a boolean as 1 or 0, as `metricMeans` counts it): 20 runs of 10,000 checks send a few
-   * hundred numbers, not 200,000 rows.
+   * as the database averaged it when the run was appended (see `RUN_METRICS`): 20 runs of 10,000 checks read a few
+   * hundred rows, not 200,000.
    */
   async overview(last: number): Promise<TrendOverview> {
     const total = await this.count();
@@ -122,10 +123,8 @@ export class Store implements RunSource {
           lower: boolean | null;
           mean: number | null;
         }>(
-          `SELECT run::integer AS run, spec, criterion, min(metric) AS metric, min(unit) AS unit,
-             bool_or(comparator = '<=') AS lower,
-             avg(coalesce(value, CASE WHEN value_boolean THEN 1 WHEN NOT value_boolean THEN 0 END))::float8 AS mean
-           FROM needlework_checks WHERE run = ANY($1::bigint[]) GROUP BY run, spec, criterion`,
+          `SELECT run::integer AS run, spec, criterion, metric, unit, lower_is_better AS lower, mean
+           FROM needlework_run_metrics WHERE run = ANY($1::bigint[])`,
           [heads.map((head) => head.seq)],
         )
       : [];
@@ -215,5 +214,7 @@ export class Store implements RunSource {
 
 async function insertRun(tx: SqlClient, run: TrendRun): Promise<void> {
   const [row] = await tx.query<{ seq: number }>(INSERT_RUN, runParams(run));
-  if (run.checks.length > 0) await tx.query(INSERT_CHECKS, [row?.seq, ...checkParams(run.checks)]);
+  if (run.checks.length === 0) return;
+  await tx.query(INSERT_CHECKS, [row?.seq, ...checkParams(run.checks)]);
+  await tx.query(RUN_METRICS('run = $1'), [row?.seq]);
 }

@@ -80,14 +80,14 @@ eachEngine((engine, server) => {
     const { location, store } = await fresh();
     await store.append(richRun(1));
     const migrations = await store.engine.query<{ version: number }>(
-      'SELECT version FROM needlework_migrations',
+      'SELECT version FROM needlework_migrations ORDER BY version',
     );
-    expect(migrations).toEqual([{ version: SCHEMA_VERSION }]);
+    expect(migrations).toEqual([{ version: 1 }, { version: SCHEMA_VERSION }]);
     await store.engine.query("INSERT INTO needlework_migrations (version, name) VALUES (999, 'future')");
     await store.close();
     const error = await openStore(location).catch((e: Error) => e);
     expect((error as Error).message).toMatch(
-      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(1\); upgrade needlework$/,
+      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(2\); upgrade needlework$/,
     );
     expect((error as Error).message).not.toContain('\n');
   });
