@@ -15,8 +15,8 @@ export default defineConfig({
     reporters: [
       'default',
       ['needlework/reporters/junit', { outputFile: 'reports/junit.xml' }],
-      ['needlework/reporters/html', { outputFile: 'reports/report.html', trendFile: 'reports/trend.json' }],
-      ['needlework/reporters/trend', { outputFile: 'reports/trend.json' }],
+      ['needlework/reporters/html', { outputFile: 'reports/report.html' }],
+      'needlework/reporters/trend',
     ],
   },
 });

@@ -6,9 +6,10 @@ import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
 import { loadCheckedWorkups } from '../src/report/html/load.js';
 import { renderHtmlPage } from '../src/report/html/page.js';
-import { DEFAULT_TREND_FILE, readHistory } from '../src/report/trend/history.js';
+import { TREND_RUNS } from '../src/report/html/trend.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
-import type { TrendHistory } from '../src/report/trend/types.js';
+import type { TrendTableData } from '../src/report/trend/table.js';
+import { openSource, resolveStore } from '../src/store/open.js';
 
 export interface NeedleworkHtmlOptions {
   /**
@@ -22,10 +23,13 @@ export interface NeedleworkHtmlOptions {
    */
   title?: string;
   /**
-   * The trend history to chart, relative to the project root; `false` for no charts. When the trend reporter writes
-   * the same file in the same run, this reporter waits for it, so the charts include the current run.
-   * @default 'needlework-report/trend.json'
+   * The results store to chart (a folder relative to the project root, or a `postgres://` URL); `false` for no
+   * charts. When the trend reporter appends to the same store in the same run, this reporter waits for it, so the
+   * charts include the current run.
+   * @default process.env.NEEDLEWORK_STORE, else '.needlework/store'
    */
+  store?: string | false;
+  /** A trend.json export to chart instead of the store; `false` for no charts (the earlier way to say so). */
   trendFile?: string | false;
 }
 
@@ -36,14 +40,17 @@ export interface NeedleworkHtmlOptions {
  * rubric scores. On a phone its tables stack into cards. See docs/report.md.
  */
 export class NeedleworkHtmlReporter implements Reporter {
-  private readonly options: { outputFile: string; title: string; trendFile: string | false };
+  private readonly options: { outputFile: string; title: string; trend: string | false };
   private root = process.cwd();
 
   constructor(options: NeedleworkHtmlOptions = {}) {
     this.options = {
       outputFile: options.outputFile ?? 'needlework-report.html',
       title: options.title ?? 'needlework report',
-      trendFile: options.trendFile ?? DEFAULT_TREND_FILE,
+      trend:
+        options.trendFile === false || options.store === false
+          ? false
+          : (options.trendFile ?? options.store ?? ''),
     };
   }
 
@@ -53,21 +60,23 @@ export class NeedleworkHtmlReporter implements Reporter {
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
-    let history: TrendHistory | undefined;
-    if (this.options.trendFile !== false) {
-      const trendPath = resolve(this.root, this.options.trendFile);
+    let trend: TrendTableData | undefined;
+    if (this.options.trend !== false) {
+      const location = /\.json$/i.test(this.options.trend)
+        ? resolve(this.root, this.options.trend)
+        : resolveStore(this.options.trend || undefined, this.root);
       // Vitest starts every reporter's onTestRunEnd in one go; yield once so a trend reporter of this run has begun
-      // its write, then wait for it, so the charts include this run.
+      // its append, then wait for it, so the charts include this run.
       await null;
-      await trendWriteSettled(trendPath);
-      // A history that is missing or not one only means no charts; the report itself must still be written.
-      history = await readHistory(trendPath).catch(() => undefined);
+      await trendWriteSettled(location);
+      // No store yet, or one that cannot be read, only means no charts: the report itself must still be written.
+      trend = await chartedRuns(location, this.root).catch(() => undefined);
     }
     const data = buildHtmlData({
       checks,
       workups: await loadCheckedWorkups(checks, this.root),
       title: this.options.title,
-      ...(history ? { history } : {}),
+      ...(trend ? { trend } : {}),
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, renderHtmlPage(data)))
@@ -76,3 +85,13 @@ export class NeedleworkHtmlReporter implements Reporter {
 }
 
 export default NeedleworkHtmlReporter;
+
+/** The last runs of a store or trend.json, with their metric means, for the charts. */
+async function chartedRuns(location: string, root: string): Promise<TrendTableData> {
+  const source = await openSource(location, root);
+  try {
+    return await source.overview(TREND_RUNS);
+  } finally {
+    await source.close();
+  }
+}

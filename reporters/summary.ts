@@ -11,10 +11,10 @@ import {
 } from '../src/report/summary/annotations.js';
 import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
-import { readHistory } from '../src/report/trend/history.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
 import { compareRuns, DEFAULT_LEVEL, pairCases } from '../src/report/trend/significance.js';
 import type { TrendRun } from '../src/report/trend/types.js';
+import { openSource, resolveStore } from '../src/store/open.js';
 
 export interface NeedleworkSummaryOptions {
   /**
@@ -28,10 +28,12 @@ export interface NeedleworkSummaryOptions {
    */
   annotations?: boolean;
   /**
-   * The trend history whose latest run before this one is the baseline for regressions, relative to the project
-   * root; `false` for no regressions section.
-   * @default 'needlework-trend.json'
+   * The results store whose latest run that ended before this one started is the baseline for regressions (a folder
+   * relative to the project root, or a `postgres://` URL); `false` for no regressions section.
+   * @default process.env.NEEDLEWORK_STORE, else '.needlework/store'
    */
+  store?: string | false;
+  /** A trend.json export to take the baseline from instead of the store; `false` for no regressions section. */
   trendFile?: string | false;
   /**
    * The base of workup links, to which a workup's project-relative path is appended.
@@ -66,7 +68,10 @@ export class NeedleworkSummaryReporter implements Reporter {
     this.options = {
       summaryFile: 'summaryFile' in options ? options.summaryFile : process.env['GITHUB_STEP_SUMMARY'],
       annotations: options.annotations ?? process.env['GITHUB_ACTIONS'] === 'true',
-      trendFile: options.trendFile ?? 'needlework-trend.json',
+      trendFile:
+        options.trendFile === false || options.store === false
+          ? false
+          : (options.trendFile ?? options.store ?? ''),
       linkBase: 'linkBase' in options ? options.linkBase : githubLinkBase(process.env),
     };
   }
@@ -108,13 +113,14 @@ export class NeedleworkSummaryReporter implements Reporter {
    */
   private async gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
     if (this.options.trendFile === false) return undefined;
-    const path = resolve(this.root, this.options.trendFile);
-    // Let a trend reporter of this run begin, then finish, its write (Vitest starts every onTestRunEnd at once).
+    const location = /\.json$/i.test(this.options.trendFile)
+      ? resolve(this.root, this.options.trendFile)
+      : resolveStore(this.options.trendFile || undefined, this.root);
+    // Let a trend reporter of this run begin, then finish, its append (Vitest starts every onTestRunEnd at once).
     await null;
-    await trendWriteSettled(path);
-    const history = await readHistory(path).catch(() => undefined);
+    await trendWriteSettled(location);
     const started = this.startedAt.toISOString();
-    const baseline = history?.runs.filter((run) => run.time < started).at(-1);
+    const baseline = await latestBefore(location, this.root, started).catch(() => undefined);
     if (!baseline) return undefined;
     const current = buildTrendRun(checks, {});
     return {
@@ -164,3 +170,13 @@ function baselineLabel(run: TrendRun): string {
 }
 
 export default NeedleworkSummaryReporter;
+
+/** The latest run of a store or trend.json that ended before `time`. */
+async function latestBefore(location: string, root: string, time: string): Promise<TrendRun | undefined> {
+  const source = await openSource(location, root);
+  try {
+    return await source.latest({ endedBefore: time });
+  } finally {
+    await source.close();
+  }
+}

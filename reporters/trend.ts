@@ -1,68 +1,100 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { reportWriteFailure } from '../src/io/report-file.js';
+import { isUserError } from '../src/errors/index.js';
+import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks } from '../src/report/collect.js';
-import { displayPath } from '../src/report/display-path.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
-import { appendRun, DEFAULT_MAX_RUNS, DEFAULT_TREND_FILE } from '../src/report/trend/history.js';
+import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/report/trend/history.js';
 import { trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
+import { detectEnvironment } from '../src/store/environment.js';
+import { resolveStore, storeName, withStore } from '../src/store/open.js';
+import { type Retention, retentionPolicy } from '../src/store/retention.js';
 
 export interface NeedleworkTrendOptions {
   /**
-   * The history file, relative to the project root. `needlework run` and `needlework trend` use the same default.
+   * The results store: a folder for the embedded store (relative to the project root) or a `postgres://` URL.
+   * `needlework run` and `needlework trend` use the same default.
+   * @default process.env.NEEDLEWORK_STORE, else '.needlework/store'
+   */
+  store?: string;
+  /**
+   * The trend.json that needlework wrote before the store (relative to the project root): imported once, when the
+   * store is created, and no longer written (`needlework trend export` writes one on demand).
    * @default 'needlework-report/trend.json'
    */
   outputFile?: string;
   /**
    * What to do with a partial run (file filters, a `-t` filter, watch mode, the UI): `skip` leaves it out of the
-   * history, so a later full run is never compared with a subset; `record` appends it with its scope, and the gate
+   * store, so a later full run is never compared with a subset; `record` appends it with its scope, and the gate
    * then compares it only with partial runs of the same filters.
    * @default 'skip'
    */
   partialRuns?: 'skip' | 'record';
   /**
-   * How many runs the history keeps; older ones are dropped.
-   * @default 50
+   * Which runs the store keeps, applied after each append: the last `keepLast`, and none older than `olderThan`
+   * (`90d`). Without it every run is kept (`needlework prune` drops runs on demand).
    */
+  retention?: Retention;
+  /** The earlier name of `retention.keepLast`. */
   maxRuns?: number;
   /**
-   * How long to wait (ms) for another run's lock on the history before failing.
-   * @default 30000
+   * How long to wait (ms) for another process that has the embedded store open before failing.
+   * @default 300000
    */
   lockTimeoutMs?: number;
 }
 
 /**
- * Appends each full run to a trend history: every spec x workup x criterion value and verdict, the trials and passes
- * per task, the commit and branch, the run's scope and a summary. Partial runs are left out unless `partialRuns` is
- * `record`. Concurrent runs are serialised by a lock and the file is replaced atomically. A shard of a sharded run
- * writes nothing: the run is recorded once, complete, by `vitest --merge-reports` with this reporter.
+ * Appends each full run to the results store: every check (spec, case, workup, task, trial, criterion, metric,
+ * value, threshold, verdict and reason), the commit, branch and base branch, the model and agent version, and the
+ * run's scope. Partial runs are left out unless `partialRuns` is `record`. A shard of a sharded run writes nothing:
+ * the run is recorded once, complete, by `vitest --merge-reports` with this reporter. A store that cannot be opened
+ * or reached is reported in one line and fails the run (`process.exitCode` 1), and the other reporters still write.
  */
 export class NeedleworkTrendReporter implements Reporter {
-  private readonly options: Required<NeedleworkTrendOptions>;
+  private readonly options: NeedleworkTrendOptions & { outputFile: string; partialRuns: 'skip' | 'record' };
   private vitest: Vitest | undefined;
+  /** The id of the run this reporter appended last. */
+  appendedRun: string | undefined;
+  /** Why the last append failed (one line), when it did. */
+  failure: string | undefined;
 
   constructor(options: NeedleworkTrendOptions = {}) {
     this.options = {
+      ...options,
       outputFile: options.outputFile ?? DEFAULT_TREND_FILE,
       partialRuns: options.partialRuns ?? 'skip',
-      maxRuns: options.maxRuns ?? DEFAULT_MAX_RUNS,
-      lockTimeoutMs: options.lockTimeoutMs ?? 30_000,
     };
+    // A malformed retention is the config's mistake: say so when the config loads, not after the run.
+    retentionPolicy(this.retention());
   }
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
   }
 
+  /** The store this reporter appends to, resolved against the project root. */
+  storeLocation(root: string = this.vitest?.config.root ?? process.cwd()): string {
+    return resolveStore(this.options.store, root);
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const root = this.vitest?.config.root ?? process.cwd();
-    return trackTrendWrite(resolve(root, this.options.outputFile), this.write(testModules, root));
+    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root));
+  }
+
+  private retention(): Retention {
+    const retention = { ...this.options.retention };
+    if (retention.keepLast === undefined && this.options.maxRuns !== undefined)
+      retention.keepLast = this.options.maxRuns;
+    return retention;
   }
 
   private async write(testModules: ReadonlyArray<TestModule>, root: string): Promise<void> {
+    this.appendedRun = undefined;
+    this.failure = undefined;
     const shard = this.vitest?.config.shard;
     if (shard && !this.vitest?.config.mergeReports) {
       process.stdout.write(
@@ -70,7 +102,7 @@ export class NeedleworkTrendReporter implements Reporter {
       );
       return;
     }
-    const path = resolve(root, this.options.outputFile);
+    const location = this.storeLocation(root);
     // A merged report is the whole sharded run: full, whatever the merging process was started with.
     const scope =
       this.vitest && !this.vitest.config.mergeReports
@@ -78,28 +110,40 @@ export class NeedleworkTrendReporter implements Reporter {
         : ({ kind: 'full' } as const);
     if (scope.kind === 'partial' && this.options.partialRuns === 'skip') {
       process.stdout.write(
-        `needlework: ${describeScope(scope)} run not added to ${displayPath(path)} (set the trend reporter's partialRuns: 'record' to add it)\n`,
+        `needlework: ${describeScope(scope)} run not added to the results store ${storeName(location)} (set the trend reporter's partialRuns: 'record' to add it)\n`,
       );
       return;
     }
-    const run = buildTrendRun(
-      collectChecks(testModules, root),
-      await detectRevision(root),
-      new Date(),
-      scope,
-    );
-    let kept: number;
+    const checks = collectChecks(testModules, root);
+    const run = buildTrendRun(checks, await detectRevision(root), new Date(), scope);
+    const environment = await detectEnvironment(checks, root);
+    if (environment) run.environment = environment;
     try {
-      kept = await appendRun(path, run, {
-        maxRuns: this.options.maxRuns,
-        timeoutMs: this.options.lockTimeoutMs,
-      });
+      const { kept, dropped } = await withStore(
+        location,
+        {
+          importOnCreate: [resolve(root, this.options.outputFile), resolve(root, LEGACY_TREND_FILE)],
+          note: (line) => process.stdout.write(`${line}\n`),
+          ...(this.options.lockTimeoutMs !== undefined && { lockTimeoutMs: this.options.lockTimeoutMs }),
+        },
+        async (store) => {
+          await store.append(run);
+          const dropped = await store.prune(retentionPolicy(this.retention()));
+          return { kept: await store.count(), dropped };
+        },
+      );
+      this.appendedRun = run.id;
+      process.stdout.write(
+        `needlework: trend run ${run.id} appended to the results store ${storeName(location)} (${kept} run${kept === 1 ? '' : 's'}${dropped ? `; ${dropped} pruned` : ''})\n`,
+      );
     } catch (error) {
-      return reportWriteFailure(path, error); // one line, exit 1; the previous history is left whole
+      // One line naming the store; the run fails, and the JUnit and HTML reporters of this run still write.
+      this.failure = isUserError(error)
+        ? error.message
+        : `${storeName(location)}: cannot append to the results store: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
+      process.stderr.write(`needlework: ${terminalSafe(this.failure)}\n`);
+      process.exitCode = 1;
     }
-    process.stdout.write(
-      `needlework: trend run ${run.id} appended to ${displayPath(path)} (${kept} run${kept === 1 ? '' : 's'} kept)\n`,
-    );
   }
 }
 

@@ -1,4 +1,5 @@
 import { cac } from 'cac';
+import { UsageError } from '../errors/index.js';
 import { version } from '../version.js';
 import { NEEDLEWORK_REPORTERS } from './commands/run-reporters.js';
 import type { Io } from './io.js';
@@ -63,7 +64,14 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       '--timeout <ms>',
       'Time allowed per judge request; rubric tests wait for its retries (default 60000)',
     )
-    .option('--baseline <file>', 'Fail when a metric regressed against the latest run of this trend history')
+    .option(
+      '--store <dir|url>',
+      'The results store: a folder or postgres:// URL (default: NEEDLEWORK_STORE, else .needlework/store)',
+    )
+    .option(
+      '--baseline <store|file>',
+      'Fail when a metric regressed against the latest run of this store or trend.json',
+    )
     .option('--fail-on-regression', 'Fail when a metric regressed against the previous run')
     .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
     .option('--tolerance <x>', 'Gate on a fixed tolerance instead: how far a [0, 1] score may fall (0.02)')
@@ -88,9 +96,10 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       for (const [name, what] of [
         ['model', 'model'],
         ['judge', 'judge'],
-        ['baseline', 'trend history'],
+        ['baseline', 'store or trend.json'],
       ] as const)
         single(options, name, what);
+      const store = single(options, 'store', 'store');
       result.code = await runRun(
         {
           needles: many(options['needles']).length > 0 ? many(options['needles']) : ['needles'],
@@ -121,6 +130,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           ...(samples !== undefined && { samples }),
           ...(timeoutMs !== undefined && { timeoutMs }),
           ...(typeof options['baseline'] === 'string' && { baseline: options['baseline'] }),
+          ...(store !== undefined && { store }),
           failOnRegression: options['failOnRegression'] === true,
           gate: gateNumbers(options),
         },
@@ -164,13 +174,17 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
 
   cli
     .command(
-      'trend [file]',
-      'Show the last runs of a trend history, with deltas and sparklines; gate on regressions',
+      'trend [...source]',
+      'Show the last runs of the results store (or a trend.json), with deltas and sparklines; gate on regressions; `trend export`, `trend import <file>`',
+    )
+    .option(
+      '--store <dir|url>',
+      'The results store: a folder or postgres:// URL (default: NEEDLEWORK_STORE, else .needlework/store)',
     )
     .option('--last <n>', 'How many recent runs to show (default 10)')
     .option(
-      '--baseline <file>',
-      'Compare the latest run with the latest run of the same scope in this history',
+      '--baseline <store|file>',
+      'Compare the latest run with the latest run of the same scope in this store or trend.json',
     )
     .option('--fail-on-regression', 'Exit 1 when a criterion dropped significantly')
     .option('--level <p>', 'The significance level of the regression gate (default 0.05)')
@@ -179,19 +193,61 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       '--relative-tolerance <x>',
       'Gate on a fixed tolerance instead: how far a metric with a unit may worsen, as a fraction (0.1)',
     )
+    .option('--out <file>', 'trend export: the file to write (default: standard output)')
     .example('needlework trend')
-    .example('needlework trend needlework-report/trend.json --baseline main-trend.json --fail-on-regression')
-    .action(async (file: string | undefined, options: Record<string, unknown>) => {
+    .example('needlework trend --store postgres://ci@db/needlework --fail-on-regression')
+    .example('needlework trend export --out trend.json')
+    .example('needlework trend import trend.json')
+    .action(async (source: string[], options: Record<string, unknown>) => {
+      const store = single(options, 'store', 'store');
+      const [first, ...rest] = source;
+      if (first === 'export' || first === 'import') {
+        const transfer = await import('./commands/trend-transfer.js');
+        const base = store !== undefined ? { store } : {};
+        if (first === 'export') {
+          if (rest.length > 0) throw new UsageError('trend export takes no file argument; use --out <file>');
+          const out = single(options, 'out', 'file');
+          result.code = await transfer.runTrendExport({ ...base, ...(out !== undefined && { out }) }, io);
+        } else {
+          if (rest.length !== 1) throw new UsageError('trend import takes one trend.json file');
+          result.code = await transfer.runTrendImport({ ...base, file: rest[0]! }, io);
+        }
+        return;
+      }
+      if (source.length > 1) throw new UsageError('trend takes one store or trend.json');
       const { runTrend } = await import('./commands/trend.js');
       const last = wholeNumber(options, 'last', 0);
-      const baseline = single(options, 'baseline', 'trend history');
+      const baseline = single(options, 'baseline', 'store or trend.json');
       result.code = await runTrend(
         {
-          ...(file !== undefined ? { file } : {}),
+          ...(first !== undefined ? { file: first } : {}),
+          ...(store !== undefined ? { store } : {}),
           ...(last !== undefined ? { last } : {}),
           ...(baseline !== undefined ? { baseline } : {}),
           failOnRegression: options['failOnRegression'] === true,
           ...gateNumbers(options),
+        },
+        io,
+      );
+    });
+
+  cli
+    .command('prune', 'Drop old runs from the results store (it keeps every run unless told)')
+    .option('--store <dir|url>', 'The results store (default: NEEDLEWORK_STORE, else .needlework/store)')
+    .option('--keep-last <n>', 'Keep only the most recent n runs')
+    .option('--older-than <age>', 'Drop runs that ended longer ago than this: 90d, 12h, 4w')
+    .example('needlework prune --keep-last 500')
+    .example('needlework prune --older-than 90d')
+    .action(async (options: Record<string, unknown>) => {
+      const { runPrune } = await import('./commands/prune.js');
+      const store = single(options, 'store', 'store');
+      const olderThan = single(options, 'olderThan', 'age');
+      const keepLast = wholeNumber(options, 'keepLast');
+      result.code = await runPrune(
+        {
+          ...(store !== undefined && { store }),
+          ...(keepLast !== undefined && { keepLast }),
+          ...(olderThan !== undefined && { olderThan }),
         },
         io,
       );

@@ -106,7 +106,9 @@ describe.skipIf(process.env.NEEDLEWORK_SKIP_INSTALL_TEST === '1')(
       console.log(
         `npm install vitest needlework: ${megabytes.toFixed(1)} MB in node_modules, ${seconds.toFixed(1)} s`,
       );
-      expect(megabytes).toBeLessThan(60);
+      // 51 MB before the results store; its embedded engine, PGlite (PostgreSQL in WebAssembly: pglite.wasm 9 MB, its
+      // file system image 6 MB, the contrib extensions), adds 27 MB. Still no binary download and no compile step.
+      expect(megabytes).toBeLessThan(90);
     });
 
     it('ships no source maps, and the schema the YAML files point at', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fittedAxis, UNIT_AXIS } from '../../src/report/html/axis.js';
-import { htmlTrend, runLabel } from '../../src/report/html/trend.js';
+import { htmlTrend, runLabel, trendOverview } from '../../src/report/html/trend.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 describe('fittedAxis', () => {
@@ -77,7 +77,7 @@ describe('htmlTrend', () => {
   );
 
   it('charts the last 30 runs from the runs alone, labelled by commit or time', () => {
-    const trend = htmlTrend(runs);
+    const trend = htmlTrend(trendOverview(runs));
     expect(trend.runs).toHaveLength(30);
     expect(trend.runs.map((r) => r.label).slice(0, 2)).toEqual(['11-22 03:04', '11-22 03:05']);
     expect(trend.runs.at(-1)?.label).toBe('c0ffee3');

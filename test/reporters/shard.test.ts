@@ -5,6 +5,8 @@ import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import type { TrendHistory } from '../../src/report/trend/types.js';
+import { openStore } from '../../src/store/open.js';
+import { historyOf } from '../store/read.js';
 import {
   checkMeta,
   type GeneratedTest,
@@ -47,7 +49,7 @@ function files(): Record<string, string> {
 
 const reporters = (prefix: string) => [
   new NeedleworkJUnitReporter({ outputFile: `${prefix}-junit.xml` }),
-  new NeedleworkTrendReporter({ outputFile: `${prefix}-trend.json` }),
+  new NeedleworkTrendReporter({ store: `${prefix}-store` }),
   new NeedleworkHtmlReporter({ outputFile: `${prefix}-report.html`, trendFile: false }),
 ];
 
@@ -58,7 +60,7 @@ beforeAll(async () => {
   await runVitest(root, [...reporters('shard'), ['blob', {}]], { shard: '1/2' });
   await runVitest(root, [...reporters('shard'), ['blob', {}]], { shard: '2/2' });
   await runVitest(root, reporters('merged'), { mergeReports: join(root, '.vitest-reports') });
-}, 120_000);
+}, 300_000);
 afterAll(() => removeProject(root));
 
 const exists = (path: string) =>
@@ -81,10 +83,17 @@ describe('a sharded run merged with --merge-reports', () => {
   });
 
   it('records the same trend entry as one run (minus id and time), and none from the shards', async () => {
-    const read = async (name: string) => JSON.parse(await readFile(join(root, name), 'utf8')) as TrendHistory;
-    const single = await read('single-trend.json');
-    const merged = await read('merged-trend.json');
-    expect(await exists(join(root, 'shard-trend.json'))).toBe(false);
+    const read = async (name: string) => {
+      const store = await openStore(join(root, name), { mustExist: true });
+      try {
+        return await historyOf(store);
+      } finally {
+        await store.close();
+      }
+    };
+    const single = await read('single-store');
+    const merged = await read('merged-store');
+    expect(await exists(join(root, 'shard-store'))).toBe(false);
     expect(single.runs).toHaveLength(1);
     expect(merged.runs).toHaveLength(1);
     const strip = ({ id: _id, time: _time, ...rest }: TrendHistory['runs'][number]) => rest;

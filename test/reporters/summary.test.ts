@@ -132,7 +132,7 @@ beforeAll(async () => {
   vi.stubEnv('GITHUB_SERVER_URL', 'https://github.com');
   vi.stubEnv('GITHUB_REPOSITORY', 'acme/agents');
   vi.stubEnv('GITHUB_SHA', 'abc123');
-  const reporter = new NeedleworkSummaryReporter();
+  const reporter = new NeedleworkSummaryReporter({ trendFile: 'needlework-trend.json' });
   vi.unstubAllEnvs();
   const write = vi.spyOn(process.stdout, 'write');
   await runVitest(root, [reporter]);

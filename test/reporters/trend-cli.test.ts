@@ -247,21 +247,33 @@ describe('needlework trend: the statistical gate (the default)', () => {
     );
   });
 
-  it('reads needlework-report/trend.json by default, and the old needlework-trend.json when only it exists', async () => {
+  it('reads the results store by default, importing needlework-report/trend.json on first use and saying so', async () => {
     const cwd = process.cwd();
     process.chdir(dir);
+    const store = process.env.NEEDLEWORK_STORE;
+    delete process.env.NEEDLEWORK_STORE;
     try {
-      await write('needlework-trend.json', [trialRun(1, 3, 3)]);
-      expect(await runTrend({}, io)).toBe(0);
-      expect(out[0]).toBe(
-        'Reading needlework-trend.json (the old default; new runs write needlework-report/trend.json).',
+      await expect(runTrend({}, io)).rejects.toThrow(
+        '.needlework/store: no such results store (run the tests with the trend reporter first)',
       );
       await write('needlework-report/trend.json', [trialRun(1, 3, 3), trialRun(2, 3, 3)]);
+      expect(await runTrend({}, io)).toBe(0);
+      expect(out[0]).toBe(
+        'needlework: imported 2 runs from needlework-report/trend.json into the new results store .needlework/store (the file is no longer written; `needlework trend export` writes one)',
+      );
+      expect(out[1]).toMatch(/^Runs \(last 2 of 2\)\n/);
+      // Imported once: the next use reads the store and says nothing of the file.
+      await write('needlework-report/trend.json', [trialRun(3, 3, 3)]);
       out.length = 0;
       expect(await runTrend({}, io)).toBe(0);
       expect(out[0]).toMatch(/^Runs \(last 2 of 2\)\n/);
+      // A folder that is not a store is one line saying so, not EISDIR.
+      await expect(runTrend({ file: 'needlework-report' }, io)).rejects.toThrow(
+        'needlework-report: cannot open the results store: the folder holds files but is not a needlework store (it has no PG_VERSION)',
+      );
     } finally {
+      if (store !== undefined) process.env.NEEDLEWORK_STORE = store;
       process.chdir(cwd);
     }
-  });
+  }, 120_000);
 });

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Vitest } from 'vitest/node';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
-import { readHistory } from '../../src/report/trend/history.js';
 import { describeScope, detectScope, scopeKey } from '../../src/report/trend/scope.js';
+import { openStore } from '../../src/store/open.js';
+import { historyOf } from '../store/read.js';
 
 describe('detectScope', () => {
   it('is full for a plain one-shot run, partial for file filters, -t, watch or the UI', () => {
@@ -54,7 +55,7 @@ describe('the trend reporter and partial runs', () => {
       await skip.onTestRunEnd([]);
       expect(await readdir(root)).toEqual([]);
       expect(String(write.mock.calls.at(-1)?.[0])).toBe(
-        `needlework: partial (files a.test.ts; watch) run not added to ${join(root, 'needlework-report', 'trend.json')} (set the trend reporter's partialRuns: 'record' to add it)\n`,
+        `needlework: partial (files a.test.ts; watch) run not added to the results store ${join(root, '.needlework', 'store')} (set the trend reporter's partialRuns: 'record' to add it)\n`,
       );
       const record = new NeedleworkTrendReporter({ partialRuns: 'record' });
       record.onInit(fakeVitest({ watch: true }, ['a.test.ts']));
@@ -62,7 +63,9 @@ describe('the trend reporter and partial runs', () => {
       const full = new NeedleworkTrendReporter();
       full.onInit(fakeVitest({}));
       await full.onTestRunEnd([]);
-      const history = await readHistory(join(root, 'needlework-report', 'trend.json'));
+      const store = await openStore(join(root, '.needlework', 'store'), { mustExist: true });
+      const history = await historyOf(store);
+      await store.close();
       expect(history.runs.map((run) => run.scope)).toEqual([
         { kind: 'partial', files: ['a.test.ts'], watch: true },
         { kind: 'full' },
@@ -70,5 +73,5 @@ describe('the trend reporter and partial runs', () => {
     } finally {
       write.mockRestore();
     }
-  });
+  }, 120_000);
 });

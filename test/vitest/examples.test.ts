@@ -25,8 +25,11 @@ it('the example project passes its tests with the plugin, the matchers and the r
     },
   );
   expect(stdout).toMatch(/Tests {2}14 passed \| 1 skipped \(15\)/);
-  for (const report of ['junit.xml', 'report.html', 'trend.json'])
+  for (const report of ['junit.xml', 'report.html'])
     expect(existsSync(join(EXAMPLES, 'reports', report))).toBe(true);
+  // The trend reporter appended the run to the embedded results store, where the HTML report charts it from.
+  expect(stdout).toMatch(/trend run \S+ appended to the results store \S*\.needlework\/store \(\d+ runs?\)/);
+  expect(existsSync(join(EXAMPLES, '.needlework/store/PG_VERSION'))).toBe(true);
   // A live agent's run reaches the reports as a loaded workup does: by the folder runAgent saved it to.
   expect(await readFile(join(EXAMPLES, 'reports', 'junit.xml'), 'utf8')).toContain(
     `value="${join(EXAMPLES, '.needlework/workups/test/live-agent/finds-the-link')}"`,

@@ -95,8 +95,12 @@ export function reporterNotes(names: readonly string[]): string[] {
   return notes;
 }
 
-/** The reporter Vitest is given for a name: needlework's own, configured to write into `outDir`, or the name. */
-export async function reporterFor(name: string, outDir: string): Promise<Reporter | string> {
+/**
+ * The reporter Vitest is given for a name: needlework's own, configured to write into `outDir` (and the trend, HTML
+ * and summary reporters to use `store`, else `NEEDLEWORK_STORE`, else `.needlework/store`), or the name.
+ */
+export async function reporterFor(name: string, outDir: string, store?: string): Promise<Reporter | string> {
+  const inStore = store !== undefined ? { store } : {};
   switch (name) {
     case 'needlework-junit': {
       const { NeedleworkJUnitReporter } = await import('../../../reporters/junit.js');
@@ -104,18 +108,16 @@ export async function reporterFor(name: string, outDir: string): Promise<Reporte
     }
     case 'needlework-html': {
       const { NeedleworkHtmlReporter } = await import('../../../reporters/html.js');
-      return new NeedleworkHtmlReporter({
-        outputFile: join(outDir, 'report.html'),
-        trendFile: join(outDir, 'trend.json'),
-      });
+      return new NeedleworkHtmlReporter({ outputFile: join(outDir, 'report.html'), ...inStore });
     }
     case 'needlework-trend': {
       const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
-      return new NeedleworkTrendReporter({ outputFile: join(outDir, 'trend.json') });
+      // The trend.json of needlework before the store is imported when the store is created.
+      return new NeedleworkTrendReporter({ outputFile: join(outDir, 'trend.json'), ...inStore });
     }
     case 'needlework-summary': {
       const { NeedleworkSummaryReporter } = await import('../../../reporters/summary.js');
-      return new NeedleworkSummaryReporter({ trendFile: join(outDir, 'trend.json') });
+      return new NeedleworkSummaryReporter(inStore);
     }
     case 'needlework-otel': {
       const { NeedleworkOtelReporter } = await import('../../../reporters/otel.js');

@@ -35,8 +35,10 @@ export interface RunOptions {
    * retries (`judgeTestTimeout`). @default 60000
    */
   timeoutMs?: number;
-  /** Fail when a metric regressed against this history's latest run (`--baseline`). */
+  /** Fail when a metric regressed against the latest run of this store or trend.json (`--baseline`). */
   baseline?: string;
+  /** The results store (`--store`): a folder or a postgres:// URL; else `NEEDLEWORK_STORE`, else `.needlework/store`. */
+  store?: string;
   /** Fail when a metric regressed against the previous run of the trend history. */
   failOnRegression: boolean;
   /** The gate: significance at `--level` (default 0.05), or a fixed `--tolerance` / `--relative-tolerance`. */
@@ -104,7 +106,13 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     if (model === undefined) throw new UsageError(`--entail needs a model: ${NLI_MODEL_HINT}`);
     entail = { ...entail, model };
   }
-  const reporters = await Promise.all(options.reporters.map((name) => reporterFor(name, options.outDir)));
+  const reporters = await Promise.all(
+    options.reporters.map((name) => reporterFor(name, options.outDir, options.store)),
+  );
+  const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
+  const trend = reporters.find(
+    (r): r is InstanceType<typeof NeedleworkTrendReporter> => r instanceof NeedleworkTrendReporter,
+  );
 
   const { startVitest } = await import('vitest/node');
   const { reportWriteFailures } = await import('../../io/report-file.js');
@@ -168,13 +176,17 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   }
   // A report that could not be written (a full disk, a read-only folder) was said in one line; the run still fails.
   let code = failed || reportWriteFailures() > writeFailuresBefore ? 1 : 0;
-  if (gate) {
+  // A store that could not be opened or reached was reported in one line by the trend reporter: the run fails.
+  if (trend?.failure) code = 1;
+  if (gate && trend?.appendedRun) {
     const { runRegressionGate } = await import('./trend.js');
     const gated = await runRegressionGate(
       {
         ...gateOptions,
-        history: resolve(root, options.outDir, 'trend.json'),
-        ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
+        history: trend.storeLocation(root),
+        current: trend.appendedRun,
+        root,
+        ...(options.baseline !== undefined && { baseline: options.baseline }),
         // --baseline alone gates too: naming a baseline is asking to be held to it.
         failOnRegression: true,
       },

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { UsageError, UserError } from '../../errors/index.js';
 import {
   casesToName,
@@ -11,26 +12,35 @@ import {
   hasRegression,
   type RegressionCheckOptions,
 } from '../../report/trend/gate.js';
-import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE, readHistory } from '../../report/trend/history.js';
+import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../../report/trend/history.js';
 import { describeScope } from '../../report/trend/scope.js';
 import type { ChangeStatus } from '../../report/trend/significance.js';
-import { renderTrendTable } from '../../report/trend/table.js';
+import { renderTrendOverview } from '../../report/trend/table.js';
+import { isEmbeddedStore } from '../../store/embedded.js';
+import { isServerUrl, openSource, openStore, resolveStore, storeName } from '../../store/open.js';
+import type { RunSource } from '../../store/source.js';
 import { colors, type Io } from '../io.js';
 
 export interface TrendOptions extends GateFlags {
-  /** The history file. @default 'needlework-report/trend.json' (or `needlework-trend.json` when only that exists) */
+  /** What to read: a store (folder or postgres:// URL) or a trend.json export. @default the store (`--store`) */
   file?: string;
+  /** The store (`--store`); else `NEEDLEWORK_STORE`, else `.needlework/store`. */
+  store?: string;
   /** How many recent runs to show (default 10). */
   last?: number;
-  /** A history whose latest run is the baseline; without it, the run before the latest. */
+  /** A store or trend.json whose latest run of the same scope is the baseline. */
   baseline?: string;
   /** Return 1 when a criterion regressed. */
   failOnRegression?: boolean;
+  /** The project folder. @default process.cwd() */
+  root?: string;
 }
 
 /**
- * Prints the trend table of a history and, with `--baseline` or `--fail-on-regression`, the regressions of its
- * latest run. Returns 1 when asked to fail on a regression and there is one, else 0.
+ * Prints the trend table of the results store (or of a trend.json export) and, with `--baseline` or
+ * `--fail-on-regression`, the regressions of its latest run. The first use of a new store imports
+ * needlework-report/trend.json (the history before the store), and says so. Returns 1 when asked to fail on a
+ * regression and there is one, else 0.
  */
 export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   const c = colors(io);
@@ -40,31 +50,62 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   )
     throw new UsageError(`--last expects a non-negative number, got ${String(options.last)}`);
   const gate = gateSettings(options);
-  const exists = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
-  let file = options.file ?? DEFAULT_TREND_FILE;
-  if (options.file === undefined && !(await exists(file)) && (await exists(LEGACY_TREND_FILE))) {
-    io.out(c.dim(`Reading ${LEGACY_TREND_FILE} (the old default; new runs write ${DEFAULT_TREND_FILE}).`));
-    file = LEGACY_TREND_FILE;
+  const root = options.root ?? process.cwd();
+  const location = options.file ?? resolveStore(options.store, root);
+  const source = options.file
+    ? await openSource(options.file, root)
+    : await openTrendStore(location, root, io);
+  try {
+    io.out(renderTrendOverview(await source.overview(options.last ?? 10), { colors: c }));
+  } finally {
+    await source.close();
   }
-  if (!(await exists(file)))
-    throw new UserError({
-      file,
-      message: 'no such trend history (run the tests with the trend reporter first)',
-    });
-  const history = await readHistory(file);
-  io.out(renderTrendTable(history, { last: options.last ?? 10, colors: c }));
   if (!options.baseline && !options.failOnRegression) return 0;
 
   io.out('');
   return runRegressionGate(
     {
-      history: file,
+      history: location,
+      root,
       ...(options.baseline ? { baseline: options.baseline } : {}),
       failOnRegression: options.failOnRegression === true,
       ...gate,
     },
     io,
   );
+}
+
+/**
+ * The store `needlework trend` reads when given no source, opened once. A store not created yet is created only to
+ * import the trend.json a needlework before the store wrote (and says so); with neither, there is nothing to show.
+ */
+async function openTrendStore(location: string, root: string, io: Io): Promise<RunSource> {
+  const legacy = legacyHistories(root);
+  if (!isServerUrl(location) && !(await isEmbeddedStore(location))) {
+    const present = await Promise.all(
+      legacy.map((file) =>
+        stat(file).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    if (!present.includes(true))
+      throw new UserError({
+        file: storeName(location),
+        message: 'no such results store (run the tests with the trend reporter first)',
+      });
+  }
+  return openStore(location, { importOnCreate: legacy, note: io.out });
+}
+
+/** The trend.json files a needlework before the results store wrote, imported when the store is created. */
+export function legacyHistories(root: string, outDir?: string): string[] {
+  return [
+    ...(outDir ? [resolve(root, outDir, 'trend.json')] : []),
+    resolve(root, DEFAULT_TREND_FILE),
+    resolve(root, LEGACY_TREND_FILE),
+  ];
 }
 
 /** The gate options of `needlework trend` and `needlework run`, as given on the command line. */
@@ -128,7 +169,9 @@ export async function runRegressionGate(options: RegressionGateOptions, io: Io):
       c.dim(
         report.otherScopes > 0
           ? `No baseline run of the same scope (${scope}) to compare with yet: ${report.otherScopes} earlier run${report.otherScopes === 1 ? ' is' : 's are'} of another scope.`
-          : 'No baseline run to compare with yet.',
+          : report.branch !== undefined
+            ? `No baseline run on ${report.branch} to compare with yet.`
+            : 'No baseline run to compare with yet.',
       ),
     );
     return 0;

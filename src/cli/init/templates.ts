@@ -72,8 +72,10 @@ export default defineConfig({
     reporters: [
       'default',
       ['needlework/reporters/junit', { outputFile: 'needlework-report/junit.xml' }],
-      ['needlework/reporters/html', { outputFile: 'needlework-report/report.html', trendFile: 'needlework-report/trend.json' }],
-      ['needlework/reporters/trend', { outputFile: 'needlework-report/trend.json' }],
+      // The trend reporter appends each run to the results store (.needlework/store, or NEEDLEWORK_STORE); the HTML
+      // report charts it.
+      ['needlework/reporters/html', { outputFile: 'needlework-report/report.html' }],
+      'needlework/reporters/trend',
     ],
   },
 });
@@ -130,7 +132,11 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
+      # The run history: set the NEEDLEWORK_STORE secret to a postgres:// URL so it outlives the job (docs/store.md);
+      # without it each job starts an empty store in .needlework/store.
       - run: npx vitest run
+        env:
+          NEEDLEWORK_STORE: \${{ secrets.NEEDLEWORK_STORE }}
       - uses: actions/upload-artifact@v4
         if: always()
         with:

@@ -2,8 +2,9 @@ import type { CheckMeta } from '../../model/check.js';
 import type { Workup } from '../../model/workup.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
+import type { TrendTableData } from '../trend/table.js';
 import type { TrendHistory } from '../trend/types.js';
-import { htmlTrend } from './trend.js';
+import { htmlTrend, trendOverview } from './trend.js';
 import { htmlTrials } from './trials.js';
 import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlWorkup } from './types.js';
 import { workupView } from './workup-view.js';
@@ -16,6 +17,8 @@ export interface HtmlDataInput {
   /** The workups by the `workupPath` the checks give (or by workup id when a check gives no path). */
   workups?: ReadonlyMap<string, LoadedWorkup>;
   history?: TrendHistory;
+  /** The trend to chart as the results store gives it (its last runs and their metric means); wins over `history`. */
+  trend?: TrendTableData;
   title?: string;
   now?: Date;
 }
@@ -115,7 +118,8 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     tests,
     workups,
   };
-  if (input.history && input.history.runs.length > 0) data.trend = htmlTrend(input.history.runs);
+  const overview = input.trend ?? (input.history && trendOverview(input.history.runs));
+  if (overview && overview.runs.length > 0) data.trend = htmlTrend(overview);
   const repeated = htmlTrials(input.checks);
   if (repeated) {
     data.trials = repeated.trials;

@@ -1,4 +1,4 @@
-import { metricMeans } from '../trend/table.js';
+import { metricMeans, type TrendTableData } from '../trend/table.js';
 import type { TrendRun } from '../trend/types.js';
 import { fittedAxis, UNIT_AXIS } from './axis.js';
 import type { HtmlTrend } from './types.js';
@@ -6,13 +6,19 @@ import type { HtmlTrend } from './types.js';
 /** How many of the latest runs the charts show. */
 export const TREND_RUNS = 30;
 
-/**
- * The trend charts' data from the runs of a history, oldest first (the last 30 are shown): each run's label for the
- * x axis, the pass rate, and each spec x criterion metric's mean per run with a value axis fitted to it. It reads
- * runs only, so it charts them wherever they were kept.
- */
-export function htmlTrend(all: readonly TrendRun[]): HtmlTrend {
+/** The overview the charts draw from the runs of a history, oldest first: the last 30 and each metric's means. */
+export function trendOverview(all: readonly TrendRun[]): TrendTableData {
   const runs = all.slice(-TREND_RUNS);
+  return { total: all.length, runs, series: metricMeans(runs) };
+}
+
+/**
+ * The trend charts' data from an overview of runs (`trendOverview` of a history's runs, or the store's own, gathered
+ * in SQL): each run's label for the x axis, the pass rate, and each spec x criterion metric's mean per run with a
+ * value axis fitted to it.
+ */
+export function htmlTrend(overview: Pick<TrendTableData, 'runs' | 'series'>): HtmlTrend {
+  const runs = overview.runs;
   return {
     runs: runs.map((run) => ({
       id: run.id,
@@ -22,7 +28,7 @@ export function htmlTrend(all: readonly TrendRun[]): HtmlTrend {
       passRate: run.summary.passRate,
     })),
     passRateAxis: UNIT_AXIS,
-    series: metricMeans(runs).map((s) => {
+    series: overview.series.map((s) => {
       const means = s.means.map((m) => m ?? null);
       return {
         spec: s.spec,

@@ -34,11 +34,15 @@ export function buildTrendRun(
     if (meta.unit) entry.unit = meta.unit;
     if (meta.threshold !== undefined) entry.threshold = meta.threshold;
     if (meta.comparator) entry.comparator = meta.comparator;
+    if (meta.summary) entry.reason = meta.summary;
     trendChecks.push(entry);
   }
   trendChecks.sort(
     (a, b) =>
-      byteCompare(a.spec, b.spec) || byteCompare(a.workup, b.workup) || byteCompare(a.criterion, b.criterion),
+      byteCompare(a.spec, b.spec) ||
+      byteCompare(a.workup, b.workup) ||
+      byteCompare(a.criterion, b.criterion) ||
+      byteCompare(a.case ?? '', b.case ?? ''),
   );
   const run: TrendRun = {
     id: runId(now),
@@ -51,6 +55,7 @@ export function buildTrendRun(
   if (revision.commit) run.commit = revision.commit;
   if (revision.branch) run.branch = revision.branch;
   if (revision.source) run.source = revision.source;
+  if (revision.baseBranch) run.baseBranch = revision.baseBranch;
   return run;
 }
 

@@ -1,8 +1,9 @@
 import { UserError } from '../../errors/index.js';
 import { significant } from '../../metrics/stats/stratified.js';
+import { openSource } from '../../store/open.js';
+import type { RunFilter, RunSource } from '../../store/source.js';
 import { formatValue } from '../format.js';
 import { findRegressions, type Regression, type RegressionOptions } from './compare.js';
-import { readHistory } from './history.js';
 import { describeScope, scopeKey } from './scope.js';
 import {
   type CaseDrop,
@@ -16,13 +17,18 @@ import {
 import type { TrendRun } from './types.js';
 
 export interface RegressionCheckOptions extends RegressionOptions, SignificanceOptions {
-  /** The history whose latest run is checked. */
+  /** Where the checked run is: a store (folder or server URL) or a trend.json export. */
   history: string;
+  /** The run checked, by id; without it, the latest run of `history`. */
+  current?: string;
   /**
-   * A history (from another branch, or a saved copy) whose latest run of the same scope is the baseline. Without it,
-   * the latest earlier run of the same scope in `history` is the baseline.
+   * A store or trend.json (from another branch, or a saved copy) whose latest run of the same scope is the baseline.
+   * Without it the baseline is, in `history`: for a pull request's run (one that names its base branch), the latest
+   * run of the same scope on the base branch; otherwise the latest earlier run of the same scope on the same branch.
    */
   baseline?: string;
+  /** The folder relative paths are resolved against. @default process.cwd() */
+  root?: string;
   /**
    * `significance`: flag a criterion only when its drop is significant at `level` (see `compareRuns`);
    * `tolerance`: flag any check whose value fell by more than a fixed tolerance (see `findRegressions`).
@@ -48,29 +54,38 @@ export interface RegressionReport {
    * baseline.
    */
   cases: { added: CaseRef[]; removed: CaseRef[] };
-}
-
-/** The latest run of `runs` whose scope is the scope of `current`, and how many later runs of another scope it skipped. */
-function latestAlike(runs: readonly TrendRun[], current: TrendRun): { run?: TrendRun; skipped: number } {
-  const key = scopeKey(current.scope);
-  let skipped = 0;
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i] as TrendRun;
-    if (scopeKey(run.scope) === key) return { run, skipped };
-    skipped++;
-  }
-  return { skipped };
+  /** The branch the baseline was looked for on, when it was looked for on one. */
+  branch?: string;
 }
 
 /**
- * Compares the latest run of a history with its baseline: the latest earlier run of the same scope (full with full,
- * a partial run only with a partial run of the same filters). This is the gate behind `needlework trend
+ * The baseline of `current` in `source`: the latest run of the same scope (full with full, a partial run only with a
+ * partial run of the same filters) on the pull request's base branch when the run names one (the latest full run of
+ * main for a pull request into main), else the latest earlier one on the run's own branch (main's previous run for a
+ * run on main), else the latest earlier one. Also counts the runs passed over for their scope.
+ */
+export async function findBaseline(
+  source: RunSource,
+  current: TrendRun,
+): Promise<{ run?: TrendRun; skipped: number; branch?: string }> {
+  const key = scopeKey(current.scope);
+  const branch = current.baseBranch ?? current.branch;
+  const where: RunFilter = current.baseBranch
+    ? { branch: current.baseBranch, excludeId: current.id }
+    : { before: current, ...(branch !== undefined && { branch }) };
+  const run = await source.latest({ ...where, scopeKey: key });
+  const skipped = await source.count({ ...where, notScopeKey: key, ...(run && { after: run }) });
+  return { ...(run && { run }), skipped, ...(branch !== undefined && { branch }) };
+}
+
+/**
+ * Compares a run (the latest of a store or trend.json, or the one named by id) with its baseline (see
+ * `findBaseline`, or the latest run of the same scope in `baseline`). This is the gate behind `needlework trend
  * --fail-on-regression` and `needlework run --baseline/--fail-on-regression`: `failed(report)` means exit 1.
  */
 export async function checkRegressions(options: RegressionCheckOptions): Promise<RegressionReport> {
   const method = options.method ?? 'significance';
-  const history = await readHistory(options.history);
-  const current = history.runs.at(-1);
+  const root = options.root ?? process.cwd();
   const report: RegressionReport = {
     method,
     regressions: [],
@@ -78,16 +93,34 @@ export async function checkRegressions(options: RegressionCheckOptions): Promise
     otherScopes: 0,
     cases: { added: [], removed: [] },
   };
-  if (!current) return report;
-  report.current = current;
-  let candidates = history.runs.slice(0, -1);
-  if (options.baseline) {
-    candidates = (await readHistory(options.baseline)).runs;
-    if (candidates.length === 0)
-      throw new UserError({ file: options.baseline, message: 'the baseline history holds no runs' });
+  const source = await openSource(options.history, root);
+  let current: TrendRun | undefined;
+  let found: { run?: TrendRun; skipped: number; branch?: string };
+  try {
+    current = options.current ? await source.run(options.current) : await source.latest();
+    if (!current) return report;
+    if (options.baseline) {
+      const other = await openSource(options.baseline, root);
+      try {
+        if ((await other.count()) === 0)
+          throw new UserError({ file: options.baseline, message: 'the baseline history holds no runs' });
+        const key = scopeKey(current.scope);
+        const run = await other.latest({ scopeKey: key, excludeId: current.id });
+        found = {
+          ...(run && { run }),
+          skipped: await other.count({ notScopeKey: key, ...(run && { after: run }) }),
+        };
+      } finally {
+        await other.close();
+      }
+    } else found = await findBaseline(source, current);
+  } finally {
+    await source.close();
   }
-  const { run: baseline, skipped } = latestAlike(candidates, current);
-  report.otherScopes = skipped;
+  report.current = current;
+  report.otherScopes = found.skipped;
+  if (found.branch !== undefined) report.branch = found.branch;
+  const baseline = found.run;
   if (!baseline) return report;
   report.baseline = baseline;
   report.cases = pairCases(baseline, current);
@@ -105,7 +138,8 @@ export function hasRegression(report: RegressionReport): boolean {
 export function describeBaseline(run: TrendRun): string {
   const commit = run.commit ? ` (${run.commit.slice(0, 7)})` : '';
   const scope = run.scope.kind === 'partial' ? `, ${describeScope(run.scope)}` : '';
-  return `run ${run.id}${commit}${scope}`;
+  const branch = run.branch ? ` on ${run.branch}` : '';
+  return `run ${run.id}${commit}${branch}${scope}`;
 }
 
 /** One line per regression: `compound-alpha/guessed traversed: trajectory 0.9 -> 0.5 (-0.4, allowed 0.02)`. */

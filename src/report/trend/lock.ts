@@ -44,6 +44,19 @@ export async function withLock<T>(
   fn: () => Promise<T>,
   options: LockOptions = {},
 ): Promise<T> {
+  const release = await acquireLock(lockPath, options);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Takes the lock `withLock` takes, and resolves the function that releases it: for a holder whose work is not one
+ * callback (an open store, held from its open to its close).
+ */
+export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const staleMs = options.staleMs ?? 10_000;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const info: LockInfo = {
@@ -65,11 +78,7 @@ export async function withLock<T>(
     // Jittered back-off, so processes started together do not retry in lockstep.
     await sleep(Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));
   }
-  try {
-    return await fn();
-  } finally {
-    await release(lockPath, info.token);
-  }
+  return () => release(lockPath, info.token);
 }
 
 /** Releases the lock only if it is still ours (it may have been broken as stale and taken by another process). */

@@ -7,7 +7,18 @@ export interface Revision {
   branch?: string;
   /** `github`, `gitlab`, ... or `git`. */
   source?: string;
+  /** The branch a pull or merge request targets, where CI names one. */
+  baseBranch?: string;
 }
+
+/** CI variables naming the branch a pull or merge request targets. */
+const BASE_BRANCH_VARIABLES = [
+  'GITHUB_BASE_REF',
+  'CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
+  'BITBUCKET_PR_DESTINATION_BRANCH',
+  'SYSTEM_PULLREQUEST_TARGETBRANCH',
+  'CHANGE_TARGET',
+] as const;
 
 /**
  * CI variables for the commit and branch, most specific first. On a GitHub pull request `GITHUB_REF_NAME` is
@@ -44,11 +55,13 @@ export async function detectRevision(
   env: NodeJS.ProcessEnv = process.env,
   git: GitRunner = runGit,
 ): Promise<Revision> {
+  const baseBranch = BASE_BRANCH_VARIABLES.map((name) => env[name]).find((value) => value);
+  const base = baseBranch ? { baseBranch } : {};
   for (const ci of CI_VARIABLES) {
     const commit = env[ci.commit];
     if (!commit) continue;
     const branch = ci.branch.map((name) => env[name]).find((value) => value);
-    return branch ? { commit, branch, source: ci.source } : { commit, source: ci.source };
+    return branch ? { commit, branch, source: ci.source, ...base } : { commit, source: ci.source, ...base };
   }
   const commit = await git(['rev-parse', 'HEAD'], cwd);
   if (!commit) return {};

@@ -29,10 +29,23 @@ export interface TrendTableOptions {
  * that mean across the runs shown. Means, not every workup, so a thousand workups still give a table one can read.
  */
 export function renderTrendTable(history: TrendHistory, options: TrendTableOptions = {}): string {
-  const c = options.colors ?? plain;
   const runs = history.runs.slice(-(options.last ?? 10));
+  return renderTrendOverview({ total: history.runs.length, runs, series: metricMeans(runs) }, options);
+}
+
+/** What the table shows: the last runs (oldest first), how many runs there are in all, and each metric's means. */
+export interface TrendTableData {
+  total: number;
+  runs: ReadonlyArray<Pick<TrendRun, 'id' | 'time' | 'commit' | 'branch' | 'summary'>>;
+  series: readonly MetricSeries[];
+}
+
+/** The table of `renderTrendTable` from runs and means already gathered (by the results store, in SQL). */
+export function renderTrendOverview(data: TrendTableData, options: TrendTableOptions = {}): string {
+  const c = options.colors ?? plain;
+  const runs = data.runs;
   if (runs.length === 0) return 'No runs recorded yet.';
-  const lines: string[] = [c.bold(`Runs (last ${runs.length} of ${history.runs.length})`)];
+  const lines: string[] = [c.bold(`Runs (last ${runs.length} of ${data.total})`)];
   const runRows: string[][] = [['run', 'time', 'commit', 'branch', 'pass rate', 'Δ', 'pass', 'fail', 'n/a']];
   runs.forEach((run, i) => {
     const rate = run.summary.passRate;
@@ -57,7 +70,7 @@ export function renderTrendTable(history: TrendHistory, options: TrendTableOptio
   for (const line of align(runRows, c)) lines.push(line);
   lines.push(`pass rate ${sparkline(runs.map((run) => run.summary.passRate ?? undefined))}`);
 
-  const series = metricMeans(runs);
+  const series = data.series;
   if (series.length > 0) {
     lines.push('', c.bold('Metrics (mean over workups)'));
     const rows: string[][] = [['spec', 'criterion', 'metric', 'mean', 'Δ', 'trend']];

@@ -10,7 +10,7 @@ export interface TrendHistory {
    * and is rewritten as version 2 on the next append.
    */
   schema: 2;
-  /** The runs, oldest first. Only the most recent `maxRuns` (default 50) are kept. */
+  /** The runs, oldest first. */
   runs: TrendRun[];
 }
 
@@ -26,6 +26,13 @@ export interface TrendRun {
   branch?: string;
   /** Where `commit` and `branch` came from: a CI name (`github`, `gitlab`, `jenkins`, ...) or `git`. */
   source?: string;
+  /**
+   * The branch a pull or merge request targets, where CI names one (`GITHUB_BASE_REF`,
+   * `CI_MERGE_REQUEST_TARGET_BRANCH_NAME`): the regression gate compares the run with that branch's latest run.
+   */
+  baseBranch?: string;
+  /** What ran: the model and agent version the run's workups name in their `meta` (several, comma-separated). */
+  environment?: TrendEnvironment;
   /** Which tests the run ran: the regression gate compares a run only with earlier runs of the same scope. */
   scope: TrendScope;
   /** Counts and rates over the run's needlework checks. */
@@ -38,6 +45,14 @@ export interface TrendRun {
    * the runs by spec x case x task x criterion.
    */
   trials: TrendTrials[];
+}
+
+/** The model and agent version of a run's workups, from their `meta` (`model`, `agentVersion`). */
+export interface TrendEnvironment {
+  /** The model (`meta.model`); several distinct models are listed comma-separated, in byte order. */
+  model?: string;
+  /** The agent's version (`meta.agentVersion` or `meta.agent_version`); several are listed comma-separated. */
+  agentVersion?: string;
 }
 
 /**
@@ -119,4 +134,6 @@ export interface TrendCheck {
   verdict: 'pass' | 'fail' | 'not-applicable';
   /** Whether Vitest ran the test (`passed`, `failed`) or skipped it (`skipped`, or `pending` if interrupted). */
   state: 'passed' | 'failed' | 'skipped' | 'pending';
+  /** The check's one-line summary: what was expected against what was found, or why it does not apply. */
+  reason?: string;
 }

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
+import { acquireLock } from '../report/trend/lock.js';
+import type { SqlClient, SqlEngine } from './sql.js';
+
+export interface EmbeddedOptions {
+  /**
+   * How long to wait (ms) for another process that has the store open.
+   * @default 300000
+   */
+  lockTimeoutMs?: number;
+  /** Refuse to create the store when the folder does not exist (readers: `trend`, `export`, `prune`). */
+  mustExist?: boolean;
+}
+
+/**
+ * PostgreSQL's shared buffers for the embedded engine. PGlite's default (128 MB) puts an append at about 380 MB of
+ * peak RSS; 16 MB holds the working set of an append or a trend query and keeps it near 230 MB (bench/store.bench.mjs).
+ */
+const SHARED_BUFFERS = '16MB';
+
+/**
+ * Opens the embedded store in `dir`: PGlite (PostgreSQL compiled to WebAssembly, from the npm registry, no compile
+ * step, no download), which runs in one process. So that many processes can append to one store (16 test runs, or a
+ * run and `needlework trend`), each holds a lock file beside the folder (`<dir>.lock`, with its pid and host) from
+ * open to close; a lock whose owner died (`kill -9`) is reclaimed at once, and the database itself recovers from its
+ * write-ahead log like any PostgreSQL, losing at most the transaction that was open.
+ */
+export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): Promise<SqlEngine> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info && !info.isDirectory()) throw new Error('it is a file, not a store folder');
+  if (info) {
+    const entries = await readdir(dir);
+    if (entries.length > 0 && !entries.includes('PG_VERSION'))
+      throw new Error(
+        `the folder holds files but is not a needlework store (it has no PG_VERSION)${
+          entries.includes('trend.json')
+            ? `; its trend.json is a history to read (\`needlework trend ${join(dir, 'trend.json')}\`) or import (\`needlework trend import\`)`
+            : ''
+        }`,
+      );
+  } else if (options.mustExist) {
+    throw new Error('no such store (run the tests with the trend reporter first)');
+  }
+  await mkdir(dirname(dir), { recursive: true });
+  const release = await acquireLock(`${dir}.lock`, {
+    timeoutMs: options.lockTimeoutMs ?? 300_000,
+    // A live holder may keep the store for as long as a long import takes; a dead one is found by its pid.
+    staleMs: 24 * 3600_000,
+  });
+  let db: PGlite;
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
+    if (!info) await seed(dir, (at) => PGlite.create(at, options).then((created) => created.close()));
+    db = await PGlite.create(dir, options);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const client = (q: Pick<PGlite, 'query' | 'exec'>): SqlClient => ({
+    query: async <Row>(sql: string, params?: readonly unknown[]) =>
+      (await q.query<Row>(sql, params as unknown[] | undefined)).rows,
+    exec: async (sql: string) => {
+      await q.exec(sql);
+    },
+  });
+  return {
+    kind: 'embedded',
+    ...client(db),
+    transaction: (fn) => db.transaction((tx) => fn(client(tx))),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        await release();
+      }
+    },
+  };
+}
+
+/**
+ * Fills the new store folder `dir` with an empty database cluster: a copy of one made once per machine and PGlite
+ * version in `$XDG_CACHE_HOME/needlework/` (or `~/.cache/needlework/`), since PGlite's initdb costs seconds of CPU
+ * (3 s idle, 20 s on a loaded CI machine) and a copy a fraction of one. The cached cluster is made in a folder of
+ * its own and renamed into place, so processes making it at once never see half of one. Where the cache cannot be
+ * written, `create` makes the cluster in `dir` itself.
+ */
+async function seed(dir: string, create: (at: string) => Promise<void>): Promise<void> {
+  try {
+    const pglite = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
+    const { version } = JSON.parse(await readFile(join(dirname(pglite), '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const cache = join(
+      process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'),
+      'needlework',
+      `pglite-${version}-cluster`,
+    );
+    if (!(await stat(join(cache, 'PG_VERSION')).catch(() => undefined))) {
+      const temp = `${cache}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      await mkdir(dirname(cache), { recursive: true });
+      await create(temp);
+      // Another process may have put its cluster there first: then this one is not needed.
+      await rename(temp, cache).catch(() => rm(temp, { recursive: true, force: true }));
+    }
+    await cp(cache, dir, { recursive: true });
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+    await create(dir);
+  }
+}
+
+/** Whether `dir` holds an embedded store. */
+export async function isEmbeddedStore(dir: string): Promise<boolean> {
+  return (await stat(join(dir, 'PG_VERSION')).catch(() => undefined)) !== undefined;
+}

@@ -1,0 +1,122 @@
+import type { SqlClient, SqlEngine } from './sql.js';
+
+/**
+ * Each spec x criterion metric's mean over the workups of the runs `where` selects (a boolean counted as 1 or 0,
+ * as `metricMeans` counts it), kept per run so that the trend table and the charts of the last 20 runs read a few
+ * hundred rows instead of 200,000 checks. Written with each append, and for every run by migration 2.
+ */
+export const RUN_METRICS = (where: string): string => `INSERT INTO needlework_run_metrics
+SELECT run, spec, criterion, min(metric), min(unit), coalesce(bool_or(comparator = '<='), false),
+  avg(coalesce(value, CASE WHEN value_boolean THEN 1 WHEN NOT value_boolean THEN 0 END))
+FROM needlework_checks WHERE ${where} GROUP BY run, spec, criterion`;
+
+/**
+ * The store's schema, one migration per version, oldest first; both engines run the same SQL. A migration is never
+ * edited once released: a change is a new migration. `needlework_migrations` records which have been applied.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'runs and checks',
+    sql: `
+CREATE TABLE needlework_runs (
+  seq bigserial PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  time timestamptz NOT NULL,
+  time_text text NOT NULL,
+  commit text,
+  branch text,
+  base_branch text,
+  source text,
+  scope jsonb NOT NULL,
+  scope_key text NOT NULL,
+  model text,
+  agent_version text,
+  checks integer NOT NULL,
+  passed integer NOT NULL,
+  failed integer NOT NULL,
+  not_applicable integer NOT NULL,
+  skipped integer NOT NULL
+);
+CREATE INDEX needlework_runs_time ON needlework_runs (time, seq);
+CREATE INDEX needlework_runs_baseline ON needlework_runs (scope_key, branch, time, seq);
+CREATE TABLE needlework_checks (
+  run bigint NOT NULL REFERENCES needlework_runs (seq) ON DELETE CASCADE,
+  ord integer NOT NULL,
+  spec text NOT NULL,
+  "case" text,
+  workup text NOT NULL,
+  task text,
+  trial_number double precision,
+  trial_label text,
+  criterion text NOT NULL,
+  metric text NOT NULL,
+  value double precision,
+  value_boolean boolean,
+  unit text,
+  threshold double precision,
+  comparator text,
+  verdict text NOT NULL,
+  state text NOT NULL,
+  reason text,
+  PRIMARY KEY (run, ord)
+);`,
+  },
+  {
+    version: 2,
+    name: 'metric means per run',
+    sql: `
+CREATE TABLE needlework_run_metrics (
+  run bigint NOT NULL REFERENCES needlework_runs (seq) ON DELETE CASCADE,
+  spec text NOT NULL,
+  criterion text NOT NULL,
+  metric text NOT NULL,
+  unit text,
+  lower_is_better boolean NOT NULL,
+  mean double precision,
+  PRIMARY KEY (run, spec, criterion)
+);
+${RUN_METRICS('TRUE')}`,
+  },
+];
+
+/** The schema version this needlework writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/**
+ * Brings a store's schema up to `SCHEMA_VERSION` in one transaction and returns the version it found (0: a new
+ * store). An advisory lock taken first serialises concurrent first opens (16 CI jobs starting on an empty server), so
+ * exactly one creates the tables and the others see them. A store newer than this needlework is refused, unchanged.
+ * `onCreated` runs inside the same transaction when the store was new, so what it writes (an imported trend.json)
+ * lands exactly once.
+ */
+export async function migrate(
+  engine: SqlEngine,
+  onCreated?: (tx: SqlClient) => Promise<void>,
+): Promise<number> {
+  return engine.transaction(async (tx) => {
+    // Any fixed key will do; this one spells "nw" and the schema's first year.
+    await tx.query('SELECT pg_advisory_xact_lock(7887202601)');
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS needlework_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const [row] = await tx.query<{ version: number | null }>(
+      'SELECT max(version)::integer AS version FROM needlework_migrations',
+    );
+    const found = row?.version ?? 0;
+    if (found > SCHEMA_VERSION)
+      throw new Error(
+        `its schema is version ${found}, newer than this needlework knows (${SCHEMA_VERSION}); upgrade needlework`,
+      );
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= found) continue;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO needlework_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    if (found === 0 && onCreated) await onCreated(tx);
+    return found;
+  });
+}

@@ -1,0 +1,175 @@
+import { trendTrials } from '../report/trend/entry.js';
+import { scopeKey } from '../report/trend/scope.js';
+import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../report/trend/types.js';
+
+/** A run without its checks: what lists of runs and the trend table need. */
+export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
+
+/** The columns of `needlework_runs` for a run, in the order `INSERT_RUN` names them. */
+export function runParams(run: TrendRun): unknown[] {
+  const s = run.summary;
+  return [
+    run.id,
+    run.time,
+    run.time,
+    run.commit ?? null,
+    run.branch ?? null,
+    run.baseBranch ?? null,
+    run.source ?? null,
+    JSON.stringify(run.scope),
+    scopeKey(run.scope),
+    run.environment?.model ?? null,
+    run.environment?.agentVersion ?? null,
+    s.checks,
+    s.passed,
+    s.failed,
+    s.notApplicable,
+    s.skipped,
+  ];
+}
+
+export const INSERT_RUN = `INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key,
+  model, agent_version, checks, passed, failed, not_applicable, skipped)
+VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16)
+RETURNING seq::integer AS seq`;
+
+/**
+ * Every check of a run in one statement: each column is one array parameter, `unnest` turns them back into rows,
+ * and the order of the run's checks is kept as `ord`. One round trip for 10,000 checks, on either engine.
+ */
+export const INSERT_CHECKS = `INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label,
+  criterion, metric, value, value_boolean, unit, threshold, comparator, verdict, state, reason)
+SELECT $1, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number, t.trial_label, t.criterion, t.metric,
+  t.value, t.value_boolean, t.unit, t.threshold, t.comparator, t.verdict, t.state, t.reason
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[], $9::text[],
+  $10::float8[], $11::boolean[], $12::text[], $13::float8[], $14::text[], $15::text[], $16::text[], $17::text[])
+  WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
+  value_boolean, unit, threshold, comparator, verdict, state, reason, ord)`;
+
+/** The array parameters of `INSERT_CHECKS` (after the run's `seq`). */
+export function checkParams(checks: readonly TrendCheck[]): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: 16 }, () => new Array(checks.length));
+  checks.forEach((c, i) => {
+    const row = [
+      c.spec,
+      c.case ?? null,
+      c.workup,
+      c.task ?? null,
+      typeof c.trial === 'number' ? c.trial : null,
+      typeof c.trial === 'string' ? c.trial : null,
+      c.criterion,
+      c.metric,
+      typeof c.value === 'number' ? c.value : null,
+      typeof c.value === 'boolean' ? c.value : null,
+      c.unit ?? null,
+      c.threshold ?? null,
+      c.comparator ?? null,
+      c.verdict,
+      c.state,
+      c.reason ?? null,
+    ];
+    for (let k = 0; k < row.length; k++) (columns[k] as unknown[])[i] = row[k];
+  });
+  return columns;
+}
+
+export const RUN_COLUMNS = `seq::integer AS seq, id, time_text, commit, branch, base_branch, source, scope, model,
+  agent_version, checks, passed, failed, not_applicable, skipped`;
+
+export interface RunRow {
+  seq: number;
+  id: string;
+  time_text: string;
+  commit: string | null;
+  branch: string | null;
+  base_branch: string | null;
+  source: string | null;
+  scope: TrendScope | string;
+  model: string | null;
+  agent_version: string | null;
+  checks: number;
+  passed: number;
+  failed: number;
+  not_applicable: number;
+  skipped: number;
+}
+
+/** A run's row as the run it records, without checks. */
+export function runHead(row: RunRow): RunHead & { seq: number } {
+  const decided = row.passed + row.failed;
+  const summary: TrendSummary = {
+    checks: row.checks,
+    passed: row.passed,
+    failed: row.failed,
+    notApplicable: row.not_applicable,
+    skipped: row.skipped,
+    passRate: decided ? row.passed / decided : null,
+  };
+  const head: RunHead & { seq: number } = {
+    seq: row.seq,
+    id: row.id,
+    time: row.time_text,
+    scope: typeof row.scope === 'string' ? (JSON.parse(row.scope) as TrendScope) : row.scope,
+    summary,
+  };
+  if (row.commit !== null) head.commit = row.commit;
+  if (row.branch !== null) head.branch = row.branch;
+  if (row.source !== null) head.source = row.source;
+  if (row.base_branch !== null) head.baseBranch = row.base_branch;
+  if (row.model !== null || row.agent_version !== null)
+    head.environment = {
+      ...(row.model !== null && { model: row.model }),
+      ...(row.agent_version !== null && { agentVersion: row.agent_version }),
+    };
+  return head;
+}
+
+export const CHECK_COLUMNS = `spec, "case", workup, task, trial_number, trial_label, criterion, metric, value,
+  value_boolean, unit, threshold, comparator, verdict, state, reason`;
+
+export interface CheckRow {
+  spec: string;
+  case: string | null;
+  workup: string;
+  task: string | null;
+  trial_number: number | null;
+  trial_label: string | null;
+  criterion: string;
+  metric: string;
+  value: number | null;
+  value_boolean: boolean | null;
+  unit: string | null;
+  threshold: number | null;
+  comparator: TrendCheck['comparator'] | null;
+  verdict: TrendCheck['verdict'];
+  state: TrendCheck['state'];
+  reason: string | null;
+}
+
+/** A check's row as the check it records. */
+export function trendCheck(row: CheckRow): TrendCheck {
+  const check: TrendCheck = {
+    spec: row.spec,
+    ...(row.case !== null && { case: row.case }),
+    workup: row.workup,
+    ...(row.task !== null && { task: row.task }),
+    ...(row.trial_number !== null && { trial: row.trial_number }),
+    ...(row.trial_label !== null && { trial: row.trial_label }),
+    criterion: row.criterion,
+    metric: row.metric,
+    value: row.value ?? row.value_boolean,
+    verdict: row.verdict,
+    state: row.state,
+  };
+  if (row.unit !== null) check.unit = row.unit;
+  if (row.threshold !== null) check.threshold = row.threshold;
+  if (row.comparator !== null) check.comparator = row.comparator;
+  if (row.reason !== null) check.reason = row.reason;
+  return check;
+}
+
+/** The run of a head and its checks, with the trials counted from the checks. */
+export function fullRun(head: RunHead & { seq?: number }, checks: TrendCheck[]): TrendRun {
+  const { seq: _, ...rest } = head;
+  return { ...rest, checks, trials: trendTrials(checks) };
+}

@@ -1,0 +1,220 @@
+import type { MetricSeries } from '../report/trend/table.js';
+import type { TrendRun } from '../report/trend/types.js';
+import { RUN_METRICS } from './migrations.js';
+import {
+  CHECK_COLUMNS,
+  type CheckRow,
+  checkParams,
+  fullRun,
+  INSERT_CHECKS,
+  INSERT_RUN,
+  RUN_COLUMNS,
+  type RunRow,
+  runHead,
+  runParams,
+  trendCheck,
+} from './rows.js';
+import type { RunFilter, RunSource, TrendOverview } from './source.js';
+import type { SqlClient, SqlEngine } from './sql.js';
+
+/** Which runs `prune` drops: those outside the last `keepLast`, and those that ended before `olderThan`. */
+export interface RetentionPolicy {
+  keepLast?: number;
+  olderThan?: Date;
+}
+
+/** The results store: every run and every check of it as rows, on the embedded engine or a PostgreSQL server. */
+export class Store implements RunSource {
+  constructor(
+    readonly engine: SqlEngine,
+    /** The store's folder or redacted URL, for messages. */
+    readonly name: string,
+  ) {}
+
+  /** Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half. */
+  async append(run: TrendRun): Promise<void> {
+    await this.engine.transaction((tx) => insertRun(tx, run));
+  }
+
+  /**
+   * Adds the runs the store does not hold yet (by id), in one transaction, and says how many were added and how many
+   * it already held.
+   */
+  async import(runs: readonly TrendRun[], client?: SqlClient): Promise<{ added: number; present: number }> {
+    const work = async (tx: SqlClient) => {
+      let added = 0;
+      let present = 0;
+      for (const run of runs) {
+        const [row] = await tx.query('SELECT 1 FROM needlework_runs WHERE id = $1', [run.id]);
+        if (row) present++;
+        else {
+          await insertRun(tx, run);
+          added++;
+        }
+      }
+      return { added, present };
+    };
+    return client ? work(client) : this.engine.transaction(work);
+  }
+
+  async count(filter: RunFilter = {}): Promise<number> {
+    const { where, params } = await this.where(filter);
+    const [row] = await this.engine.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM needlework_runs${where}`,
+      params,
+    );
+    return row?.n ?? 0;
+  }
+
+  async latest(filter: RunFilter = {}): Promise<TrendRun | undefined> {
+    const { where, params } = await this.where(filter);
+    const [row] = await this.engine.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM needlework_runs${where} ORDER BY time DESC, seq DESC LIMIT 1`,
+      params,
+    );
+    return row ? this.withChecks(row) : undefined;
+  }
+
+  async run(id: string): Promise<TrendRun | undefined> {
+    const [row] = await this.engine.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM needlework_runs WHERE id = $1`,
+      [id],
+    );
+    return row ? this.withChecks(row) : undefined;
+  }
+
+  /** The ids of every run, oldest first. */
+  async ids(): Promise<string[]> {
+    const rows = await this.engine.query<{ id: string }>('SELECT id FROM needlework_runs ORDER BY time, seq');
+    return rows.map((row) => row.id);
+  }
+
+  /** Every run with its checks, oldest first, one at a time (for an export of any size). */
+  async *runs(): AsyncIterable<TrendRun> {
+    for (const id of await this.ids()) {
+      const run = await this.run(id);
+      if (run) yield run;
+    }
+  }
+
+  /**
+   * The last `last` runs without their checks, and each spec x criterion metric's mean over the workups of each run,
+   * as the database averaged it when the run was appended (see `RUN_METRICS`): 20 runs of 10,000 checks read a few
+   * hundred rows, not 200,000.
+   */
+  async overview(last: number): Promise<TrendOverview> {
+    const total = await this.count();
+    const rows =
+      last > 0
+        ? await this.engine.query<RunRow>(
+            `SELECT * FROM (SELECT ${RUN_COLUMNS}, time AS t FROM needlework_runs ORDER BY time DESC, seq DESC LIMIT $1) r ORDER BY t, seq`,
+            [last],
+          )
+        : [];
+    const heads = rows.map(runHead);
+    const position = new Map(heads.map((head, i) => [head.seq, i]));
+    const means = heads.length
+      ? await this.engine.query<{
+          run: number;
+          spec: string;
+          criterion: string;
+          metric: string;
+          unit: string | null;
+          lower: boolean | null;
+          mean: number | null;
+        }>(
+          `SELECT run::integer AS run, spec, criterion, metric, unit, lower_is_better AS lower, mean
+           FROM needlework_run_metrics WHERE run = ANY($1::bigint[])`,
+          [heads.map((head) => head.seq)],
+        )
+      : [];
+    const series = new Map<string, MetricSeries>();
+    for (const row of means.sort((a, b) => (position.get(a.run) ?? 0) - (position.get(b.run) ?? 0))) {
+      const key = `${row.spec}\0${row.criterion}`;
+      let s = series.get(key);
+      if (!s) {
+        s = {
+          spec: row.spec,
+          criterion: row.criterion,
+          metric: row.metric,
+          ...(row.unit !== null && { unit: row.unit }),
+          lowerIsBetter: row.lower === true,
+          means: new Array(heads.length).fill(undefined),
+        };
+        series.set(key, s);
+      }
+      s.means[position.get(row.run) ?? 0] = row.mean ?? undefined;
+    }
+    return {
+      total,
+      runs: heads.map(({ seq: _, ...head }) => head),
+      series: [...series.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s),
+    };
+  }
+
+  /** Drops the runs the policy does not keep (and their checks) and returns how many. */
+  async prune(policy: RetentionPolicy): Promise<number> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (policy.keepLast !== undefined) {
+      params.push(policy.keepLast);
+      conditions.push(
+        `seq NOT IN (SELECT seq FROM needlework_runs ORDER BY time DESC, seq DESC LIMIT $${params.length})`,
+      );
+    }
+    if (policy.olderThan !== undefined) {
+      params.push(policy.olderThan.toISOString());
+      conditions.push(`time < $${params.length}::timestamptz`);
+    }
+    if (conditions.length === 0) return 0;
+    const rows = await this.engine.query(
+      `DELETE FROM needlework_runs WHERE ${conditions.join(' OR ')} RETURNING seq`,
+      params,
+    );
+    // The embedded engine runs no autovacuum: give the dropped rows' space back to the next appends.
+    if (rows.length > 0 && this.engine.kind === 'embedded') await this.engine.exec('VACUUM');
+    return rows.length;
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+
+  private async withChecks(row: RunRow): Promise<TrendRun> {
+    const checks = await this.engine.query<CheckRow>(
+      `SELECT ${CHECK_COLUMNS} FROM needlework_checks WHERE run = $1 ORDER BY ord`,
+      [row.seq],
+    );
+    return fullRun(runHead(row), checks.map(trendCheck));
+  }
+
+  /** The SQL condition of a filter. A run named by `before` or `after` is looked up by id for its time and order. */
+  private async where(filter: RunFilter): Promise<{ where: string; params: unknown[] }> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      conditions.push(sql(`$${params.length}`));
+    };
+    if (filter.scopeKey !== undefined) add((p) => `scope_key = ${p}`, filter.scopeKey);
+    if (filter.notScopeKey !== undefined) add((p) => `scope_key <> ${p}`, filter.notScopeKey);
+    if (filter.branch !== undefined) add((p) => `branch = ${p}`, filter.branch);
+    if (filter.excludeId !== undefined) add((p) => `id <> ${p}`, filter.excludeId);
+    if (filter.endedBefore !== undefined) add((p) => `time < ${p}::timestamptz`, filter.endedBefore);
+    for (const [run, op] of [
+      [filter.before, '<'],
+      [filter.after, '>'],
+    ] as const) {
+      if (!run) continue;
+      add((p) => `(time, seq) ${op} (SELECT time, seq FROM needlework_runs WHERE id = ${p})`, run.id);
+    }
+    return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
+  }
+}
+
+async function insertRun(tx: SqlClient, run: TrendRun): Promise<void> {
+  const [row] = await tx.query<{ seq: number }>(INSERT_RUN, runParams(run));
+  if (run.checks.length === 0) return;
+  await tx.query(INSERT_CHECKS, [row?.seq, ...checkParams(run.checks)]);
+  await tx.query(RUN_METRICS('run = $1'), [row?.seq]);
+}

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { metricMeans } from '../../src/report/trend/table.js';
+import type { TrendRun } from '../../src/report/trend/types.js';
+import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { useTmpDir } from '../helpers/tmp.js';
+import { trendCheck, trendRun } from '../reporters/trend-data.js';
+import { eachEngine, emptyEmbeddedStore } from './engines.js';
+
+const tmp = useTmpDir();
+
+/** Every kind of value a check row must carry back unchanged. */
+function richRun(minute: number, extra: Partial<TrendRun> = {}): TrendRun {
+  return trendRun(
+    minute,
+    [
+      trendCheck({ case: 'refund-late', task: 'refund', trial: 2, reason: 'expected ≥ 0.8, found 0.9 «ok»' }),
+      trendCheck({
+        workup: 'w-bool',
+        criterion: 'answered',
+        metric: 'answer_em',
+        value: true,
+        trial: 'warm',
+      }),
+      trendCheck({ workup: 'w-na', value: null, verdict: 'not-applicable', state: 'skipped' }),
+      trendCheck({
+        workup: 'w-unit',
+        criterion: 'pivots',
+        metric: 'pivot_burden',
+        value: 7,
+        unit: 'queries',
+        threshold: 5,
+        comparator: '<=',
+        verdict: 'fail',
+        state: 'failed',
+      }),
+    ],
+    {
+      commit: 'c0ffee',
+      branch: 'main',
+      source: 'github',
+      environment: { model: 'gpt-x', agentVersion: '1.2.0' },
+      ...extra,
+    },
+  );
+}
+
+eachEngine((engine, server) => {
+  /** A fresh store of this engine. */
+  const fresh = async (): Promise<{ location: string; store: Store }> => {
+    const location =
+      engine === 'embedded'
+        ? await emptyEmbeddedStore(join(await tmp(), 'store'))
+        : await server().database(`c_${randomBytes(4).toString('hex')}`);
+    return { location, store: await openStore(location) };
+  };
+
+  it('gives back every run as it was appended: checks, cases, reasons, trials, booleans, units, environment', async () => {
+    const { store } = await fresh();
+    try {
+      const runs = [
+        richRun(1),
+        richRun(2, { branch: 'topic', baseBranch: 'main', scope: { kind: 'partial', files: ['a.test.ts'] } }),
+      ];
+      for (const run of runs) await store.append(run);
+      expect(await store.run(runs[0]!.id)).toEqual(runs[0]);
+      expect(await store.run(runs[1]!.id)).toEqual(runs[1]);
+      expect(await store.run('nope')).toBeUndefined();
+      expect(await store.count()).toBe(2);
+      expect(await store.ids()).toEqual(runs.map((r) => r.id));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('records its schema version once, reopens without migrating again, and refuses a newer schema naming the store', async () => {
+    const { location, store } = await fresh();
+    await store.append(richRun(1));
+    const migrations = await store.engine.query<{ version: number }>(
+      'SELECT version FROM needlework_migrations ORDER BY version',
+    );
+    expect(migrations).toEqual([{ version: 1 }, { version: SCHEMA_VERSION }]);
+    await store.engine.query("INSERT INTO needlework_migrations (version, name) VALUES (999, 'future')");
+    await store.close();
+    const error = await openStore(location).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(2\); upgrade needlework$/,
+    );
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('finds the latest run by scope, branch and order, whatever order the runs were added in', async () => {
+    const { store } = await fresh();
+    try {
+      const a = richRun(1);
+      const b = richRun(2, { branch: 'topic', baseBranch: 'main' });
+      const c = richRun(3, { scope: { kind: 'partial', testNamePattern: 'cheap' } });
+      const d = richRun(4);
+      for (const run of [d, b, a, c]) await store.append(run);
+      expect((await store.latest())?.id).toBe(d.id);
+      expect((await store.latest({ branch: 'main', scopeKey: 'full', before: d }))?.id).toBe(a.id);
+      expect((await store.latest({ branch: 'topic' }))?.id).toBe(b.id);
+      expect((await store.latest({ excludeId: d.id, scopeKey: 'full', branch: 'main' }))?.id).toBe(a.id);
+      expect(await store.latest({ branch: 'none' })).toBeUndefined();
+      expect(await store.count({ notScopeKey: 'full', after: a, before: d })).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("computes each metric's mean per run as metricMeans does, for the last n runs", async () => {
+    const { store } = await fresh();
+    try {
+      const runs = [richRun(1), richRun(2), richRun(3)];
+      runs[1]!.checks[0]!.value = 0.5;
+      runs[2]!.checks[1]!.value = false;
+      for (const run of runs) await store.append(run);
+      const overview = await store.overview(2);
+      expect(overview.total).toBe(3);
+      expect(overview.runs.map((r) => r.id)).toEqual([runs[1]!.id, runs[2]!.id]);
+      expect(overview.runs[0]?.summary).toEqual(runs[1]!.summary);
+      expect(overview.series).toEqual(metricMeans(runs.slice(1)));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('prunes to the last n runs and by age, with their checks, and keeps everything by default', async () => {
+    const { store } = await fresh();
+    try {
+      for (let m = 1; m <= 5; m++) await store.append(richRun(m));
+      expect(await store.prune({})).toBe(0);
+      expect(await store.prune({ keepLast: 3 })).toBe(2);
+      expect(await store.count()).toBe(3);
+      expect(await store.prune({ olderThan: new Date(Date.UTC(2026, 10, 22, 3, 4)) })).toBe(1);
+      expect(await store.ids()).toEqual([richRun(4).id, richRun(5).id]);
+      const [orphans] = await store.engine.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM needlework_checks c WHERE NOT EXISTS (SELECT 1 FROM needlework_runs r WHERE r.seq = c.run)',
+      );
+      expect(orphans?.n).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('imports only the runs it does not hold yet', async () => {
+    const { store } = await fresh();
+    try {
+      await store.append(richRun(1));
+      expect(await store.import([richRun(1), richRun(2)])).toEqual({ added: 1, present: 1 });
+      expect(await store.count()).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('appends nothing of a run whose insert fails (one transaction per run)', async () => {
+    const { store } = await fresh();
+    try {
+      await store.append(richRun(1));
+      // The same id again: the run row is refused, and none of its checks may stay behind.
+      await expect(store.append(richRun(1))).rejects.toThrow();
+      const [rows] = await store.engine.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM needlework_checks',
+      );
+      expect(rows?.n).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,9 @@
+import type { TrendHistory } from '../../src/report/trend/types.js';
+import type { Store } from '../../src/store/store.js';
+
+/** Every run of a store, oldest first, as a history. */
+export async function historyOf(store: Store): Promise<TrendHistory> {
+  const runs = [];
+  for await (const run of store.runs()) runs.push(run);
+  return { schema: 2, runs };
+}
