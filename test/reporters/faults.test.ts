@@ -11,7 +11,8 @@ import { mountTmpfs } from '../io/mount.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 const REPORTERS = ['needlework-junit', 'needlework-html', 'needlework-trend', 'needlework-otel'];
-const FILES = ['junit.xml', 'report.html', 'trend.json', 'evaluations.otlp.json'];
+// The trend reporter appends to the results store (`.needlework/store` in the project), not to a file here.
+const FILES = ['junit.xml', 'report.html', 'evaluations.otlp.json'];
 
 /** A project whose every test passes (the compound-alpha needle on `copies` copies of the grounded workup). */
 async function project(copies = 1): Promise<string> {
@@ -69,7 +70,7 @@ describe('report files when the disk fails', () => {
     expect(lines(outcome.stderr)).toEqual([
       'needlework: cannot write out/report.html: a folder stands where the file should be (EISDIR)',
     ]);
-    for (const file of ['junit.xml', 'trend.json', 'evaluations.otlp.json'])
+    for (const file of ['junit.xml', 'evaluations.otlp.json'])
       await checkWhole(join(dir, 'out', file));
     expect((await readdir(join(dir, 'out'))).sort()).toEqual([...FILES].sort());
   });
@@ -144,6 +145,8 @@ describe('kill -9 while the reports are written', () => {
     expect((await run(dir, 'out')).code).toBe(0);
     for (const file of FILES) await checkWhole(join(out, file));
     expect((await readdir(out)).sort()).toEqual([...FILES].sort());
+    // Nor does the results store keep a lock or a temporary file of a killed run.
+    expect((await readdir(join(dir, '.needlework'))).filter((n) => /\.(lock|tmp)$/.test(n))).toEqual([]);
   }, 120_000);
 });
 
