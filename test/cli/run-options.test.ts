@@ -29,7 +29,10 @@ describe('needlework run: malformed options are one-line usage errors', () => {
     [['--shard', 'half'], '--shard must be <index>/<count> with 1 <= index <= count, like 1/2; got half'],
     [['--shard', '1/2', '--shard', '2/2'], '--shard takes one <index>/<count>; it was given 2 times'],
     [['--out-dir', 'a', '--out-dir', 'b'], '--out-dir takes one folder; it was given 2 times'],
-    [['--baseline', 'a', '--baseline', 'b'], '--baseline takes one store or trend.json; it was given 2 times'],
+    [
+      ['--baseline', 'a', '--baseline', 'b'],
+      '--baseline takes one store or trend.json; it was given 2 times',
+    ],
     [['--bail', '0'], '--bail expects a whole number of at least 1, got 0'],
     [['--bail', '1.5'], '--bail expects a whole number of at least 1, got 1.5'],
     [['--samples', 'many'], '--samples expects a whole number of at least 1, got many'],

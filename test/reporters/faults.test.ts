@@ -70,8 +70,7 @@ describe('report files when the disk fails', () => {
     expect(lines(outcome.stderr)).toEqual([
       'needlework: cannot write out/report.html: a folder stands where the file should be (EISDIR)',
     ]);
-    for (const file of ['junit.xml', 'evaluations.otlp.json'])
-      await checkWhole(join(dir, 'out', file));
+    for (const file of ['junit.xml', 'evaluations.otlp.json']) await checkWhole(join(dir, 'out', file));
     expect((await readdir(join(dir, 'out'))).sort()).toEqual([...FILES].sort());
   });
 

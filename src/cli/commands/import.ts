@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../adapters/detect.js';
-import type { ImportedWorkup, ImportResult } from '../../adapters/imported.js';
+import type { ImportedWorkup } from '../../adapters/imported.js';
 import { importJson } from '../../adapters/importers.js';
 import { WORKUPS_JSONL } from '../../discover/find.js';
 import {
