@@ -46,15 +46,7 @@ export async function rubricCriterion(
   const { scoreRubric } = await import('../rubric/score.js');
   const scoped = { ...rubric, criteria: rubric.criteria.filter((c) => c.id === criterion) };
   const result = await scoreRubric(workup, scoped, options);
-  const {
-    schema: _s,
-    spec: _r,
-    specKind: _k,
-    specFile: _f,
-    workup: _w,
-    workupPath: _p,
-    ...measured
-  } = criterionCheckMeta(result, result.criteria[0]!);
+  const measured = criterionMeasured(result, result.criteria[0]!);
   return { check: toCheck(spec, workup, { ...measured, criterion: id }, place), result };
 }
 
@@ -74,6 +66,11 @@ export interface RubricOwner {
  * a `fail` whose summary carries the judge's failure (raw answers and what was expected), never a NaN value.
  */
 export function criterionCheckMeta(result: RubricScore, criterion: CriterionScore): CheckMeta {
+  return { ...identity(result), ...criterionMeasured(result, criterion) };
+}
+
+/** What one rubric criterion measured, its verdict decided here: the check without the fields that say whose it is. */
+export function criterionMeasured(result: RubricScore, criterion: CriterionScore): Measured {
   const scored = criterion.score !== null && criterion.agreement !== null;
   const summary = scored
     ? `${criterion.criterion}: ${criterion.score} of 5 (threshold ${criterion.threshold}); ${Math.round(
@@ -83,7 +80,6 @@ export function criterionCheckMeta(result: RubricScore, criterion: CriterionScor
       }`
     : `${criterion.criterion}: no score; ${criterion.error ? formatJudgeError(criterion.error) : 'no sample answered'}`;
   return {
-    ...identity(result),
     criterion: criterion.criterion,
     metric: 'rubric_score',
     value: criterion.score,
@@ -126,10 +122,14 @@ export function criterionCheckMeta(result: RubricScore, criterion: CriterionScor
 
 /** The `task.meta.needlework` of a rubric's weighted total. */
 export function rubricTotalCheckMeta(result: RubricScore): CheckMeta {
+  return { ...identity(result), ...rubricTotalMeasured(result) };
+}
+
+/** What a rubric's weighted total measured, its verdict decided here. */
+export function rubricTotalMeasured(result: RubricScore): Measured {
   const missing = result.criteria.filter((c) => c.score === null).map((c) => c.criterion);
   const total = result.total === null ? 'no total' : `total ${round(result.total)} of 5`;
   return {
-    ...identity(result),
     criterion: 'total',
     metric: 'rubric_total',
     value: result.total,

@@ -1,4 +1,4 @@
-import { criterionCheckMeta, rubricTotalCheckMeta } from '../../checks/rubric.js';
+import { criterionMeasured, rubricTotalMeasured } from '../../checks/rubric.js';
 import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
 import { type ScoreRubricOptions, scoreRubric } from '../../rubric/score.js';
@@ -53,16 +53,7 @@ export async function toScoreRubric(
   );
   const one = criterion === undefined ? undefined : result.criteria[0]!;
   // The verdict is the check's (src/checks/rubric), recorded as every matcher records its check.
-  const {
-    schema: _s,
-    spec: _r,
-    specKind: _k,
-    specFile: _f,
-    workup: _w,
-    workupPath: _p,
-    ...measured
-  } = one ? criterionCheckMeta(result, one) : rubricTotalCheckMeta(result);
-  const pass = record(this, workup, measured);
+  const pass = record(this, workup, one ? criterionMeasured(result, one) : rubricTotalMeasured(result));
   const lines = result.criteria.map((c) => {
     const agreement = c.agreement ? `, ${Math.round(c.agreement.agreement * 100)}% agree` : '';
     const detail =
