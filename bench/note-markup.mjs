@@ -1,7 +1,8 @@
 // The inline markup agents write in notes, one generator per kind, shared by bench/note.bench.mjs (which times each
 // kind) and bench/score.bench.mjs (whose notes hold the mix). `rand` is the bench's seeded generator.
 
-const NAMES = [
+/** The entities the generated notes name. */
+export const NAMES = [
   'Halberd',
   'Wren',
   'Ash Cell',

@@ -13,7 +13,7 @@ import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { lintEstimativeLanguage } from '../dist/src/metrics/index.js';
 import { parseNote } from '../dist/src/note/parse.js';
-import { lead, markup, table } from './note-markup.mjs';
+import { lead, markup, NAMES, table } from './note-markup.mjs';
 import { parseNoteV1 } from './parse-note-v1.mjs';
 
 const N = Number(process.env.BENCH_N ?? 1_000);
@@ -29,15 +29,7 @@ const rand = () => {
 };
 const pick = (list) => list[Math.floor(rand() * list.length)];
 
-const ENTITIES = [
-  'Halberd',
-  'Wren',
-  'Ash Cell',
-  'Compound-Alpha',
-  'Marrow Logistics',
-  'the courier',
-  'Entity 7',
-];
+const ENTITIES = NAMES;
 const PHRASES = [
   'is likely linked to',
   'might be tied to',
