@@ -4,11 +4,11 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
-import { loadCheckedWorkups } from '../src/report/html/load.js';
 import { renderHtmlPage } from '../src/report/html/page.js';
 import { TREND_RUNS } from '../src/report/html/trend.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
 import type { TrendTableData } from '../src/report/trend/table.js';
+import { type LoadedWorkup, type WorkupPreload, workupLoader } from '../src/report/workups.js';
 import { openSource, resolveStore } from '../src/store/open.js';
 
 export interface NeedleworkHtmlOptions {
@@ -42,6 +42,8 @@ export interface NeedleworkHtmlOptions {
 export class NeedleworkHtmlReporter implements Reporter {
   private readonly options: { outputFile: string; title: string; trend: string | false };
   private root = process.cwd();
+  /** The workups of this run, read as their tests finish. */
+  private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
 
   constructor(options: NeedleworkHtmlOptions = {}) {
     this.options = {
@@ -56,6 +58,14 @@ export class NeedleworkHtmlReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
+  }
+
+  onTestRunStart(): void {
+    this.workups = workupLoader(this.root);
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.workups.noteModule(module);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
@@ -74,7 +84,7 @@ export class NeedleworkHtmlReporter implements Reporter {
     }
     const data = buildHtmlData({
       checks,
-      workups: await loadCheckedWorkups(checks, this.root),
+      workups: await this.workups.forChecks(checks),
       title: this.options.title,
       ...(trend ? { trend } : {}),
     });

@@ -3,8 +3,8 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
-import { loadCheckedWorkups } from '../src/report/html/load.js';
 import { buildEvaluationLogs, type EvaluatedSpan, evaluatedSpan } from '../src/report/otel/events.js';
+import { type LoadedWorkup, type WorkupPreload, workupLoader } from '../src/report/workups.js';
 import { version } from '../src/version.js';
 
 export interface NeedleworkOtelOptions {
@@ -29,6 +29,8 @@ export interface NeedleworkOtelOptions {
 export class NeedleworkOtelReporter implements Reporter {
   private readonly options: Required<NeedleworkOtelOptions>;
   private root = process.cwd();
+  /** The workups of this run (for the traces they came from), read as their tests finish. */
+  private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
 
   constructor(options: NeedleworkOtelOptions = {}) {
     this.options = {
@@ -41,10 +43,18 @@ export class NeedleworkOtelReporter implements Reporter {
     this.root = vitest.config.root;
   }
 
+  onTestRunStart(): void {
+    this.workups = workupLoader(this.root);
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.workups.noteModule(module);
+  }
+
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
     const spans = new Map<string, EvaluatedSpan | undefined>();
-    for (const [path, loaded] of await loadCheckedWorkups(checks, this.root)) {
+    for (const [path, loaded] of await this.workups.forChecks(checks)) {
       spans.set(path, 'workup' in loaded ? evaluatedSpan(loaded.workup.meta.trace) : undefined);
     }
     const request = buildEvaluationLogs(checks, {

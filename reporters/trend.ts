@@ -8,7 +8,7 @@ import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/report/trend/histo
 import { trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
-import { detectEnvironment } from '../src/store/environment.js';
+import { detectEnvironment, metaLoader } from '../src/store/environment.js';
 import { resolveStore, storeName, withStore } from '../src/store/open.js';
 import { type Retention, retentionPolicy } from '../src/store/retention.js';
 
@@ -60,6 +60,8 @@ export class NeedleworkTrendReporter implements Reporter {
   appendedRun: string | undefined;
   /** Why the last append failed (one line), when it did. */
   failure: string | undefined;
+  /** The metas (model, agent version) of this run's workups, read as their tests finish. */
+  private metas: ReturnType<typeof metaLoader> | undefined;
 
   constructor(options: NeedleworkTrendOptions = {}) {
     this.options = {
@@ -73,6 +75,14 @@ export class NeedleworkTrendReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
+  }
+
+  onTestRunStart(): void {
+    this.metas = metaLoader(this.vitest?.config.root ?? process.cwd());
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.metas?.noteModule(module);
   }
 
   /** The store this reporter appends to, resolved against the project root. */
@@ -116,7 +126,7 @@ export class NeedleworkTrendReporter implements Reporter {
     }
     const checks = collectChecks(testModules, root);
     const run = buildTrendRun(checks, await detectRevision(root), new Date(), scope);
-    const environment = await detectEnvironment(checks, root);
+    const environment = await detectEnvironment(checks, root, this.metas);
     if (environment) run.environment = environment;
     try {
       const { kept, dropped } = await withStore(

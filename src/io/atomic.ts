@@ -40,10 +40,16 @@ export function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${HOST_TAG}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
-/** Writes `data` to `path` atomically (see the module comment). The folder must exist. */
+/** What a file is written from: its text or bytes, or its text in chunks made as they are written. */
+export type FileData = string | Uint8Array | Iterable<string>;
+
+/**
+ * Writes `data` to `path` atomically (see the module comment). The folder must exist. Chunks are written as they
+ * come, gathered to about a megabyte a write.
+ */
 export async function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
+  data: FileData,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   await sweepOrphans(dirname(path));
@@ -52,7 +58,8 @@ export async function writeFileAtomic(
   try {
     const handle = await open(temp, 'wx');
     try {
-      await handle.writeFile(data);
+      if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+      else for (const piece of gathered(data)) await handle.write(piece);
       if (options.fsync !== false) await handle.sync();
     } finally {
       await handle.close();
@@ -64,6 +71,19 @@ export async function writeFileAtomic(
   } finally {
     untrack(temp);
   }
+}
+
+/** The chunks joined into pieces of about a megabyte: one write per piece rather than one per chunk. */
+function* gathered(chunks: Iterable<string>): Generator<string> {
+  let piece = '';
+  for (const chunk of chunks) {
+    piece += chunk;
+    if (piece.length >= 1 << 20) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
 }
 
 /**

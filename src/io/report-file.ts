@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeFsError, UserError } from '../errors/index.js';
 import { displayPath } from '../report/display-path.js';
-import { writeFileAtomic } from './atomic.js';
+import { type FileData, writeFileAtomic } from './atomic.js';
 import { terminalSafe } from './terminal.js';
 
 let failures = 0;
@@ -13,7 +13,7 @@ let failures = 0;
  * and fails the run (exit code 1) without stopping the other reports. Returns whether the file was written; the file
  * there before, if any, is left whole when it was not.
  */
-export async function writeReportFile(path: string, data: string | Uint8Array): Promise<boolean> {
+export async function writeReportFile(path: string, data: FileData): Promise<boolean> {
   try {
     await mkdir(dirname(path), { recursive: true });
     await writeFileAtomic(path, data);

@@ -3,49 +3,54 @@ import { join, resolve } from 'node:path';
 import type { CheckRecord } from '../report/checks.js';
 import { byteCompare } from '../report/checks.js';
 import type { TrendEnvironment } from '../report/trend/types.js';
+import { WorkupPreload } from '../report/workups.js';
 
 /**
  * What ran, from the `meta` of the workups the checks name: `model` (a string, or an SDK's `{ modelId }`) and the
  * agent's version (`agentVersion`, `agent_version`, or `agent.version`). A run of several models lists each once,
  * comma-separated in byte order. A workup whose meta cannot be read adds nothing (its checks still report it).
+ *
+ * @param metas the workups' metas as read during the run (`metaLoader`); read now when not given.
  */
 export async function detectEnvironment(
   checks: readonly CheckRecord[],
   root: string,
+  metas: WorkupPreload<WorkupMeta | undefined> = metaLoader(root),
 ): Promise<TrendEnvironment | undefined> {
-  const paths = [...new Set(checks.flatMap((c) => (c.meta?.workupPath ? [c.meta.workupPath] : [])))];
   const models = new Set<string>();
   const versions = new Set<string>();
-  let next = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const meta = await readMeta(resolve(root, paths[next++]!));
-      const model = text(meta?.['model']) ?? text((meta?.['model'] as { modelId?: unknown })?.modelId);
-      const version =
-        text(meta?.['agentVersion']) ??
-        text(meta?.['agent_version']) ??
-        text((meta?.['agent'] as { version?: unknown })?.version);
-      if (model) models.add(model);
-      if (version) versions.add(version);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, paths.length) }, worker));
+  for (const meta of (await metas.forChecks(checks)).values()) {
+    const model = text(meta?.['model']) ?? text((meta?.['model'] as { modelId?: unknown })?.modelId);
+    const version =
+      text(meta?.['agentVersion']) ??
+      text(meta?.['agent_version']) ??
+      text((meta?.['agent'] as { version?: unknown })?.version);
+    if (model) models.add(model);
+    if (version) versions.add(version);
+  }
   const environment: TrendEnvironment = {};
   if (models.size) environment.model = [...models].sort(byteCompare).join(', ');
   if (versions.size) environment.agentVersion = [...versions].sort(byteCompare).join(', ');
   return Object.keys(environment).length ? environment : undefined;
 }
 
+type WorkupMeta = Record<string, unknown>;
+
+/** Reads the metas of a run's workups (by the checks' `workupPath`, against `root`), as their tests finish. */
+export function metaLoader(root: string): WorkupPreload<WorkupMeta | undefined> {
+  return new WorkupPreload((path) => readMeta(resolve(root, path)));
+}
+
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
 /** A workup's meta: `meta.json` in its folder, or the `meta` of a single-file workup. */
-async function readMeta(path: string): Promise<Record<string, unknown> | undefined> {
+async function readMeta(path: string): Promise<WorkupMeta | undefined> {
   try {
     const folder = (await stat(path)).isDirectory();
     const data = JSON.parse(await readFile(folder ? join(path, 'meta.json') : path, 'utf8')) as unknown;
     const meta = folder ? data : (data as { meta?: unknown })?.meta;
-    return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+    return typeof meta === 'object' && meta !== null ? (meta as WorkupMeta) : undefined;
   } catch {
     return undefined;
   }

@@ -7,5 +7,11 @@ declare module 'vitest' {
   interface TaskMeta {
     /** The check a needlework test decided, for the reporters (see `Check`). */
     needlework?: Check;
+    /**
+     * On the describe of one workup's tests (and so on its tests): the workup's folder or file, as its checks'
+     * `workupPath` gives it. Reporters read it when the test module is collected, to start reading the workup before
+     * its tests run.
+     */
+    needleworkWorkup?: string;
   }
 }

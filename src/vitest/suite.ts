@@ -162,7 +162,8 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       );
     }
     for (const { criteria, workups: taken } of plan)
-      for (const workup of taken) describe(workup.id, () => declareCriteria(criteria, workup, timeout));
+      for (const workup of taken)
+        describe(workup.id, workupOptions(workup), () => declareCriteria(criteria, workup, timeout));
   });
 }
 
@@ -183,6 +184,11 @@ function declareFailure(failure: WorkupFailure): void {
   it(`${failure.path} loads`, () => {
     throw userFailure(failure.diagnostics.map(formatDiagnostic).join('\n'));
   });
+}
+
+/** The options of a workup's describe: its path in the meta, for reporters that read the workup (`WorkupPreload`). */
+function workupOptions(workup: Workup): { meta?: { needleworkWorkup: string } } {
+  return workup.meta.path === undefined ? {} : { meta: { needleworkWorkup: workup.meta.path } };
 }
 
 /**
@@ -243,7 +249,9 @@ function declareCases(
       }
       for (const warning of unusedTools(c, runs)) console.warn(terminalSafe(`${at}: ${warning}`));
       for (const workup of runs)
-        describe(`${c.id} › ${workup.id}`, () => declareCriteria(criteria, workup, timeout));
+        describe(`${c.id} › ${workup.id}`, workupOptions(workup), () =>
+          declareCriteria(criteria, workup, timeout),
+        );
     }
   });
 }

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { CheckMeta } from '../../src/model/check.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData, type HtmlDataInput } from '../../src/report/html/data.js';
-import { loadCheckedWorkups } from '../../src/report/html/load.js';
 import { renderHtmlPage } from '../../src/report/html/page.js';
 import type { TrendCheck, TrendRun } from '../../src/report/trend/types.js';
+import { loadCheckedWorkups } from '../../src/report/workups.js';
 import { checkMeta } from './harness.js';
 import { trendCheck, trendRun } from './trend-data.js';
 

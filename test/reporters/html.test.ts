@@ -7,9 +7,9 @@ import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData } from '../../src/report/html/data.js';
-import { loadCheckedWorkups } from '../../src/report/html/load.js';
 import { contentSecurityPolicy, embedJson, renderHtmlPage } from '../../src/report/html/page.js';
 import type { HtmlReportData } from '../../src/report/html/types.js';
+import { loadCheckedWorkups } from '../../src/report/workups.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {
   checkMeta,

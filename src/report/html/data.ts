@@ -1,16 +1,13 @@
 import type { CheckMeta } from '../../model/check.js';
-import type { Workup } from '../../model/workup.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
 import type { TrendTableData } from '../trend/table.js';
 import type { TrendHistory } from '../trend/types.js';
+import type { LoadedWorkup } from '../workups.js';
 import { htmlTrend, trendOverview } from './trend.js';
 import { htmlTrials } from './trials.js';
 import type { HtmlCheck, HtmlMetricMean, HtmlReportData, HtmlTest, HtmlWorkup } from './types.js';
 import { workupView } from './workup-view.js';
-
-/** A workup as the report got it: loaded, or the reason it could not be. */
-export type LoadedWorkup = { workup: Workup } | { error: string };
 
 export interface HtmlDataInput {
   checks: readonly CheckRecord[];

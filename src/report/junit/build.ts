@@ -3,7 +3,7 @@ import { expectationText } from '../format.js';
 import { checkScorecard } from '../scorecard.js';
 import { indexTrials, type TrialIndex } from '../trials.js';
 import { caseProperties, suiteProperties } from './properties.js';
-import { renderXml, type XmlElement } from './xml.js';
+import { renderXmlChunks, type XmlElement } from './xml.js';
 
 /**
  * Which readers the file is shaped for.
@@ -51,22 +51,41 @@ interface SuiteGroup {
  * order, so a sharded-and-merged run gives the same file as one run.
  */
 export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuildOptions): string {
+  let xml = '';
+  for (const chunk of junitXmlChunks(checks, options)) xml += chunk;
+  return xml;
+}
+
+/**
+ * `buildJUnitXml` as the text of one `<testsuite>` after another, each built as it is read: the reporter writes them
+ * as they come, so a run of 30,000 checks never holds its whole element tree nor its whole file (that took 630 MB).
+ */
+export function junitXmlChunks(checks: readonly CheckRecord[], options: JUnitBuildOptions): Iterable<string> {
   const dialect = options.dialect ?? 'ci';
   const trials = indexTrials(checks);
-  const suites = groupChecks(checks).map((group) => suiteElement(group, dialect, options, trials));
-  const count = (state: CheckRecord['state']) => checks.filter((check) => check.state === state).length;
-  return renderXml({
-    name: 'testsuites',
-    // junit-10.xsd allows no `skipped` here; each `<testsuite>` carries its own count.
-    attributes: [
-      ['name', options.name],
-      ['tests', checks.length],
-      ['failures', count('failed')],
-      ['errors', 0],
-      ['time', seconds(checks.reduce((sum, check) => sum + check.durationMs, 0))],
-    ],
-    children: suites,
-  });
+  const groups = groupChecks(checks);
+  let failures = 0;
+  let time = 0;
+  for (const check of checks) {
+    if (check.state === 'failed') failures++;
+    time += check.durationMs;
+  }
+  return renderXmlChunks(
+    {
+      name: 'testsuites',
+      // junit-10.xsd allows no `skipped` here; each `<testsuite>` carries its own count.
+      attributes: [
+        ['name', options.name],
+        ['tests', checks.length],
+        ['failures', failures],
+        ['errors', 0],
+        ['time', seconds(time)],
+      ],
+    },
+    (function* () {
+      for (const group of groups) yield suiteElement(group, dialect, options, trials);
+    })(),
+  );
 }
 
 function suiteElement(

@@ -15,17 +15,35 @@ export interface XmlElement {
   text?: string;
 }
 
-/** Serialises an element tree as an indented XML 1.0 document. Every string is cleaned with `xmlSafe`. */
-export function renderXml(root: XmlElement): string {
-  // One string grown by concatenation (V8 keeps it as a rope until read): no array of half a million pieces to join.
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${write(root, '')}`;
+/**
+ * Serialises `root` with `children` as its children as an indented XML 1.0 document (every string cleaned with
+ * `xmlSafe`), as the text of one child after another: a caller that writes each chunk as it comes (a JUnit file of
+ * 30,000 test cases) never holds the whole tree nor the whole text. `children` is read once, lazily.
+ */
+export function* renderXmlChunks(root: XmlElement, children: Iterable<XmlElement>): Generator<string> {
+  const open = openTag(root, '');
+  let empty = true;
+  for (const child of children) {
+    if (empty) {
+      yield `<?xml version="1.0" encoding="UTF-8"?>\n${open}>\n${root.text === undefined ? '' : `  ${cdata(root.text)}\n`}`;
+      empty = false;
+    }
+    yield write(child, '  ');
+  }
+  if (empty) yield `<?xml version="1.0" encoding="UTF-8"?>\n${write({ ...root, children: [] }, '')}`;
+  else yield `</${root.name}>\n`;
 }
 
-function write(element: XmlElement, indent: string): string {
+function openTag(element: XmlElement, indent: string): string {
   let open = `${indent}<${element.name}`;
   for (const [name, value] of element.attributes ?? []) {
     if (value !== undefined) open += ` ${name}="${escapeAttribute(String(value))}"`;
   }
+  return open;
+}
+
+function write(element: XmlElement, indent: string): string {
+  const open = openTag(element, indent);
   const children = element.children ?? [];
   if (children.length === 0) {
     return element.text === undefined ? `${open}/>\n` : `${open}>${cdata(element.text)}</${element.name}>\n`;

@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import type { TestModule } from 'vitest/node';
+import { isUserError } from '../errors/index.js';
+import type { Workup } from '../model/workup.js';
+import { loadWorkup } from '../workup/load.js';
+import type { CheckRecord } from './checks.js';
+
+/** A workup as a reporter got it: loaded, or the reason it could not be. */
+export type LoadedWorkup = { workup: Workup } | { error: string };
+
+/**
+ * Work a reporter does once per workup that its checks name (load the workup, read its meta), started while the
+ * tests still run: the main process idles while a worker runs the tests, so a workup read as soon as its tests are
+ * collected costs no time at the end of the run (at 10,000 workups the HTML reporter's reading took 3 s after the
+ * last test). A few at a time, each workup once; `load` turns a failure into a value.
+ */
+export class WorkupPreload<T> {
+  private readonly results = new Map<string, Promise<T>>();
+  private readonly queue: Array<{ path: string; done: (value: T) => void; fail: (error: unknown) => void }> =
+    [];
+  private next = 0;
+  private running = 0;
+
+  constructor(
+    private readonly load: (path: string) => Promise<T>,
+    private readonly concurrency = 8,
+  ) {}
+
+  /**
+   * Starts on every workup a collected test module checks (its describes' `needleworkWorkup`): a module's tests are
+   * reported collected before they run, so most of the reading is done by the time they end.
+   */
+  noteModule(module: TestModule): void {
+    for (const suite of module.children.allSuites()) {
+      const path = suite.meta().needleworkWorkup;
+      if (path) this.start(path);
+    }
+  }
+
+  /** Every workup the checks name, by `workupPath`: those started during the run, and the rest now. */
+  async forChecks(checks: readonly CheckRecord[]): Promise<Map<string, T>> {
+    const paths = new Set<string>();
+    for (const check of checks) if (check.meta?.workupPath) paths.add(check.meta.workupPath);
+    for (const path of paths) this.start(path);
+    const out = new Map<string, T>();
+    for (const path of paths) out.set(path, await this.results.get(path)!);
+    return out;
+  }
+
+  private start(path: string): void {
+    if (this.results.has(path)) return;
+    this.results.set(path, new Promise<T>((done, fail) => this.queue.push({ path, done, fail })));
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && this.next < this.queue.length) {
+      const { path, done, fail } = this.queue[this.next++]!;
+      // Taken entries are dropped a block at a time: the queue neither keeps the whole run nor shifts per item.
+      if (this.next === 1024) {
+        this.queue.splice(0, 1024);
+        this.next = 0;
+      }
+      this.running++;
+      this.load(path)
+        .then(done, fail)
+        .finally(() => {
+          this.running--;
+          this.pump();
+        });
+    }
+  }
+}
+
+/**
+ * The workups of a run, each loaded once for the reporters that show them (HTML, OTel), from the paths the checks
+ * give (relative to `root` or absolute). A workup that does not load is kept as its error message: the report still
+ * shows its checks and says why the note is missing.
+ */
+export function workupLoader(root: string): WorkupPreload<LoadedWorkup> {
+  return new WorkupPreload(async (path) => {
+    try {
+      return { workup: await loadWorkup(resolve(root, path)) };
+    } catch (error) {
+      if (!isUserError(error) && !(error instanceof Error)) throw error;
+      return { error: (error as Error).message };
+    }
+  });
+}
+
+/** Loads every workup the checks name at once (what a reporter that saw no test results, or a script, needs). */
+export function loadCheckedWorkups(
+  checks: readonly CheckRecord[],
+  root: string,
+): Promise<Map<string, LoadedWorkup>> {
+  return workupLoader(root).forChecks(checks);
+}
