@@ -4,7 +4,7 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
-import { renderHtmlPage } from '../src/report/html/page.js';
+import { htmlPageChunks } from '../src/report/html/page.js';
 import { TREND_RUNS } from '../src/report/html/trend.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
 import type { TrendTableData } from '../src/report/trend/table.js';
@@ -89,7 +89,7 @@ export class NeedleworkHtmlReporter implements Reporter {
       ...(trend ? { trend } : {}),
     });
     const path = resolve(this.root, this.options.outputFile);
-    if (await writeReportFile(path, renderHtmlPage(data)))
+    if (await writeReportFile(path, htmlPageChunks(data)))
       process.stdout.write(`needlework: HTML report written to ${displayPath(path)}\n`);
   }
 }

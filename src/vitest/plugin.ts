@@ -42,6 +42,15 @@ const here = fileURLToPath(import.meta.url);
 // The plugin runs from dist/ (a user's project) or from src/ (this repository's tests): its siblings share its extension.
 const sibling = (name: string) => join(here, '..', `${name}${here.endsWith('.ts') ? '.ts' : '.js'}`);
 
+/** Whether the plugin runs from the built package (else from this repository's TypeScript sources, which Vite must transform). */
+const BUILT = here.endsWith('.js');
+/** needlework's built modules: the `dist` folder the plugin is in. */
+const OWN_MODULES = new RegExp(`^${escapeRegExp(join(here, '..', '..', '..'))}[\\\\/]`);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function list(value: string | string[] | undefined, fallback: string[]): string[] {
   if (value === undefined) return fallback;
   return typeof value === 'string' ? [value] : value;
@@ -53,7 +62,7 @@ function list(value: string | string[] | undefined, fallback: string[]): string[
  */
 function underneath(root: string, pattern: string): RegExp {
   const fixed = resolve(root, pattern.split(/[*?[{]/)[0]!).replace(/\/+$/, '');
-  return new RegExp(`^${fixed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  return new RegExp(`^${escapeRegExp(fixed)}`);
 }
 
 /**
@@ -94,6 +103,14 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
             ? [test.setupFiles]
             : test.setupFiles;
       test.setupFiles = [...setupFiles, sibling('setup')];
+      if (BUILT) {
+        // The generated spec modules import needlework's own built modules: Node loads them natively, as it does any
+        // package under node_modules, rather than each one through Vite's transform and the worker's module runner
+        // (from a linked checkout or a monorepo, that cost a second of every run's start).
+        test.server ??= {};
+        test.server.deps ??= {};
+        test.server.deps.external = [...(test.server.deps.external ?? []), OWN_MODULES];
+      }
       // A workup is no module of the test's graph, so Vitest is told which tests its change affects: every spec.
       const base = config.root ? resolve(config.root) : process.cwd();
       if (options.saveWorkups !== undefined) {
