@@ -19,6 +19,8 @@ export async function writeReportFile(path: string, data: FileData): Promise<boo
     await writeFileAtomic(path, data);
     return true;
   } catch (error) {
+    // A report whose chunks failed to build is a fault of ours, not of the disk: it surfaces as itself.
+    if (!(error instanceof UserError) && (error as NodeJS.ErrnoException)?.code === undefined) throw error;
     reportWriteFailure(path, error);
     return false;
   }

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/io/atomic.js';
+import { reportWriteFailures, writeReportFile } from '../../src/io/report-file.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const tmp = useTmpDir();
@@ -26,5 +27,17 @@ describe('writeFileAtomic from chunks made as they are written', () => {
     await expect(writeFileAtomic(file, failing())).rejects.toThrow('building the report failed');
     expect(await readFile(file, 'utf8')).toBe('before');
     expect(await readdir(dir)).toEqual(['junit.xml']);
+  });
+
+  it('a report whose chunks fail to build is that error, not a failed write of the file', async () => {
+    const dir = await tmp();
+    const before = reportWriteFailures();
+    function* broken(): Generator<string> {
+      yield '<testsuites>';
+      throw new TypeError('a bug in the builder');
+    }
+    await expect(writeReportFile(join(dir, 'junit.xml'), broken())).rejects.toThrow(TypeError);
+    expect(reportWriteFailures()).toBe(before);
+    expect(await readdir(dir)).toEqual([]);
   });
 });
