@@ -7,9 +7,10 @@ import { buildHtmlData } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
 import { TREND_RUNS } from '../src/report/html/trend.js';
 import { trendWriteSettled } from '../src/report/trend/pending.js';
+import { gateOfRun, gateText, type RunGate } from '../src/report/trend/run-gate.js';
 import type { TrendTableData } from '../src/report/trend/table.js';
 import { type LoadedWorkup, type WorkupPreload, workupLoader } from '../src/report/workups.js';
-import { openSource, resolveStore } from '../src/store/open.js';
+import { historyLocation, openSource } from '../src/store/open.js';
 
 export interface NeedleworkHtmlOptions {
   /**
@@ -42,6 +43,7 @@ export interface NeedleworkHtmlOptions {
 export class NeedleworkHtmlReporter implements Reporter {
   private readonly options: { outputFile: string; title: string; trend: string | false };
   private root = process.cwd();
+  private startedAt = new Date();
   /** The workups of this run, read as their tests finish. */
   private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
 
@@ -58,6 +60,7 @@ export class NeedleworkHtmlReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
+    this.startedAt = new Date();
   }
 
   onTestRunStart(): void {
@@ -71,22 +74,23 @@ export class NeedleworkHtmlReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
     let trend: TrendTableData | undefined;
-    if (this.options.trend !== false) {
-      const location = /\.json$/i.test(this.options.trend)
-        ? resolve(this.root, this.options.trend)
-        : resolveStore(this.options.trend || undefined, this.root);
+    let gate: RunGate | undefined;
+    const location = historyLocation(this.options.trend, this.root);
+    if (location) {
       // Vitest starts every reporter's onTestRunEnd in one go; yield once so a trend reporter of this run has begun
       // its append, then wait for it, so the charts include this run.
       await null;
       await trendWriteSettled(location);
       // No store yet, or one that cannot be read, only means no charts: the report itself must still be written.
       trend = await chartedRuns(location, this.root).catch(() => undefined);
+      gate = await gateOfRun(checks, location, this.root, this.startedAt);
     }
     const data = buildHtmlData({
       checks,
       workups: await this.workups.forChecks(checks),
       title: this.options.title,
       ...(trend ? { trend } : {}),
+      ...(gate && { gate: gateText(gate) }),
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, htmlPageChunks(data)))

@@ -4,6 +4,8 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { displayPath, projectPath } from '../src/report/display-path.js';
 import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
+import { gateOfRun, gateText } from '../src/report/trend/run-gate.js';
+import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkJUnitOptions {
   /**
@@ -27,6 +29,13 @@ export interface NeedleworkJUnitOptions {
    * @default 'ci'
    */
   dialect?: JUnitDialect;
+  /**
+   * The results store whose latest earlier run this run is compared with (a folder relative to the project root, a
+   * `postgres://` URL, or a trend.json): the regression gate's verdicts and the cases that dropped are written as the
+   * properties of a `needlework.regression-gate` suite. `false` for none.
+   * @default process.env.NEEDLEWORK_STORE, else '.needlework/store'
+   */
+  store?: string | false;
 }
 
 /**
@@ -35,7 +44,7 @@ export interface NeedleworkJUnitOptions {
  * `system-out`. Hand-written tests (matcher tests included) keep their own names, grouped by file.
  */
 export class NeedleworkJUnitReporter implements Reporter {
-  private readonly options: Required<NeedleworkJUnitOptions>;
+  private readonly options: Required<Omit<NeedleworkJUnitOptions, 'store'>> & { store: string | false };
   private root = process.cwd();
   private startedAt = new Date();
 
@@ -45,6 +54,7 @@ export class NeedleworkJUnitReporter implements Reporter {
       suiteName: options.suiteName ?? 'needlework',
       timestamp: options.timestamp ?? true,
       dialect: options.dialect ?? 'ci',
+      store: options.store ?? '',
     };
   }
 
@@ -56,6 +66,8 @@ export class NeedleworkJUnitReporter implements Reporter {
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
+    const location = historyLocation(this.options.store, this.root);
+    const gate = location && (await gateOfRun(checks, location, this.root, this.startedAt));
     // Written suite by suite as each is built: the whole file is never held (48 MB at 30,000 checks).
     const xml = junitXmlChunks(checks, {
       name: this.options.suiteName,
@@ -68,6 +80,7 @@ export class NeedleworkJUnitReporter implements Reporter {
         return { file: projectPath(this.root, meta.specFile), line: meta.place?.line ?? 1 };
       },
       ...(this.options.timestamp ? { timestamp: this.startedAt } : {}),
+      ...(gate && { gate: gateText(gate) }),
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, xml))

@@ -10,11 +10,8 @@ import {
   formatAnnotation,
 } from '../src/report/summary/annotations.js';
 import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
-import { buildTrendRun } from '../src/report/trend/entry.js';
-import { trendWriteSettled } from '../src/report/trend/pending.js';
-import { compareRuns, DEFAULT_LEVEL, pairCases } from '../src/report/trend/significance.js';
-import type { TrendRun } from '../src/report/trend/types.js';
-import { openSource, resolveStore } from '../src/store/open.js';
+import { gateOfRun } from '../src/report/trend/run-gate.js';
+import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkSummaryOptions {
   /**
@@ -111,24 +108,9 @@ export class NeedleworkSummaryReporter implements Reporter {
    * The statistical gate (the default of `needlework trend` and `run`) for this run against the latest run of the
    * trend history that ended before this one started.
    */
-  private async gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
-    if (this.options.trendFile === false) return undefined;
-    const location = /\.json$/i.test(this.options.trendFile)
-      ? resolve(this.root, this.options.trendFile)
-      : resolveStore(this.options.trendFile || undefined, this.root);
-    // Let a trend reporter of this run begin, then finish, its append (Vitest starts every onTestRunEnd at once).
-    await null;
-    await trendWriteSettled(location);
-    const started = this.startedAt.toISOString();
-    const baseline = await latestBefore(location, this.root, started).catch(() => undefined);
-    if (!baseline) return undefined;
-    const current = buildTrendRun(checks, {});
-    return {
-      baseline: baselineLabel(baseline),
-      level: DEFAULT_LEVEL,
-      comparisons: compareRuns(baseline, current),
-      cases: pairCases(baseline, current),
-    };
+  private gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
+    const location = historyLocation(this.options.trendFile, this.root);
+    return location ? gateOfRun(checks, location, this.root, this.startedAt) : Promise.resolve(undefined);
   }
 
   /** Spec lines by criterion, and each workup's note file, as project-relative paths. */
@@ -163,20 +145,4 @@ async function noteFile(
     : undefined;
 }
 
-/** `run of 2026-11-22T21:00:00.000Z (main @ a1b2c3d)`. */
-function baselineLabel(run: TrendRun): string {
-  const at = [run.branch, run.commit?.slice(0, 7)].filter(Boolean).join(' @ ');
-  return `the run of ${run.time}${at ? ` (${at})` : ''}`;
-}
-
 export default NeedleworkSummaryReporter;
-
-/** The latest run of a store or trend.json that ended before `time`. */
-async function latestBefore(location: string, root: string, time: string): Promise<TrendRun | undefined> {
-  const source = await openSource(location, root);
-  try {
-    return await source.latest({ endedBefore: time });
-  } finally {
-    await source.close();
-  }
-}

@@ -34,6 +34,15 @@ export function resolveStore(
   return isServerUrl(location) || isAbsolute(location) ? location : resolve(root, location);
 }
 
+/**
+ * Where a reporter reads the runs before this one: a trend.json named as such (relative to `root`), else the store
+ * (`resolveStore`); undefined for `false` (the reporter was told to read none).
+ */
+export function historyLocation(given: string | false | undefined, root: string): string | undefined {
+  if (given === false) return undefined;
+  return given && /\.json$/i.test(given) ? resolve(root, given) : resolveStore(given || undefined, root);
+}
+
 /** The store's name in messages: its folder relative to the working directory, or its URL without the password. */
 export function storeName(location: string): string {
   return isServerUrl(location) ? redactUrl(location) : displayPath(location);

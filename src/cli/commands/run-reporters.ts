@@ -96,15 +96,15 @@ export function reporterNotes(names: readonly string[]): string[] {
 }
 
 /**
- * The reporter Vitest is given for a name: needlework's own, configured to write into `outDir` (and the trend, HTML
- * and summary reporters to use `store`, else `NEEDLEWORK_STORE`, else `.needlework/store`), or the name.
+ * The reporter Vitest is given for a name: needlework's own, configured to write into `outDir` (and the trend, HTML,
+ * JUnit and summary reporters to use `store`, else `NEEDLEWORK_STORE`, else `.needlework/store`), or the name.
  */
 export async function reporterFor(name: string, outDir: string, store?: string): Promise<Reporter | string> {
   const inStore = store !== undefined ? { store } : {};
   switch (name) {
     case 'needlework-junit': {
       const { NeedleworkJUnitReporter } = await import('../../../reporters/junit.js');
-      return new NeedleworkJUnitReporter({ outputFile: join(outDir, 'junit.xml') });
+      return new NeedleworkJUnitReporter({ outputFile: join(outDir, 'junit.xml'), ...inStore });
     }
     case 'needlework-html': {
       const { NeedleworkHtmlReporter } = await import('../../../reporters/html.js');

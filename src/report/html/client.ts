@@ -95,6 +95,23 @@ export const CLIENT_SCRIPT = `
     if (id) c.id = id;
     return c;
   }
+  // ---- the regression gate against the latest earlier run: what moved, and which cases dropped, first
+  if (data.gate) {
+    var g = data.gate;
+    var gbox = document.getElementById('gate');
+    section('gate-section');
+    add(gbox, [el('p', 'meta', g.heading), el('p', null, g.counts), g.apart ? el('p', null, g.apart) : null]);
+    var glist = el('ul', 'gate');
+    g.criteria.forEach(function (c) {
+      var tone = c.status === 'regressed' ? 'fail' : c.status === 'improved' ? 'pass' : 'not-applicable';
+      var item = el('li', null, [el('span', 'badge v-' + tone, c.status), ' ', c.text]);
+      if (c.drops.length) {
+        item.appendChild(el('ul', null, c.drops.map(function (d) { return el('li', null, '\u2193 ' + d); })));
+      }
+      glist.appendChild(item);
+    });
+    if (g.criteria.length) gbox.appendChild(glist);
+  }
   if (s.metrics.length) {
     var means = section('metrics');
     add(means, table(['spec', 'criterion', 'metric', 'mean', 'over', 'failed'], s.metrics.map(function (m) {

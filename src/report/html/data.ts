@@ -1,6 +1,7 @@
 import type { CheckMeta } from '../../model/check.js';
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
+import type { GateText } from '../trend/run-gate.js';
 import type { TrendTableData } from '../trend/table.js';
 import type { TrendHistory } from '../trend/types.js';
 import type { LoadedWorkup } from '../workups.js';
@@ -18,6 +19,8 @@ export interface HtmlDataInput {
   trend?: TrendTableData;
   title?: string;
   now?: Date;
+  /** The regression gate of this run against the latest earlier one, as `gateText` words it. */
+  gate?: GateText;
 }
 
 /** Gathers everything the page shows into one serialisable object; the page itself does no computing beyond filters. */
@@ -117,6 +120,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
   };
   const overview = input.trend ?? (input.history && trendOverview(input.history.runs));
   if (overview && overview.runs.length > 0) data.trend = htmlTrend(overview);
+  if (input.gate) data.gate = input.gate;
   const repeated = htmlTrials(input.checks);
   if (repeated) {
     data.trials = repeated.trials;

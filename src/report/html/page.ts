@@ -77,6 +77,7 @@ export function* htmlPageChunks(data: HtmlReportData): Generator<string> {
 <label>verdict <select id="verdict"><option value="">all</option><option value="fail">fail</option><option value="pass">pass</option><option value="not-applicable">not applicable</option></select></label>
 <label>spec <select id="spec"><option value="">all</option></select></label>
 </div>
+<section id="gate-section" class="hidden"><h2>Regression gate</h2><div id="gate"></div></section>
 <section id="checks-section"><h2>Checks (failing first)</h2><div id="checks"></div></section>
 <details id="trials" class="fold hidden"><summary><h2>Repeated trials</h2></summary></details>
 <details id="trend" class="fold hidden"><summary><h2>Trend</h2></summary></details>

@@ -1,3 +1,4 @@
+import type { GateText } from '../trend/run-gate.js';
 /**
  * The data the HTML report embeds as JSON (`<script type="application/json" id="needlework-data">`) and renders in the
  * browser. It is public API: tools may read it out of a report. Every string in it may come from an agent and is
@@ -21,6 +22,12 @@ export interface HtmlReportData {
   trend?: HtmlTrend;
   /** Repeated trials of tasks: error bars, the task x criterion matrix and flaky criteria; absent without tasks. */
   trials?: HtmlTrials;
+  /**
+   * The regression gate against the latest earlier run of the store, in the words of the job summary and JUnit: the
+   * counts by status, the cases only one run holds, each criterion that moved with the cases that dropped, most
+   * significant first. Absent without an earlier run.
+   */
+  gate?: GateText;
 }
 
 export interface HtmlSummary {

@@ -1,6 +1,7 @@
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
 import { checkScorecard } from '../scorecard.js';
+import type { GateText } from '../trend/run-gate.js';
 import { indexTrials, type TrialIndex } from '../trials.js';
 import { caseProperties, suiteProperties } from './properties.js';
 import { renderXmlChunks, type XmlElement } from './xml.js';
@@ -29,6 +30,8 @@ export interface JUnitBuildOptions {
    * `check.file` and `check.line`.
    */
   sourceOf?: (check: CheckRecord) => { file: string; line: number } | undefined;
+  /** The regression gate against the stored baseline, written as the properties of a suite of its own. */
+  gate?: GateText;
 }
 
 interface SuiteGroup {
@@ -84,8 +87,41 @@ export function junitXmlChunks(checks: readonly CheckRecord[], options: JUnitBui
     },
     (function* () {
       for (const group of groups) yield suiteElement(group, dialect, options, trials);
+      if (options.gate) yield gateSuite(options.gate, options);
     })(),
   );
+}
+
+/**
+ * The regression gate as a suite of no test cases whose properties CI dashboards read: `needlework.gate.baseline`,
+ * `.counts` and `.cases` (the cases only one run holds), then per criterion that moved `<spec>.<criterion>.gate`
+ * (its verdict and evidence) and `<spec>.<criterion>.dropped.<n>` for each case that dropped, most significant first
+ * (`refund-policy: 10/10 (100%) -> 0/10 (0%), p < 0.001 (Fisher's exact test)`): the lines of the job summary and
+ * of `needlework trend`.
+ */
+function gateSuite(gate: GateText, options: JUnitBuildOptions): XmlElement {
+  const properties: Array<[string, string]> = [
+    ['needlework.gate.baseline', gate.heading],
+    ['needlework.gate.counts', gate.counts],
+  ];
+  if (gate.apart) properties.push(['needlework.gate.cases', gate.apart]);
+  for (const c of gate.criteria) {
+    properties.push([`${c.spec}.${c.criterion}.gate`, c.text]);
+    c.drops.forEach((drop, i) => properties.push([`${c.spec}.${c.criterion}.dropped.${i + 1}`, drop]));
+  }
+  return {
+    name: 'testsuite',
+    attributes: [
+      ['name', 'needlework.regression-gate'],
+      ['tests', 0],
+      ['failures', 0],
+      ['errors', 0],
+      ['skipped', 0],
+      ['time', seconds(0)],
+      ['timestamp', options.timestamp?.toISOString().replace(/\.\d{3}Z$/, '')],
+    ],
+    children: [propertiesElement(properties)],
+  };
 }
 
 function suiteElement(

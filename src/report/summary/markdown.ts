@@ -1,14 +1,9 @@
 import { byteCompare, type CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
 import type { Regression } from '../trend/compare.js';
-import {
-  casesToName,
-  formatCaseChanges,
-  formatCaseDrop,
-  formatComparison,
-  formatRegression,
-} from '../trend/gate.js';
-import type { CaseRef, ChangeStatus, CriterionComparison } from '../trend/significance.js';
+import { formatRegression } from '../trend/gate.js';
+import { gateText, type RunGate } from '../trend/run-gate.js';
+import type { ChangeStatus } from '../trend/significance.js';
 import { markdownCell } from './escape.js';
 
 export interface SummaryInput {
@@ -23,12 +18,7 @@ export interface SummaryInput {
    * each criterion that moved, each case that dropped with its counts and p-value (`droppedCases`, as `casesToName`
    * selects them), and the cases only one run holds. Absent when no baseline is known.
    */
-  gate?: {
-    baseline: string;
-    level: number;
-    comparisons: readonly CriterionComparison[];
-    cases: { added: readonly CaseRef[]; removed: readonly CaseRef[] };
-  };
+  gate?: RunGate;
   /**
    * How a workup's `workupPath` is shown: the path to print (project-relative) and a link to it (its page on the
    * forge), if any. Without it the path is printed as recorded, without a link.
@@ -134,21 +124,14 @@ const MARKS: Record<ChangeStatus, string> = { regressed: '❌', improved: '⬆�
  * The gate's section: the counts by status, the cases only one run holds, then each criterion that moved (or has a
  * case that fell significantly on its own) with the cases that dropped beneath it, most significant first.
  */
-function gateLines(gate: NonNullable<SummaryInput['gate']>): string[] {
-  const counts: Record<ChangeStatus, number> = { regressed: 0, improved: 0, flaky: 0, 'no-change': 0 };
-  for (const c of gate.comparisons) counts[c.status]++;
-  const lines = [
-    `### Regression gate against ${markdownCell(gate.baseline)} (significance level ${gate.level})`,
-    '',
-    `${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`,
-  ];
-  const apart = formatCaseChanges(gate.cases.added, gate.cases.removed);
-  if (apart) lines.push('', markdownCell(apart));
-  const shown = gate.comparisons.filter((c) => c.status !== 'no-change' || casesToName(c).length > 0);
-  if (shown.length > 0) lines.push('');
-  for (const c of shown) {
-    lines.push(`- ${MARKS[c.status]} ${markdownCell(formatComparison(c))}`);
-    for (const drop of casesToName(c)) lines.push(`  - ↓ ${markdownCell(formatCaseDrop(drop))}`);
+function gateLines(gate: RunGate): string[] {
+  const text = gateText(gate);
+  const lines = [`### ${markdownCell(text.heading)}`, '', text.counts];
+  if (text.apart) lines.push('', markdownCell(text.apart));
+  if (text.criteria.length > 0) lines.push('');
+  for (const c of text.criteria) {
+    lines.push(`- ${MARKS[c.status]} ${markdownCell(c.text)}`);
+    for (const drop of c.drops) lines.push(`  - ↓ ${markdownCell(drop)}`);
   }
   return lines;
 }
