@@ -107,7 +107,9 @@ function gateSuite(gate: GateText, options: JUnitBuildOptions): XmlElement {
   if (gate.apart) properties.push(['needlework.gate.cases', gate.apart]);
   for (const c of gate.criteria) {
     properties.push([`${c.spec}.${c.criterion}.gate`, c.text]);
-    c.drops.forEach((drop, i) => properties.push([`${c.spec}.${c.criterion}.dropped.${i + 1}`, drop]));
+    c.drops.forEach((drop, i) => {
+      properties.push([`${c.spec}.${c.criterion}.dropped.${i + 1}`, drop]);
+    });
   }
   return {
     name: 'testsuite',

@@ -38,7 +38,10 @@ export function gateOfRun(
   startedAt: Date,
 ): Promise<RunGate | undefined> {
   let byStore = gates.get(checks);
-  if (!byStore) gates.set(checks, (byStore = new Map()));
+  if (!byStore) {
+    byStore = new Map();
+    gates.set(checks, byStore);
+  }
   let gate = byStore.get(location);
   if (!gate) {
     gate = computeGate(checks, location, root, startedAt);
