@@ -1,3 +1,4 @@
+import { load as loadJsYaml } from 'js-yaml';
 import type { CST, Document, LineCounter } from 'yaml';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import { MAX_DEPTH, TOO_DEEP, yamlMayBeTooDeep } from './depth.js';
@@ -33,7 +34,15 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     if (head !== -1) throw tooDeep(head);
   }
   const lines = new LineCounter();
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  let tokens: CST.Token[];
+  try {
+    tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  } catch (error) {
+    // The `yaml` parser recurses when a run of items ends under a broken indentation (3,000 `- { a: b }` lines after
+    // a stray `}`): js-yaml reads the same text without recursion and says where it first goes wrong.
+    if (!(error instanceof RangeError)) throw error;
+    throw unreadable(text, file);
+  }
   const deep = yamlTooDeep(tokens);
   if (deep !== -1) throw tooDeep(deep);
   // What `parseDocument` does, on the tokens already parsed: the first document, and an error for any other.
@@ -100,4 +109,22 @@ export function yamlTooDeep(tokens: readonly CST.Token[], max = MAX_DEPTH): numb
     }
   }
   return -1;
+}
+
+/** The first syntax error js-yaml finds in `text`, placed, for a text the `yaml` parser could not read. */
+function unreadable(text: string, file: string): UserError {
+  try {
+    loadJsYaml(text);
+  } catch (error) {
+    const mark = (error as { mark?: { line: number; column: number } }).mark;
+    const reason = (error as { reason?: string }).reason;
+    if (mark && reason)
+      return new UserError({
+        file,
+        line: mark.line + 1,
+        column: mark.column + 1,
+        message: `not valid YAML: ${reason}`,
+      });
+  }
+  return new UserError({ file, message: 'not valid YAML: its structure is too irregular to read' });
 }

@@ -82,6 +82,17 @@ describe('nesting deeper than 512 levels is refused at its place, before anythin
   });
 });
 
+describe('a spec the yaml parser cannot read without recursing', () => {
+  it('gets the first syntax error js-yaml finds, placed (was a RangeError: Maximum call stack size exceeded)', async () => {
+    // 3,000 flow items under a stray `}`, then a key: the `yaml` package's Parser.pop recursed once per item.
+    const file = fixture('needle-items-after-stray-brace.needle.yaml');
+    const specs = await loadSpecs(file);
+    expect(specs.errors.map(formatDiagnostic)).toEqual([
+      `${file}:5:8: not valid YAML: bad indentation of a mapping entry`,
+    ]);
+  });
+});
+
 describe('a spec with 130,000 problems', () => {
   it('is reported in bounded lines instead of overflowing the stack (errors.push(...diagnostics))', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'needlework-hostile-'));
