@@ -178,6 +178,12 @@ async function kinds(dir) {
     runImport({ file, out: join(dir, 'out'), force: true, from }, io);
   return [
     ['workup json', ['fixtures/workups/single-file.workup.json'], 'w.json', loadWorkup],
+    [
+      'note',
+      ['grounded', 'uncited', 'unsupported', 'dangling', 'guessed'].map((w) => `fixtures/workups/${w}/note.md`),
+      'nt/note.md',
+      folder('note.md'),
+    ],
     ['ledger', ['fixtures/workups/grounded/provenance.jsonl'], 'l/provenance.jsonl', readLedger],
     [
       'trajectory',
