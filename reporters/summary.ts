@@ -100,6 +100,8 @@ export class NeedleworkSummaryReporter implements Reporter {
         if (!base || path.startsWith('/') || /^[A-Za-z]:/.test(path)) return { path };
         return { path, href: `${base}${path.split('/').map(encodeURIComponent).join('/')}` };
       };
+      // Appended, not replaced: GitHub gives each step one summary file that other tools of the step append to too,
+      // so an atomic replace (read, add, rename) could drop what another wrote meanwhile.
       await appendFile(resolve(this.root, summaryFile), buildSummaryMarkdown(input));
     }
   }

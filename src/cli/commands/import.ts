@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../adapters/detect.js';
 import type { ImportedWorkup } from '../../adapters/imported.js';
@@ -344,7 +344,8 @@ async function write(files: WorkupFiles, out: string): Promise<Written> {
   await mkdir(out, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file: out, message: `cannot create the folder: ${error.code ?? error.message}` });
   });
-  for (const [name, text] of Object.entries(files)) await writeFile(join(out, name), text);
+  // Each file whole or not at all: a kill or a full disk never leaves half a trajectory for a later run to refuse.
+  for (const [name, text] of Object.entries(files)) await writeFileAtomic(join(out, name), text);
   return { folder: out, files: Object.keys(files) };
 }
 

@@ -1,5 +1,6 @@
-import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { createFileExclusive } from '../../io/atomic.js';
 import { EXAMPLE_WORKUP, initFiles, PLUGIN_LINE, type ProjectModules } from '../init/templates.js';
 import { colors, type Io } from '../io.js';
 import { packageRoot } from '../package-root.js';
@@ -58,7 +59,11 @@ export async function runInit(options: InitOptions, io: Io): Promise<number> {
       continue;
     }
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, text, { flag: 'wx' });
+    // Whole or not at all, and never over a file another process made meanwhile.
+    if (!(await createFileExclusive(target, text))) {
+      io.out(`${c.yellow('kept')}    ${path} ${c.dim('(exists)')}`);
+      continue;
+    }
     io.out(`${c.green('created')} ${path}`);
   }
   const example = join(root, EXAMPLE_WORKUP.to);

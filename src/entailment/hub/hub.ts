@@ -1,6 +1,7 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../errors/index.js';
+import { writeFileAtomic } from '../../io/atomic.js';
 import { modelCandidates } from '../onnx/export-folder.js';
 import { downloadFile, type Expected } from './download.js';
 import type { ProgressStream } from './progress.js';
@@ -190,5 +191,5 @@ async function readManifest(dest: string): Promise<Manifest> {
 }
 
 async function writeManifest(dest: string, manifest: Manifest): Promise<void> {
-  await writeFile(join(dest, MANIFEST), JSON.stringify(manifest, null, 2));
+  await writeFileAtomic(join(dest, MANIFEST), JSON.stringify(manifest, null, 2));
 }
