@@ -180,7 +180,9 @@ async function kinds(dir) {
     ['workup json', ['fixtures/workups/single-file.workup.json'], 'w.json', loadWorkup],
     [
       'note',
-      ['grounded', 'uncited', 'unsupported', 'dangling', 'guessed'].map((w) => `fixtures/workups/${w}/note.md`),
+      ['grounded', 'uncited', 'unsupported', 'dangling', 'guessed'].map(
+        (w) => `fixtures/workups/${w}/note.md`,
+      ),
       'nt/note.md',
       folder('note.md'),
     ],
