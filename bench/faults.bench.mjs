@@ -1,23 +1,25 @@
-// Faults: 30 `kill -9`s of `needlework run` while it writes its reports (JUnit, HTML, OTLP and a trend history of 49
-// runs), each followed by a normal run. Targets: 0 malformed report files after a kill, 0 stale locks or temporary
-// files after the next run, and the lock a kill left costing the next append under 100 ms (an empty lock used to cost
-// 8 s): measured here by taking that lock in this process, before the next run starts.
-// Each kill waits until a temporary or lock file appears in the reports folder, then a seeded random 0-250 ms, so
-// the kills land at different moments of the writes.
+// Faults: 30 `kill -9`s of `needlework run` while it writes its reports (JUnit, HTML, OTLP), and 30 while it appends
+// to the results store (the embedded store in .needlework/store), each followed by a normal run. Targets: 0 malformed
+// report files after a kill, 0 stale locks or temporary files after the next run, a store that still opens with
+// every run the completed runs appended (a killed run may be lost, never another), and the lock a kill left costing
+// the next append under 100 ms (an empty lock used to cost 8 s): measured by taking that lock in this process.
+// Each kill waits until a temporary file appears in the reports folder (or the store's lock, for the appends), then a
+// seeded random 0-250 ms, so the kills land at different moments of the writes.
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'junit2json';
 import { withLock } from '../dist/src/report/trend/lock.js';
+import { openStore } from '../dist/src/store/open.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist/src/cli/bin.js');
 const KILLS = 30;
 const COPIES = 100;
 const REPORTERS = ['needlework-junit', 'needlework-html', 'needlework-trend', 'needlework-otel'];
-const FILES = ['junit.xml', 'report.html', 'trend.json', 'evaluations.otlp.json'];
+const FILES = ['junit.xml', 'report.html', 'evaluations.otlp.json'];
 
 let seed = 25;
 const rand = () => {
@@ -81,100 +83,131 @@ async function whole(file) {
   }
 }
 
+const store = join(dir, '.needlework/store');
+const storeLock = `${store}.lock`;
+const exists = (path) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const leftovers = async () => {
   const names = await readdir(out).catch(() => []);
   return {
-    locks: names.filter((n) => n.endsWith('.lock')).length,
+    locks: names.filter((n) => n.endsWith('.lock')).length + ((await exists(storeLock)) ? 1 : 0),
     temps: names.filter((n) => n.endsWith('.tmp')).length,
   };
 };
-
-// The history the kills land on: 49 runs, as a CI job that has run for a while has.
-const first = await runToEnd();
-if (first.code !== 0) throw new Error(`the first run failed:\n${first.stderr}`);
-const history = await readFile(join(out, 'trend.json'), 'utf8');
-const lines = history.split('\n');
-const run = lines[1];
-const runs = Array.from({ length: 49 }, (_, i) =>
-  run.replace(
-    /^\{"id":"[^"]*","time":"[^"]*"/,
-    `{"id":"seed-${i}","time":"2020-01-01T00:00:${String(i).padStart(2, '0')}.000Z"`,
-  ),
-);
-await writeFile(join(out, 'trend.json'), `${lines[0]}\n${runs.join(',\n')}\n]}\n`);
-const historyMb = (await readFile(join(out, 'trend.json'))).length / 1e6;
-const clean = await runToEnd();
-if (clean.code !== 0) throw new Error(`a run on the seeded history failed:\n${clean.stderr}`);
-
-let hit = 0;
-let malformed = 0;
-let leftLocks = 0;
-let leftTemps = 0;
-let stale = 0;
-let failedNext = 0;
-const lockMs = [];
-const freshMs = [];
-for (let k = 0; k < KILLS; k++) {
-  const child = start();
-  const exited = new Promise((done) => child.on('exit', () => done()));
-  let ended = false;
-  exited.then(() => {
-    ended = true;
-  });
-  while (!ended) {
-    const names = await readdir(out).catch(() => []);
-    if (names.some((n) => n.endsWith('.tmp') || n.endsWith('.lock'))) {
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 250)));
-      if (!ended && child.kill('SIGKILL')) hit++;
-      break;
+/** The runs the store holds, or -1 when it does not open. */
+async function storedRuns() {
+  try {
+    const opened = await openStore(store, { mustExist: true });
+    try {
+      return await opened.count();
+    } finally {
+      await opened.close();
     }
-    await new Promise((resolve) => setTimeout(resolve, 1));
+  } catch {
+    return -1;
   }
-  await exited;
-  for (const file of FILES) if (!(await whole(join(out, file)))) malformed++;
-  const left = await leftovers();
-  leftLocks += left.locks;
-  leftTemps += left.temps;
-  if (left.locks > 0) {
-    const began = performance.now();
-    await withLock(join(out, 'trend.json.lock'), async () => undefined, { timeoutMs: 30_000 });
-    lockMs.push(performance.now() - began);
-    // The same lock once free, for the ratio: what the leftover costs beyond taking a lock at all.
-    const again = performance.now();
-    await withLock(join(out, 'trend.json.lock'), async () => undefined, { timeoutMs: 30_000 });
-    freshMs.push(performance.now() - again);
-  }
-  const next = await runToEnd();
-  if (next.code !== 0) failedNext++;
-  const after = await leftovers();
-  stale += after.locks + after.temps;
-  for (const file of FILES) if (!(await whole(join(out, file)))) malformed++;
 }
+
+// The store the kills land on: made by a first run, then 20 more, as a CI job that has run for a while has.
+for (let i = 0; i < 21; i++) {
+  const first = await runToEnd();
+  if (first.code !== 0) throw new Error(`a seeding run failed:\n${first.stderr}`);
+}
+
+/** 30 kills, each when `ready()` first holds (then a random 0-250 ms), each followed by a normal run. */
+async function killRound(ready) {
+  const tally = {
+    hit: 0,
+    malformed: 0,
+    leftLocks: 0,
+    leftTemps: 0,
+    stale: 0,
+    failedNext: 0,
+    lost: 0,
+    broken: 0,
+  };
+  const lockMs = [];
+  const freshMs = [];
+  for (let k = 0; k < KILLS; k++) {
+    const before = await storedRuns();
+    const child = start();
+    const exited = new Promise((done) => child.on('exit', () => done()));
+    let ended = false;
+    exited.then(() => {
+      ended = true;
+    });
+    while (!ended) {
+      if (await ready()) {
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 250)));
+        if (!ended && child.kill('SIGKILL')) tally.hit++;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await exited;
+    for (const file of FILES) if (!(await whole(join(out, file)))) tally.malformed++;
+    const left = await leftovers();
+    tally.leftLocks += left.locks;
+    tally.leftTemps += left.temps;
+    if (await exists(storeLock)) {
+      const began = performance.now();
+      await withLock(storeLock, async () => undefined, { timeoutMs: 30_000 });
+      lockMs.push(performance.now() - began);
+      // The same lock once free, for the ratio: what the leftover costs beyond taking a lock at all.
+      const again = performance.now();
+      await withLock(storeLock, async () => undefined, { timeoutMs: 30_000 });
+      freshMs.push(performance.now() - again);
+    }
+    const afterKill = await storedRuns();
+    const next = await runToEnd();
+    if (next.code !== 0) tally.failedNext++;
+    const after = await leftovers();
+    tally.stale += after.locks + after.temps;
+    for (const file of FILES) if (!(await whole(join(out, file)))) tally.malformed++;
+    const now = await storedRuns();
+    if (afterKill === -1 || now === -1) tally.broken++;
+    // The next run is kept; the killed one may or may not have been; none before it is lost.
+    else if (now < before + 1 || afterKill < before) tally.lost++;
+  }
+  return { ...tally, lockMs, freshMs };
+}
+
+const writes = await killRound(async () =>
+  (await readdir(out).catch(() => [])).some((n) => n.endsWith('.tmp')),
+);
+const appends = await killRound(() => exists(storeLock));
 
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const slowest = lockMs.length > 0 ? Math.max(...lockMs) : 0;
-const rows = [
-  [
-    'kills while writing',
-    `${hit} of ${KILLS}`,
-    `history ${historyMb.toFixed(1)} MB`,
-    `${KILLS}`,
-    verdict(hit === KILLS),
-  ],
-  ['left by the kills', `${leftLocks} locks, ${leftTemps} temps`, '', '', ''],
-  ['malformed report files', String(malformed), '', '0', verdict(malformed === 0)],
-  ['stale locks and temps after the next run', String(stale), '', '0', verdict(stale === 0)],
-  ['next runs that failed', String(failedNext), '', '0', verdict(failedNext === 0)],
-  [
-    'taking a lock a kill left: median, slowest',
-    `${median(lockMs).toFixed(1)} ms, ${slowest.toFixed(1)} ms`,
-    `${lockMs.length} locks; a free lock ${median(freshMs).toFixed(1)} ms, ${Math.max(0, ...freshMs).toFixed(1)} ms`,
-    'median < 100 ms',
-    verdict(median(lockMs) < 100),
-  ],
-];
+const rows = [];
+for (const [name, t] of [
+  ['report writes', writes],
+  ['store appends', appends],
+]) {
+  rows.push(
+    [`kills during ${name}`, `${t.hit} of ${KILLS}`, '', `${KILLS}`, verdict(t.hit === KILLS)],
+    ['  left by the kills', `${t.leftLocks} locks, ${t.leftTemps} temps`, '', '', ''],
+    ['  malformed report files', String(t.malformed), '', '0', verdict(t.malformed === 0)],
+    ['  stale locks and temps after the next run', String(t.stale), '', '0', verdict(t.stale === 0)],
+    ['  next runs that failed', String(t.failedNext), '', '0', verdict(t.failedNext === 0)],
+    ['  store that no longer opens', String(t.broken), '', '0', verdict(t.broken === 0)],
+    ['  runs lost beyond the killed one', String(t.lost), '', '0', verdict(t.lost === 0)],
+    [
+      '  taking a lock a kill left: median, slowest',
+      t.lockMs.length
+        ? `${median(t.lockMs).toFixed(1)} ms, ${Math.max(...t.lockMs).toFixed(1)} ms`
+        : 'no lock was left',
+      `${t.lockMs.length} locks; a free lock ${median(t.freshMs).toFixed(1)} ms`,
+      'median < 100 ms',
+      verdict(median(t.lockMs) < 100),
+    ],
+  );
+}
 const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => String(r[i]).length), 6));
 for (const r of [['what', 'count', 'note', 'target', 'verdict'], ...rows])
   console.log(r.map((c, i) => String(c).padEnd(widths[i])).join('  '));
+if (rows.some((r) => r[4] === 'MISSED')) process.exitCode = 1;
 await rm(dir, { recursive: true, force: true });
