@@ -13,7 +13,8 @@ import type { TextRun } from './blocks.js';
  * closer of its kind last failed (the spec's `openers_bottom`), so no input walks back over the same delimiters.
  */
 
-/** Where a paragraph's lines stand: `text` is their content joined by `\n`; line `k` starts at `text` offset
+/** Where a paragraph's lines stand: `text` is their content, each with its line ending (`\n`, `\r\n` or `\r`) and
+ * any white space before it; line `k` starts at `text` offset
  * `joined[k]` and at source offset `source[k]`. */
 export interface InlineSource {
   text: string;
@@ -109,13 +110,14 @@ const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
   return WHITE.test(c) ? 1 : PUNCTUATION.test(c) ? 2 : 0;
 });
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+const LINE_ENDING = /[\r\n]/;
 
 const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\0- <>\x7f]*)>/y;
 const AUTOLINK_EMAIL =
   /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
 // An open or closing tag on one line (CommonMark 0.31, section 6.6).
 const OPEN_TAG =
-  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\n"'=<>`]+|'[^'\n]*'|"[^"\n]*"))?)*[ \t]*\/?>/y;
+  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`]+|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>/y;
 const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
 
 /** The greatest depth of parentheses micromark allows in a link destination. */
@@ -157,10 +159,12 @@ function tokenize(text: string): Token[] {
         dataStart = i;
         continue;
       }
-      if (next === 10) {
+      if (next === 10 || next === 13) {
+        // A hard break (section 6.7) up to the end of the line ending (`\r\n` included).
+        const end = next === 13 && text.charCodeAt(i + 2) === 10 ? i + 3 : i + 2;
         flushData(i);
-        tokens.push(token(BREAK, i, i + 2, ' '));
-        i += 2;
+        tokens.push(token(BREAK, i, end, ' '));
+        i = end;
         dataStart = i;
         continue;
       }
@@ -183,12 +187,40 @@ function tokenize(text: string): Token[] {
       const close = runs.at[runs.next]!;
       runs.next++;
       let content = text.slice(end, close);
-      if (content.includes('\n')) throw GIVE_UP;
+      if (LINE_ENDING.test(content)) throw GIVE_UP;
       if (content.length > 1 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '')
         content = content.slice(1, -1);
       flushData(i);
       tokens.push(token(CODE, i, close + length, content));
       i = close + length;
+      dataStart = i;
+      continue;
+    }
+    if (c === 32 || c === 9) {
+      // White space at a line's end (micromark's line suffix): two or more spaces and no tab before a line ending
+      // make a hard break (section 6.7) up to the end of the line ending; otherwise, and at the paragraph's end, it
+      // is dropped (section 4.8).
+      let end = i + 1;
+      let tabs = c === 9;
+      for (;;) {
+        const d = text.charCodeAt(end);
+        if (d === 32) end++;
+        else if (d === 9) {
+          tabs = true;
+          end++;
+        } else break;
+      }
+      const d = end < n ? text.charCodeAt(end) : -1;
+      if (d !== -1 && d !== 10 && d !== 13) {
+        i = end;
+        continue;
+      }
+      flushData(i);
+      if (d !== -1 && !tabs && end - i >= 2) {
+        const after = d === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+        tokens.push(token(BREAK, i, after, ' '));
+        i = after;
+      } else i = end;
       dataStart = i;
       continue;
     }
@@ -326,7 +358,7 @@ function resourceEnd(text: string, at: number): number {
         i++;
         break;
       }
-      if (Number.isNaN(c) || c === 60 || c === 10) throw GIVE_UP;
+      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) throw GIVE_UP;
       i += c === 92 && /[<>\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
   } else {
@@ -351,7 +383,7 @@ function resourceEnd(text: string, at: number): number {
     i++;
     for (;;) {
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d) || d === 10 || (c === 40 && d === 40)) throw GIVE_UP;
+      if (Number.isNaN(d) || d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
       if (d === closing) {
         i++;
         break;
@@ -368,7 +400,7 @@ function skipSpace(text: string, at: number): number {
   let i = at;
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c === 10) throw GIVE_UP;
+    if (c === 10 || c === 13) throw GIVE_UP;
     if (c !== 32 && c !== 9) return i;
     i++;
   }

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseBlocks } from '../../src/note/block-parser.js';
 import { parseNote } from '../../src/note/parse.js';
-import { scanBlocks } from '../../src/note/scan.js';
 import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
 
 const WORKUPS = new URL('../../fixtures/workups/', import.meta.url);
@@ -187,7 +187,7 @@ const note = fc
 
 describe('parseNote agrees with the parser it replaces (test/reference/parse-note-v1.ts, commit e2889b5)', () => {
   it.each(fixtureNotes())('on the fixture note %s, read by the scanner', (_, source) => {
-    expect(scanBlocks(source)).toBeDefined();
+    expect(parseBlocks(source)).toBeDefined();
     expect(parseNote(source, { file: 'note.md' })).toStrictEqual(parseNoteV1(source, { file: 'note.md' }));
   });
 
@@ -195,7 +195,7 @@ describe('parseNote agrees with the parser it replaces (test/reference/parse-not
     let scanned = 0;
     fc.assert(
       fc.property(note, (source) => {
-        if (scanBlocks(source) !== undefined) scanned++;
+        if (parseBlocks(source) !== undefined) scanned++;
         expect(parseNote(source)).toStrictEqual(parseNoteV1(source));
       }),
       { numRuns: 10_000, seed: 12 },
