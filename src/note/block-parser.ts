@@ -57,6 +57,7 @@ interface Open {
   starts: number[];
   ends: number[];
   nexts: number[];
+  flows: number[];
   slot: number;
 }
 
@@ -78,6 +79,7 @@ function open(kind: number): Open {
     starts: kind === PARAGRAPH ? [] : NONE,
     ends: kind === PARAGRAPH ? [] : NONE,
     nexts: kind === PARAGRAPH ? [] : NONE,
+    flows: kind === PARAGRAPH ? [] : NONE,
     slot: -1,
   };
 }
@@ -131,6 +133,8 @@ class BlockParser {
   private blank = false;
   /** Whether a list item opened on this line interrupts (see `line`). */
   private interrupt = false;
+  /** Where the line starts after the prefixes of the containers it continues (-1 inside a split tab). */
+  private flowStart = 0;
   private interruptUncertain = false;
 
   constructor(source: string) {
@@ -304,6 +308,7 @@ class BlockParser {
       if (!ok) break;
     }
     this.matched = matched;
+    this.flowStart = this.partialTab ? -1 : this.offset;
     const allClosed = matched === this.depth;
     let container = stack[matched - 1]!;
     // Whether new list items interrupt (micromark's `interrupt`, set for the whole line): when every open container
@@ -439,6 +444,7 @@ class BlockParser {
     block.starts.push(this.nextNonspace);
     block.ends.push(this.lineEnd);
     block.nexts.push(this.next);
+    block.flows.push(this.flowStart);
   }
 
   /** 4.2: an ATX heading from the `#` run of `length` at `at`, its content without the closing sequence. */
@@ -573,7 +579,7 @@ class BlockParser {
     if (ENTITY.test(text)) throw REFUSE;
     let runs: TextRun[] | undefined;
     if (MARKUP.test(text)) {
-      runs = inlineRuns({ text, joined, source: starts });
+      runs = inlineRuns({ text, joined, source: starts, flow: paragraph.flows });
       if (!runs) throw REFUSE;
     } else {
       runs = [{ text, start: starts[0]!, end: ends[last]! }];

@@ -20,6 +20,8 @@ export interface InlineSource {
   text: string;
   joined: readonly number[];
   source: readonly number[];
+  /** Where each line starts after its containers' prefixes (its indent included), or -1 where a tab is split. */
+  flow?: readonly number[];
 }
 
 const DATA = 0;
@@ -76,13 +78,26 @@ function token(kind: number, start: number, end: number, value: string): Token {
   };
 }
 
+/**
+ * Where the first backtick run that opens no code span stands in the text being read, or -1. After one, micromark
+ * ends a text node that ends with a line ending (before a token other than text) not there but where the next line
+ * starts after its containers' prefixes (`InlineSource.flow`), its indent not included; `flatten` does the same.
+ */
+let untickedAt = -1;
+
 /** Thrown inside the tokenizer when the text holds what is left to the full parser. */
 const GIVE_UP = Symbol('give up');
 
 /** The text runs of a paragraph, or undefined when the full parser must read it. */
 export function inlineRuns(input: InlineSource): TextRun[] | undefined {
   const tokens = tokensOf(input.text);
-  return tokens && flatten(tokens, input);
+  if (!tokens) return undefined;
+  try {
+    return flatten(tokens, input);
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
 }
 
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
@@ -133,6 +148,7 @@ function tokensOf(text: string): Token[] | undefined {
 }
 
 function tokenize(text: string): Token[] {
+  untickedAt = -1;
   const tokens: Token[] = [];
   const n = text.length;
   // Backtick runs by length, each list in order, with a cursor that only moves on: a closer is looked for once.
@@ -181,6 +197,8 @@ function tokenize(text: string): Token[] {
       const runs = backticks.get(length);
       while (runs && runs.next < runs.at.length && runs.at[runs.next]! <= i) runs.next++;
       if (!runs || runs.next === runs.at.length) {
+        // A run that opens no code span is text (see `untickedAt`).
+        if (untickedAt === -1) untickedAt = i;
         i = end;
         continue;
       }
@@ -481,7 +499,16 @@ function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
   let end = -1;
   const flush = (): void => {
     if (start === -1) return;
-    runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, end) });
+    let to = sourceEnd(input, end);
+    const c = text.charCodeAt(end - 1);
+    if (untickedAt !== -1 && untickedAt < end && (c === 10 || c === 13) && end < text.length) {
+      // The line ending ends the run: micromark's end after an unticked run (see `untickedAt`).
+      const line = input.joined.indexOf(end);
+      const flow = line === -1 ? undefined : input.flow?.[line];
+      if (flow === undefined || flow < 0) throw GIVE_UP;
+      to = flow;
+    }
+    runs.push({ text: value, start: sourceAt(input, start), end: to });
     value = '';
     start = -1;
   };
