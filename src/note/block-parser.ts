@@ -3,11 +3,11 @@ import {
   FENCE_OPEN,
   HTML_CLOSE,
   HTML_OPEN,
-  LIST_MARKER,
+  listMarker,
   matchAt,
   SETEXT_UNDERLINE,
   TAG_NAME_THEN_ATTRIBUTE,
-  THEMATIC_BREAK,
+  thematicBreak,
 } from './block-starts.js';
 import type { NoteBlock, TextRun } from './blocks.js';
 import { inlineRuns, inlineText } from './inline.js';
@@ -52,17 +52,13 @@ interface Open {
   htmlKind: number;
   /** INDENTED: opened on a line that ended containers, after which micromark's `interrupt` is not what it is else. */
   uncertain: boolean;
-  // PARAGRAPH: where each line's content starts, where it ends (line ending excluded), where the next line starts,
-  // and the slot of `blocks` it fills.
-  starts: number[];
-  ends: number[];
-  nexts: number[];
-  flows: number[];
+  // PARAGRAPH: how many lines it has (their places are the parser's `starts`, `ends`, `nexts` and `flows`: only one
+  // paragraph is open at a time, the deepest block), and the slot of `blocks` it fills.
+  lines: number;
+  /** PARAGRAPH: whether a line ends with white space (a hard break, or white space to drop). */
+  trailing: boolean;
   slot: number;
 }
-
-/** The line lists of a block that is not a paragraph (never written). */
-const NONE: number[] = [];
 
 function open(kind: number): Open {
   return {
@@ -76,10 +72,8 @@ function open(kind: number): Open {
     fenceIndent: 0,
     htmlKind: 0,
     uncertain: false,
-    starts: kind === PARAGRAPH ? [] : NONE,
-    ends: kind === PARAGRAPH ? [] : NONE,
-    nexts: kind === PARAGRAPH ? [] : NONE,
-    flows: kind === PARAGRAPH ? [] : NONE,
+    trailing: false,
+    lines: 0,
     slot: -1,
   };
 }
@@ -88,8 +82,9 @@ function open(kind: number): Open {
 const REFUSED = /[\0-\x08\x0b\x0c\x0e-\x1f]|^\uFEFF/;
 /** A character reference (section 2.5), left to the full parser. */
 const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});/;
-/** Inline markup, read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source. */
-const MARKUP = /[\\`*_<]|\]\(|[ \t](?:\r|\n|$)/;
+/** Inline markup, read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
+ * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
+const MARKUP = /[\\`*_<]|\]\(/;
 
 /** Thrown inside the parser when the full parser must read the note. */
 const REFUSE = Symbol('refuse');
@@ -104,6 +99,13 @@ export function parseBlocks(source: string): NoteBlock[] | undefined {
     throw error;
   }
 }
+
+// The open paragraph's line lists, shared by every parse (one runs at a time, to its end): a note's paragraphs reuse
+// their room rather than allocate four lists each.
+const STARTS: number[] = [];
+const ENDS: number[] = [];
+const NEXTS: number[] = [];
+const FLOWS: number[] = [];
 
 class BlockParser {
   private readonly source: string;
@@ -133,6 +135,12 @@ class BlockParser {
   private blank = false;
   /** Whether a list item opened on this line interrupts (see `line`). */
   private interrupt = false;
+  // The open paragraph's lines: where each one's content starts, where it ends (line ending excluded), where the next
+  // line starts, and where it starts after its containers' prefixes (see `InlineSource.flow`); filled by index.
+  private readonly starts = STARTS;
+  private readonly ends = ENDS;
+  private readonly nexts = NEXTS;
+  private readonly flows = FLOWS;
   /** Where the line starts after the prefixes of the containers it continues (-1 inside a split tab). */
   private flowStart = 0;
   private interruptUncertain = false;
@@ -340,13 +348,13 @@ class BlockParser {
         container = this.addChild(open(QUOTE));
         continue;
       }
-      let length = indented ? -1 : matchAt(ATX_OPEN, source, at);
+      let length = indented || c !== 35 ? -1 : matchAt(ATX_OPEN, source, at);
       if (length > 0) {
         // 4.2 ATX heading
         this.heading(length, at);
         return;
       }
-      length = indented ? -1 : matchAt(FENCE_OPEN, source, at);
+      length = indented || (c !== 96 && c !== 126) ? -1 : matchAt(FENCE_OPEN, source, at);
       if (length > 0) {
         const fence = open(FENCE);
         fence.fence = c;
@@ -371,14 +379,19 @@ class BlockParser {
           return;
         }
       }
-      if (!indented && container.kind === PARAGRAPH && matchAt(SETEXT_UNDERLINE, source, at) > 0) {
+      if (
+        !indented &&
+        (c === 61 || c === 45) &&
+        container.kind === PARAGRAPH &&
+        matchAt(SETEXT_UNDERLINE, source, at) > 0
+      ) {
         // 4.3 setext heading: the paragraph becomes its content.
         this.closeUnmatched();
         this.closeParagraph(this.tip, c === 61 ? 1 : 2);
         this.depth--;
         return;
       }
-      if (!indented && matchAt(THEMATIC_BREAK, source, at) > 0) {
+      if (!indented && thematicBreak(source, at, this.lineEnd)) {
         // 4.1 thematic break
         this.addChild(undefined);
         return;
@@ -441,10 +454,13 @@ class BlockParser {
       }
       return;
     }
-    block.starts.push(this.nextNonspace);
-    block.ends.push(this.lineEnd);
-    block.nexts.push(this.next);
-    block.flows.push(this.flowStart);
+    const last = this.source.charCodeAt(this.lineEnd - 1);
+    if (last === 32 || last === 9) block.trailing = true;
+    const k = block.lines++;
+    this.starts[k] = this.nextNonspace;
+    this.ends[k] = this.lineEnd;
+    this.nexts[k] = this.next;
+    this.flows[k] = this.flowStart;
   }
 
   /** 4.2: an ATX heading from the `#` run of `length` at `at`, its content without the closing sequence. */
@@ -481,9 +497,9 @@ class BlockParser {
   private listItem(): Open | undefined {
     const { source } = this;
     const at = this.nextNonspace;
-    const length = matchAt(LIST_MARKER, source, at);
+    const length = listMarker(source, at, this.lineEnd);
     if (length < 0) return undefined;
-    const ordered = length > 1 || (source.charCodeAt(at) >= 48 && source.charCodeAt(at) <= 57);
+    const ordered = length > 1;
     const after = this.code(at + length);
     if (after !== -1 && after !== 32 && after !== 9) return undefined;
     // Interrupting, an item must have content and an ordered one must be `1`.
@@ -555,8 +571,8 @@ class BlockParser {
   /** A paragraph's runs, or the heading it makes with a setext underline of `setext` (1 or 2). */
   private closeParagraph(paragraph: Open, setext: number): void {
     const { source } = this;
-    const { starts, ends, nexts } = paragraph;
-    const last = starts.length - 1;
+    const { starts, ends, nexts } = this;
+    const last = paragraph.lines - 1;
     // 4.7: a paragraph may open with link reference definitions, which the full parser reads.
     if (this.mayDefine && source.charCodeAt(starts[0]!) === 91) throw REFUSE;
     let text: string;
@@ -565,8 +581,8 @@ class BlockParser {
       text = source.slice(starts[0]!, ends[0]!);
       joined = [0];
     } else {
-      joined = new Array<number>(starts.length);
-      const parts = new Array<string>(starts.length);
+      joined = new Array<number>(last + 1);
+      const parts = new Array<string>(last + 1);
       let at = 0;
       for (let k = 0; k <= last; k++) {
         joined[k] = at;
@@ -578,8 +594,13 @@ class BlockParser {
     }
     if (ENTITY.test(text)) throw REFUSE;
     let runs: TextRun[] | undefined;
-    if (MARKUP.test(text)) {
-      runs = inlineRuns({ text, joined, source: starts, flow: paragraph.flows });
+    if (paragraph.trailing || MARKUP.test(text)) {
+      runs = inlineRuns({
+        text,
+        joined,
+        source: starts.slice(0, last + 1),
+        flow: this.flows.slice(0, last + 1),
+      });
       if (!runs) throw REFUSE;
     } else {
       runs = [{ text, start: starts[0]!, end: ends[last]! }];

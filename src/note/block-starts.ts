@@ -5,8 +5,18 @@
  * could be read two ways: white space is a space or a tab (never `\s`, which would take a no-break space).
  */
 
-/** 4.1 Thematic break: three or more `*`, `-` or `_`, each followed by spaces or tabs, up to the line's end. */
-export const THEMATIC_BREAK = /(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})(?=\r|\n|$)/y;
+/** 4.1 Thematic break: three or more `*`, `-` or `_` (the one at `at`), and spaces or tabs, up to the line's end. */
+export function thematicBreak(source: string, at: number, lineEnd: number): boolean {
+  const marker = source.charCodeAt(at);
+  if (marker !== 42 && marker !== 45 && marker !== 95) return false;
+  let count = 0;
+  for (let i = at; i < lineEnd; i++) {
+    const c = source.charCodeAt(i);
+    if (c === marker) count++;
+    else if (c !== 32 && c !== 9) return false;
+  }
+  return count >= 3;
+}
 
 /** 4.2 ATX heading: one to six `#` followed by a space, a tab or the line's end. */
 export const ATX_OPEN = /#{1,6}(?=[ \t\r\n]|$)/y;
@@ -17,8 +27,19 @@ export const SETEXT_UNDERLINE = /(?:=+|-+)[ \t]*(?=\r|\n|$)/y;
 /** 4.5 Fenced code: three or more backticks (with no backtick in the info string after them) or tildes. */
 export const FENCE_OPEN = /`{3,}(?=[^`\r\n]*(?:\r|\n|$))|~{3,}/y;
 
-/** List item markers (5.2): a bullet, or one to nine digits and `.` or `)`; the caller checks what follows. */
-export const LIST_MARKER = /[-+*]|[0-9]{1,9}[.)]/y;
+/**
+ * 5.2 List item marker at `at`: its length (1 for a bullet `-`, `+`, `*`; one to nine digits and `.` or `)` for an
+ * ordered one), or -1. The caller checks what follows it.
+ */
+export function listMarker(source: string, at: number, lineEnd: number): number {
+  const c = source.charCodeAt(at);
+  if (c === 45 || c === 43 || c === 42) return 1;
+  let i = at;
+  while (i < lineEnd && i - at < 9 && source.charCodeAt(i) >= 48 && source.charCodeAt(i) <= 57) i++;
+  if (i === at || i >= lineEnd) return -1;
+  const d = source.charCodeAt(i);
+  return d === 46 || d === 41 ? i + 1 - at : -1;
+}
 
 const BLOCK_NAMES =
   'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul';
