@@ -23,7 +23,7 @@ import { inlineRuns, inlineText } from './inline.js';
  *
  * It gives exactly the blocks `mdastBlocks` gives (mdast-util-from-markdown, micromark 4), or undefined for what is
  * left to that parser: a paragraph that may open with a link reference definition (section 4.7: `[` in a note
- * holding `]:`), a paragraph or heading whose inline content `inline.ts` refuses, character references, control
+ * holding `]:`), a paragraph or heading whose inline content `inline.ts` refuses, control
  * characters other than tab, CR and LF, a byte-order mark, and an HTML tag name run into an attribute (`<a:b>`, which
  * micromark reads against the spec).
  */
@@ -80,11 +80,9 @@ function open(kind: number): Open {
 
 /** Control characters micromark reads in ways the inline reader does not (NUL becomes U+FFFD), or a leading BOM. */
 const REFUSED = /[\0-\x08\x0b\x0c\x0e-\x1f]|^\uFEFF/;
-/** A character reference (section 2.5), left to the full parser. */
-const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});/;
-/** Inline markup, read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
+/** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
  * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
-const MARKUP = /[\\`*_<]|\]\(/;
+const MARKUP = /[\\`*_<&]|\]\(/;
 
 /** Thrown inside the parser when the full parser must read the note. */
 const REFUSE = Symbol('refuse');
@@ -488,7 +486,6 @@ class BlockParser {
       if (text === undefined) throw REFUSE;
       title = text;
     }
-    if (ENTITY.test(content)) throw REFUSE;
     this.addChild(undefined);
     this.blocks.push({ kind: 'heading', depth: length, title, offset: at });
   }
@@ -592,7 +589,6 @@ class BlockParser {
       }
       text = parts.join('');
     }
-    if (ENTITY.test(text)) throw REFUSE;
     let runs: TextRun[] | undefined;
     if (paragraph.trailing || MARKUP.test(text)) {
       runs = inlineRuns({

@@ -1,3 +1,5 @@
+import { decodeNamedCharacterReference } from 'decode-named-character-reference';
+import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
 
 /**
@@ -126,6 +128,8 @@ const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
 });
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 const LINE_ENDING = /[\r\n]/;
+// A character reference (section 2.5): a name of up to 31 alphanumerics, or up to 7 decimal or 6 hex digits.
+const CHARACTER_REFERENCE = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{0,30}));/y;
 
 const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\0- <>\x7f]*)>/y;
 const AUTOLINK_EMAIL =
@@ -212,6 +216,29 @@ function tokenize(text: string): Token[] {
       tokens.push(token(CODE, i, close + length, content));
       i = close + length;
       dataStart = i;
+      continue;
+    }
+    if (c === 38) {
+      // `&`: a character reference, decoded as micromark decodes it (the HTML5 named references; a number that names
+      // no character, or a control, as U+FFFD), or text. Its value is text, merged with the text around it.
+      CHARACTER_REFERENCE.lastIndex = i;
+      const match = CHARACTER_REFERENCE.exec(text);
+      const value = !match
+        ? false
+        : match[1] !== undefined
+          ? decodeNumericCharacterReference(match[1], 10)
+          : match[2] !== undefined
+            ? decodeNumericCharacterReference(match[2], 16)
+            : decodeNamedCharacterReference(match[3]!);
+      if (match && value !== false) {
+        flushData(i);
+        const end = i + match[0].length;
+        tokens.push(token(DATA, i, end, value));
+        i = end;
+        dataStart = i;
+        continue;
+      }
+      i++;
       continue;
     }
     if (c === 32 || c === 9) {
@@ -497,18 +524,19 @@ function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
   let value = '';
   let start = -1;
   let end = -1;
+  /** The source end of a run ending at `end`: after a line ending that follows an unticked run, micromark's. */
+  const endOf = (end: number): number => {
+    const c = text.charCodeAt(end - 1);
+    if (untickedAt === -1 || untickedAt >= end || (c !== 10 && c !== 13) || end >= text.length)
+      return sourceEnd(input, end);
+    const line = lineAt(input.joined, end);
+    const flow = input.joined[line] === end ? input.flow?.[line] : undefined;
+    if (flow === undefined || flow < 0) throw GIVE_UP;
+    return flow;
+  };
   const flush = (): void => {
     if (start === -1) return;
-    let to = sourceEnd(input, end);
-    const c = text.charCodeAt(end - 1);
-    if (untickedAt !== -1 && untickedAt < end && (c === 10 || c === 13) && end < text.length) {
-      // The line ending ends the run: micromark's end after an unticked run (see `untickedAt`).
-      const line = input.joined.indexOf(end);
-      const flow = line === -1 ? undefined : input.flow?.[line];
-      if (flow === undefined || flow < 0) throw GIVE_UP;
-      to = flow;
-    }
-    runs.push({ text: value, start: sourceAt(input, start), end: to });
+    runs.push({ text: value, start: sourceAt(input, start), end: endOf(end) });
     value = '';
     start = -1;
   };
@@ -537,7 +565,7 @@ function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
         break;
       case BREAK:
         flush();
-        runs.push({ text: ' ', start: sourceAt(input, t.start), end: sourceEnd(input, t.end) });
+        runs.push({ text: ' ', start: sourceAt(input, t.start), end: endOf(t.end) });
         break;
       case HTML:
         flush();
@@ -586,9 +614,8 @@ function altText(t: Token, text: string): string {
   }
 }
 
-/** The source offset of a joined-text offset. */
-function sourceAt(input: InlineSource, at: number): number {
-  const { joined, source } = input;
+/** The line of a joined-text offset (binary search: the last line starting at or before it). */
+function lineAt(joined: readonly number[], at: number): number {
   let lo = 0;
   let hi = joined.length - 1;
   while (lo < hi) {
@@ -596,7 +623,13 @@ function sourceAt(input: InlineSource, at: number): number {
     if (joined[mid]! <= at) lo = mid;
     else hi = mid - 1;
   }
-  return source[lo]! + (at - joined[lo]!);
+  return lo;
+}
+
+/** The source offset of a joined-text offset. */
+function sourceAt(input: InlineSource, at: number): number {
+  const line = lineAt(input.joined, at);
+  return input.source[line]! + (at - input.joined[line]!);
 }
 
 /** The source offset of a joined-text end (exclusive): just after the source character of the last one. */

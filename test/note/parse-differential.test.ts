@@ -220,6 +220,17 @@ const BODIES = [
   ...['<div>', '</div>', '<div/>', '<!-- c -->', '<!--', '-->', '<pre>', '</pre>', '<script>', '<span>'],
   ...['<a href="x">', '</b>', '<?x', '?>', '<!X', '>', '<![CDATA[', ']]>', '<b>t</b>', '[l](u)', '<3'],
   ...['a  ', 'a   ', 'a \t', 'a\t', 'a ', 'claim [cite:g1]  '],
+  ...[
+    'AT&amp;T',
+    '&#35;1',
+    '&#x1F600;',
+    '&copy; 2024',
+    '&nosuch;',
+    '&#0;',
+    '&#xD800;',
+    '*&amp;*',
+    '&#9999999;',
+  ],
 ];
 const blockNote = fc
   .tuple(
@@ -348,12 +359,17 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
     expect(read).toBeGreaterThanOrEqual(17_000);
   }, 300_000);
 
-  it('leaves to the full parser what it does not read: link definitions, character references, HTML on a lazy line', () => {
+  it('leaves to the full parser what it does not read: link definitions, HTML on a lazy line, NUL', () => {
     expect(parseBlocks('[a]: http://x\n\n[a]')).toBeUndefined();
     expect(parseBlocks('> [a]: http://x\n')).toBeUndefined();
-    expect(parseBlocks('AT&amp;T [cite:g1]')).toBeUndefined();
     expect(parseBlocks('> a\n<span>\n')).toBeUndefined();
     expect(parseBlocks('a\u0000b')).toBeUndefined();
+    // Character references are read here, decoded as micromark decodes them.
+    for (const source of ['AT&amp;T &copy; &#35; &#x1F600; &#0; &nosuch; &#xD800;', '# R&amp;D\n\n*&amp;*'])
+      expect(parseBlocks(source)).toStrictEqual(mdastBlocks(source));
+    expect(parseBlocks('AT&amp;T')).toStrictEqual([
+      { kind: 'paragraph', paragraphs: [[{ text: 'AT&T', start: 0, end: 8 }]] },
+    ]);
     // With no `]:` in the note, a bracket opens no definition: read here.
     expect(parseBlocks('[a] b')).toStrictEqual(mdastBlocks('[a] b'));
   });
