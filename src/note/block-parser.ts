@@ -91,7 +91,7 @@ const REFUSE = Symbol('refuse');
 export function parseBlocks(source: string): NoteBlock[] | undefined {
   if (REFUSED.test(source)) return undefined;
   try {
-    return new BlockParser(source).run();
+    return PARSER.parse(source);
   } catch (error) {
     if (error === REFUSE) return undefined;
     throw error;
@@ -105,12 +105,18 @@ const ENDS: number[] = [];
 const NEXTS: number[] = [];
 const FLOWS: number[] = [];
 
+/**
+ * The parser, one for every parse (each runs to its end before the next starts, and `parse` resets it). One
+ * long-lived instance, rather than one per note, also keeps V8's optimized code for it: code compiled for a parser
+ * that a garbage collection then frees is thrown away ("weak objects"), which cost the note bench a recompilation of
+ * every method after each collection.
+ */
 class BlockParser {
-  private readonly source: string;
-  private readonly mayDefine: boolean;
-  private readonly hasCR: boolean;
+  private source = '';
+  private mayDefine = false;
+  private hasCR = false;
   /** The blocks in document order; a paragraph's slot is null until it closes (and when it makes no block). */
-  private readonly blocks: Array<NoteBlock | null> = [];
+  private blocks: Array<NoteBlock | null> = [];
   /** The open blocks, the document first: `stack[0 .. depth)`. */
   private readonly stack: Open[] = [open(DOCUMENT)];
   private depth = 1;
@@ -143,14 +149,14 @@ class BlockParser {
   private flowStart = 0;
   private interruptUncertain = false;
 
-  constructor(source: string) {
+  parse(source: string): NoteBlock[] {
     this.source = source;
     this.mayDefine = source.includes(']:');
     this.hasCR = source.includes('\r');
-  }
-
-  run(): NoteBlock[] {
-    const { source } = this;
+    this.blocks = [];
+    this.stack[0] = open(DOCUMENT);
+    this.depth = 1;
+    this.matched = 1;
     let lineStart = 0;
     for (;;) {
       this.findLineEnd(lineStart);
@@ -632,3 +638,5 @@ function maybeSpecial(c: number): boolean {
     (c >= 48 && c <= 57)
   );
 }
+
+const PARSER = new BlockParser();
