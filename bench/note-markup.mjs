@@ -56,3 +56,40 @@ export function table(rows, rand) {
 function pickWith(rand, list) {
   return list[Math.floor(rand() * list.length)];
 }
+
+/**
+ * The block structures agents write notes in, each applied to a note's lines (headings, paragraphs and `- ` bullets):
+ * Windows line endings, block quotes, ordered lists, tabs after markers and as indents, trailing double spaces (hard
+ * breaks) with a continuation line, fenced code between the claims, several markers on one line, setext headings.
+ */
+export const BLOCK_KINDS = [
+  'CRLF',
+  'block quotes',
+  'ordered lists',
+  'tabs',
+  'hard breaks',
+  'code fences',
+  'nested markers',
+  'setext headings',
+];
+
+/** `lines` of a note written in the block structure `kind`, joined into its source. */
+export function blockify(kind, lines) {
+  let n = 0;
+  const out = [];
+  for (const line of lines) {
+    const bullet = line.startsWith('- ');
+    if (kind === 'block quotes' && (bullet || line === '')) out.push(line === '' ? '>' : `> ${line}`);
+    else if (kind === 'ordered lists' && bullet) out.push(`${++n}. ${line.slice(2)}`);
+    else if (kind === 'tabs' && bullet) out.push(`-\t${line.slice(2)}`);
+    else if (kind === 'hard breaks' && bullet) out.push(`${line}  `, '  as the ledger shows');
+    else if (kind === 'nested markers' && bullet) out.push(`- - - ${line.slice(2)}`);
+    else if (kind === 'setext headings' && line.startsWith('#')) {
+      const title = line.replace(/^#+ /, '');
+      out.push(title, line.startsWith('## ') ? '---' : '===');
+    } else out.push(line);
+    if (kind === 'code fences' && bullet && ++n % 5 === 0)
+      out.push('', '  ```json', '  {"query": "neighbors", "of": "Halberd"}', '  - not a claim', '  ```', '');
+  }
+  return out.join(kind === 'CRLF' ? '\r\n' : '\n');
+}

@@ -1,3 +1,5 @@
+import { decodeNamedCharacterReference } from 'decode-named-character-reference';
+import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
 
 /**
@@ -13,12 +15,15 @@ import type { TextRun } from './blocks.js';
  * closer of its kind last failed (the spec's `openers_bottom`), so no input walks back over the same delimiters.
  */
 
-/** Where a paragraph's lines stand: `text` is their content joined by `\n`; line `k` starts at `text` offset
+/** Where a paragraph's lines stand: `text` is their content, each with its line ending (`\n`, `\r\n` or `\r`) and
+ * any white space before it; line `k` starts at `text` offset
  * `joined[k]` and at source offset `source[k]`. */
 export interface InlineSource {
   text: string;
   joined: readonly number[];
   source: readonly number[];
+  /** Where each line starts after its containers' prefixes (its indent included), or -1 where a tab is split. */
+  flow?: readonly number[];
 }
 
 const DATA = 0;
@@ -75,13 +80,26 @@ function token(kind: number, start: number, end: number, value: string): Token {
   };
 }
 
+/**
+ * Where the first backtick run that opens no code span stands in the text being read, or -1. After one, micromark
+ * ends a text node that ends with a line ending (before a token other than text) not there but where the next line
+ * starts after its containers' prefixes (`InlineSource.flow`), its indent not included; `flatten` does the same.
+ */
+let untickedAt = -1;
+
 /** Thrown inside the tokenizer when the text holds what is left to the full parser. */
 const GIVE_UP = Symbol('give up');
 
 /** The text runs of a paragraph, or undefined when the full parser must read it. */
 export function inlineRuns(input: InlineSource): TextRun[] | undefined {
   const tokens = tokensOf(input.text);
-  return tokens && flatten(tokens, input);
+  if (!tokens) return undefined;
+  try {
+    return flatten(tokens, input);
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
 }
 
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
@@ -109,13 +127,16 @@ const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
   return WHITE.test(c) ? 1 : PUNCTUATION.test(c) ? 2 : 0;
 });
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+const LINE_ENDING = /[\r\n]/;
+// A character reference (section 2.5): a name of up to 31 alphanumerics, or up to 7 decimal or 6 hex digits.
+const CHARACTER_REFERENCE = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{0,30}));/y;
 
 const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\0- <>\x7f]*)>/y;
 const AUTOLINK_EMAIL =
   /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
 // An open or closing tag on one line (CommonMark 0.31, section 6.6).
 const OPEN_TAG =
-  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\n"'=<>`]+|'[^'\n]*'|"[^"\n]*"))?)*[ \t]*\/?>/y;
+  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`]+|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>/y;
 const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
 
 /** The greatest depth of parentheses micromark allows in a link destination. */
@@ -131,6 +152,7 @@ function tokensOf(text: string): Token[] | undefined {
 }
 
 function tokenize(text: string): Token[] {
+  untickedAt = -1;
   const tokens: Token[] = [];
   const n = text.length;
   // Backtick runs by length, each list in order, with a cursor that only moves on: a closer is looked for once.
@@ -157,10 +179,12 @@ function tokenize(text: string): Token[] {
         dataStart = i;
         continue;
       }
-      if (next === 10) {
+      if (next === 10 || next === 13) {
+        // A hard break (section 6.7) up to the end of the line ending (`\r\n` included).
+        const end = next === 13 && text.charCodeAt(i + 2) === 10 ? i + 3 : i + 2;
         flushData(i);
-        tokens.push(token(BREAK, i, i + 2, ' '));
-        i += 2;
+        tokens.push(token(BREAK, i, end, ' '));
+        i = end;
         dataStart = i;
         continue;
       }
@@ -177,18 +201,71 @@ function tokenize(text: string): Token[] {
       const runs = backticks.get(length);
       while (runs && runs.next < runs.at.length && runs.at[runs.next]! <= i) runs.next++;
       if (!runs || runs.next === runs.at.length) {
+        // A run that opens no code span is text (see `untickedAt`).
+        if (untickedAt === -1) untickedAt = i;
         i = end;
         continue;
       }
       const close = runs.at[runs.next]!;
       runs.next++;
       let content = text.slice(end, close);
-      if (content.includes('\n')) throw GIVE_UP;
+      if (LINE_ENDING.test(content)) throw GIVE_UP;
       if (content.length > 1 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '')
         content = content.slice(1, -1);
       flushData(i);
       tokens.push(token(CODE, i, close + length, content));
       i = close + length;
+      dataStart = i;
+      continue;
+    }
+    if (c === 38) {
+      // `&`: a character reference, decoded as micromark decodes it (the HTML5 named references; a number that names
+      // no character, or a control, as U+FFFD), or text. Its value is text, merged with the text around it.
+      CHARACTER_REFERENCE.lastIndex = i;
+      const match = CHARACTER_REFERENCE.exec(text);
+      const value = !match
+        ? false
+        : match[1] !== undefined
+          ? decodeNumericCharacterReference(match[1], 10)
+          : match[2] !== undefined
+            ? decodeNumericCharacterReference(match[2], 16)
+            : decodeNamedCharacterReference(match[3]!);
+      if (match && value !== false) {
+        flushData(i);
+        const end = i + match[0].length;
+        tokens.push(token(DATA, i, end, value));
+        i = end;
+        dataStart = i;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    if (c === 32 || c === 9) {
+      // White space at a line's end (micromark's line suffix): two or more spaces and no tab before a line ending
+      // make a hard break (section 6.7) up to the end of the line ending; otherwise, and at the paragraph's end, it
+      // is dropped (section 4.8).
+      let end = i + 1;
+      let tabs = c === 9;
+      for (;;) {
+        const d = text.charCodeAt(end);
+        if (d === 32) end++;
+        else if (d === 9) {
+          tabs = true;
+          end++;
+        } else break;
+      }
+      const d = end < n ? text.charCodeAt(end) : -1;
+      if (d !== -1 && d !== 10 && d !== 13) {
+        i = end;
+        continue;
+      }
+      flushData(i);
+      if (d !== -1 && !tabs && end - i >= 2) {
+        const after = d === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+        tokens.push(token(BREAK, i, after, ' '));
+        i = after;
+      } else i = end;
       dataStart = i;
       continue;
     }
@@ -326,7 +403,7 @@ function resourceEnd(text: string, at: number): number {
         i++;
         break;
       }
-      if (Number.isNaN(c) || c === 60 || c === 10) throw GIVE_UP;
+      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) throw GIVE_UP;
       i += c === 92 && /[<>\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
   } else {
@@ -351,7 +428,7 @@ function resourceEnd(text: string, at: number): number {
     i++;
     for (;;) {
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d) || d === 10 || (c === 40 && d === 40)) throw GIVE_UP;
+      if (Number.isNaN(d) || d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
       if (d === closing) {
         i++;
         break;
@@ -368,7 +445,7 @@ function skipSpace(text: string, at: number): number {
   let i = at;
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c === 10) throw GIVE_UP;
+    if (c === 10 || c === 13) throw GIVE_UP;
     if (c !== 32 && c !== 9) return i;
     i++;
   }
@@ -447,9 +524,19 @@ function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
   let value = '';
   let start = -1;
   let end = -1;
+  /** The source end of a run ending at `end`: after a line ending that follows an unticked run, micromark's. */
+  const endOf = (end: number): number => {
+    const c = text.charCodeAt(end - 1);
+    if (untickedAt === -1 || untickedAt >= end || (c !== 10 && c !== 13) || end >= text.length)
+      return sourceEnd(input, end);
+    const line = lineAt(input.joined, end);
+    const flow = input.joined[line] === end ? input.flow?.[line] : undefined;
+    if (flow === undefined || flow < 0) throw GIVE_UP;
+    return flow;
+  };
   const flush = (): void => {
     if (start === -1) return;
-    runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, end) });
+    runs.push({ text: value, start: sourceAt(input, start), end: endOf(end) });
     value = '';
     start = -1;
   };
@@ -478,7 +565,7 @@ function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
         break;
       case BREAK:
         flush();
-        runs.push({ text: ' ', start: sourceAt(input, t.start), end: sourceEnd(input, t.end) });
+        runs.push({ text: ' ', start: sourceAt(input, t.start), end: endOf(t.end) });
         break;
       case HTML:
         flush();
@@ -527,9 +614,8 @@ function altText(t: Token, text: string): string {
   }
 }
 
-/** The source offset of a joined-text offset. */
-function sourceAt(input: InlineSource, at: number): number {
-  const { joined, source } = input;
+/** The line of a joined-text offset (binary search: the last line starting at or before it). */
+function lineAt(joined: readonly number[], at: number): number {
   let lo = 0;
   let hi = joined.length - 1;
   while (lo < hi) {
@@ -537,7 +623,13 @@ function sourceAt(input: InlineSource, at: number): number {
     if (joined[mid]! <= at) lo = mid;
     else hi = mid - 1;
   }
-  return source[lo]! + (at - joined[lo]!);
+  return lo;
+}
+
+/** The source offset of a joined-text offset. */
+function sourceAt(input: InlineSource, at: number): number {
+  const line = lineAt(input.joined, at);
+  return input.source[line]! + (at - input.joined[line]!);
 }
 
 /** The source offset of a joined-text end (exclusive): just after the source character of the last one. */

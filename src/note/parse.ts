@@ -1,9 +1,9 @@
 import { UserError } from '../errors/user-error.js';
 import type { Note, Section, Segment } from '../model/note.js';
 import { LineIndex } from '../parse/position.js';
+import { parseBlocks } from './block-parser.js';
 import { mdastBlocks } from './mdast-blocks.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
-import { scanBlocks } from './scan.js';
 import { buildSegment, collapse, type PlainText, plainText } from './segment.js';
 import { sentencesOf } from './sentences.js';
 
@@ -48,7 +48,7 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
   let exemptDepth = Number.POSITIVE_INFINITY;
   const pending: Array<{ kind: Segment['kind']; plain: PlainText; section: Section }> = [];
 
-  for (const block of scanBlocks(source) ?? mdastBlocks(source)) {
+  for (const block of parseBlocks(source) ?? mdastBlocks(source)) {
     if (block.kind === 'heading') {
       const title = collapse(block.title);
       if (block.depth <= exemptDepth) exemptDepth = Number.POSITIVE_INFINITY;

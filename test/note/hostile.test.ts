@@ -45,6 +45,13 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     const small = build(recipe('lint-phrases-hidden-by-emphasis-in-one-paragraph'), 300);
     expect(lintEstimativeLanguage(parseNote(small))).toStrictEqual(lintV1(parseNote(small)));
   },
+  'list-markers-nested-on-every-line': (note) => {
+    // 100 KB of `- - - x`: micromark's document tokenizer took seconds (quadratic); each line is a bullet of its own.
+    expect(note.segments).toHaveLength(5_900);
+    expect(note.segments[5_899]!.text).toBe('x');
+    expect(note.segments[5_899]!.position).toEqual({ line: 5_902, column: 7, offset: 12 + 5_899 * 18 + 6 });
+    expect(note.citations).toHaveLength(5_900);
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);

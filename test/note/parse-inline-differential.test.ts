@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseBlocks } from '../../src/note/block-parser.js';
 import { parseNote } from '../../src/note/parse.js';
-import { scanBlocks } from '../../src/note/scan.js';
 import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
 import { KINDS, notesOf } from './inline-kinds.js';
 
@@ -14,7 +14,7 @@ describe('parseNote agrees with the e2889b5 parser on notes with inline markup',
       let scanned = 0;
       fc.assert(
         fc.property(notesOf(kind), (source) => {
-          if (scanBlocks(source) !== undefined) scanned++;
+          if (parseBlocks(source) !== undefined) scanned++;
           expect(parseNote(source)).toStrictEqual(parseNoteV1(source));
         }),
         { numRuns: 1_250, seed: 24 },
@@ -37,7 +37,7 @@ describe('parseNote agrees with the e2889b5 parser on random inline markup', () 
     fc.assert(
       fc.property(fc.array(character, { minLength: 1, maxLength: 48 }), (characters) => {
         const source = `w ${characters.join('')} z`;
-        if (scanBlocks(source) !== undefined) scanned++;
+        if (parseBlocks(source) !== undefined) scanned++;
         expect(parseNote(source)).toStrictEqual(parseNoteV1(source));
       }),
       { numRuns: 10_000, seed: 24 },

@@ -1,0 +1,642 @@
+import {
+  ATX_OPEN,
+  FENCE_OPEN,
+  HTML_CLOSE,
+  HTML_OPEN,
+  listMarker,
+  matchAt,
+  SETEXT_UNDERLINE,
+  TAG_NAME_THEN_ATTRIBUTE,
+  thematicBreak,
+} from './block-starts.js';
+import type { NoteBlock, TextRun } from './blocks.js';
+import { inlineRuns, inlineText } from './inline.js';
+
+/**
+ * The block structure of CommonMark 0.31 (sections 4 and 5), read line by line with one record per open block, as the
+ * spec's appendix "A parsing strategy" describes it: each line first continues the open containers it can (block
+ * quotes 5.1, list items 5.2, and the open leaf: a paragraph, fenced or indented code, an HTML block), then opens new
+ * blocks, then is added to the deepest open block or continues a paragraph lazily. Every step looks at a line once
+ * from a moving offset (tabs read as tab stops of 4 columns, a tab partly consumed by a container kept as its columns
+ * left, section 2.2), and nothing is ever re-read, so the time is linear in the note; the open blocks are an explicit
+ * stack (bounded by `MAX_NESTING` before this runs), never recursion.
+ *
+ * It gives exactly the blocks `mdastBlocks` gives (mdast-util-from-markdown, micromark 4), or undefined for what is
+ * left to that parser: a paragraph that may open with a link reference definition (section 4.7: `[` in a note
+ * holding `]:`), a paragraph or heading whose inline content `inline.ts` refuses, control
+ * characters other than tab, CR and LF, a byte-order mark, and an HTML tag name run into an attribute (`<a:b>`, which
+ * micromark reads against the spec).
+ */
+
+const DOCUMENT = 0;
+const QUOTE = 1;
+const ITEM = 2;
+const PARAGRAPH = 3;
+const FENCE = 4;
+const INDENTED = 5;
+const HTML = 6;
+
+interface Open {
+  kind: number;
+  // ITEM: the columns from the parent's content to the marker, and from the marker to the item's content (5.2).
+  markerOffset: number;
+  padding: number;
+  /** ITEM: whether a block was opened in it (an item that starts blank ends at a second blank line). */
+  hasChildren: boolean;
+  /** ITEM: the bullet its paragraphs make. */
+  bullet: { kind: 'bullet'; paragraphs: TextRun[][] } | undefined;
+  // FENCE: its character, length and indent; HTML: its kind (1-7).
+  fence: number;
+  fenceLength: number;
+  fenceIndent: number;
+  htmlKind: number;
+  /** INDENTED: opened on a line that ended containers, after which micromark's `interrupt` is not what it is else. */
+  uncertain: boolean;
+  // PARAGRAPH: how many lines it has (their places are the parser's `starts`, `ends`, `nexts` and `flows`: only one
+  // paragraph is open at a time, the deepest block), and the slot of `blocks` it fills.
+  lines: number;
+  /** PARAGRAPH: whether a line ends with white space (a hard break, or white space to drop). */
+  trailing: boolean;
+  slot: number;
+}
+
+function open(kind: number): Open {
+  return {
+    kind,
+    markerOffset: 0,
+    padding: 0,
+    hasChildren: false,
+    bullet: undefined,
+    fence: 0,
+    fenceLength: 0,
+    fenceIndent: 0,
+    htmlKind: 0,
+    uncertain: false,
+    trailing: false,
+    lines: 0,
+    slot: -1,
+  };
+}
+
+/** Control characters micromark reads in ways the inline reader does not (NUL becomes U+FFFD), or a leading BOM. */
+const REFUSED = /[\0-\x08\x0b\x0c\x0e-\x1f]|^\uFEFF/;
+/** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
+ * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
+const MARKUP = /[\\`*_<&]|\]\(/;
+
+/** Thrown inside the parser when the full parser must read the note. */
+const REFUSE = Symbol('refuse');
+
+/** The note's blocks, as `mdastBlocks` gives them, or undefined when the full parser must read the note. */
+export function parseBlocks(source: string): NoteBlock[] | undefined {
+  if (REFUSED.test(source)) return undefined;
+  try {
+    return PARSER.parse(source);
+  } catch (error) {
+    if (error === REFUSE) return undefined;
+    throw error;
+  }
+}
+
+// The open paragraph's line lists, shared by every parse (one runs at a time, to its end): a note's paragraphs reuse
+// their room rather than allocate four lists each.
+const STARTS: number[] = [];
+const ENDS: number[] = [];
+const NEXTS: number[] = [];
+const FLOWS: number[] = [];
+
+/**
+ * The parser, one for every parse (each runs to its end before the next starts, and `parse` resets it). One
+ * long-lived instance, rather than one per note, also keeps V8's optimized code for it: code compiled for a parser
+ * that a garbage collection then frees is thrown away ("weak objects"), which cost the note bench a recompilation of
+ * every method after each collection.
+ */
+class BlockParser {
+  private source = '';
+  private mayDefine = false;
+  private hasCR = false;
+  /** The blocks in document order; a paragraph's slot is null until it closes (and when it makes no block). */
+  private blocks: Array<NoteBlock | null> = [];
+  /** The open blocks, the document first: `stack[0 .. depth)`. */
+  private readonly stack: Open[] = [open(DOCUMENT)];
+  private depth = 1;
+  /** How many of the open blocks the current line continues (or opened). */
+  private matched = 1;
+
+  // The current line: its start, its end (line ending excluded), where the next one starts.
+  private lineEnd = 0;
+  private next = 0;
+  // Where reading stands on it (section 2.2's tab stops): an offset, its column, and whether the tab at the offset
+  // is partly consumed.
+  private offset = 0;
+  private column = 0;
+  private partialTab = false;
+  // The first character that is not a space or tab from the offset, its column, the columns between, and whether
+  // the line is blank from there.
+  private nextNonspace = 0;
+  private nextNonspaceColumn = 0;
+  private indent = 0;
+  private blank = false;
+  /** Whether a list item opened on this line interrupts (see `line`). */
+  private interrupt = false;
+  // The open paragraph's lines: where each one's content starts, where it ends (line ending excluded), where the next
+  // line starts, and where it starts after its containers' prefixes (see `InlineSource.flow`); filled by index.
+  private readonly starts = STARTS;
+  private readonly ends = ENDS;
+  private readonly nexts = NEXTS;
+  private readonly flows = FLOWS;
+  /** Where the line starts after the prefixes of the containers it continues (-1 inside a split tab). */
+  private flowStart = 0;
+  private interruptUncertain = false;
+
+  parse(source: string): NoteBlock[] {
+    this.source = source;
+    this.mayDefine = source.includes(']:');
+    this.hasCR = source.includes('\r');
+    this.blocks = [];
+    this.stack[0] = open(DOCUMENT);
+    this.depth = 1;
+    this.matched = 1;
+    let lineStart = 0;
+    for (;;) {
+      this.findLineEnd(lineStart);
+      this.line(lineStart);
+      if (this.next > source.length) break;
+      lineStart = this.next;
+      // A final line ending opens no line (micromark reads no blank line after it).
+      if (lineStart === source.length) break;
+    }
+    while (this.depth > 1) this.close();
+    const out: NoteBlock[] = [];
+    for (const block of this.blocks)
+      if (block && (block.kind !== 'bullet' || block.paragraphs.length > 0)) out.push(block);
+    return out;
+  }
+
+  private findLineEnd(from: number): void {
+    const { source } = this;
+    if (!this.hasCR) {
+      const end = source.indexOf('\n', from);
+      this.lineEnd = end === -1 ? source.length : end;
+      this.next = end === -1 ? source.length + 1 : end + 1;
+      return;
+    }
+    let i = from;
+    for (; i < source.length; i++) {
+      const c = source.charCodeAt(i);
+      if (c === 10 || c === 13) break;
+    }
+    this.lineEnd = i;
+    if (i === source.length) this.next = i + 1;
+    else this.next = source.charCodeAt(i) === 13 && source.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+  }
+
+  private code(at: number): number {
+    return at < this.lineEnd ? this.source.charCodeAt(at) : -1;
+  }
+
+  private findNextNonspace(): void {
+    let i = this.offset;
+    let cols = this.column;
+    for (;;) {
+      const c = this.code(i);
+      if (c === 32) {
+        i++;
+        cols++;
+      } else if (c === 9) {
+        i++;
+        cols += 4 - (cols % 4);
+      } else break;
+    }
+    this.blank = i >= this.lineEnd;
+    this.nextNonspace = i;
+    this.nextNonspaceColumn = cols;
+    this.indent = cols - this.column;
+  }
+
+  private advanceNextNonspace(): void {
+    this.offset = this.nextNonspace;
+    this.column = this.nextNonspaceColumn;
+    this.partialTab = false;
+  }
+
+  /** Moves on `count` characters, or `count` columns when `columns` (a tab then may be consumed in part). */
+  private advanceOffset(count: number, columns: boolean): void {
+    let left = count;
+    while (left > 0 && this.offset < this.lineEnd) {
+      if (this.source.charCodeAt(this.offset) === 9) {
+        const toTab = 4 - (this.column % 4);
+        if (columns) {
+          this.partialTab = toTab > left;
+          const step = toTab > left ? left : toTab;
+          this.column += step;
+          if (!this.partialTab) this.offset++;
+          left -= step;
+        } else {
+          this.partialTab = false;
+          this.column += toTab;
+          this.offset++;
+          left--;
+        }
+      } else {
+        this.partialTab = false;
+        this.offset++;
+        this.column++;
+        left--;
+      }
+    }
+  }
+
+  private get tip(): Open {
+    return this.stack[this.depth - 1]!;
+  }
+
+  private line(lineStart: number): void {
+    this.offset = lineStart;
+    this.column = 0;
+    this.partialTab = false;
+    const { source, stack } = this;
+
+    // 1. The open blocks the line continues.
+    let matched = 1;
+    for (; matched < this.depth; matched++) {
+      const block = stack[matched]!;
+      this.findNextNonspace();
+      let ok = false;
+      switch (block.kind) {
+        case QUOTE: // 5.1: `>` and one optional space, after at most 3 columns of indent
+          if (this.indent < 4 && this.code(this.nextNonspace) === 62) {
+            this.advanceNextNonspace();
+            this.advanceOffset(1, false);
+            const c = this.code(this.offset);
+            if (c === 32 || c === 9) this.advanceOffset(1, true);
+            ok = true;
+          }
+          break;
+        case ITEM: // 5.2: indented to the item's content, or blank (unless the item began blank and holds nothing)
+          if (this.blank) {
+            if (block.hasChildren) {
+              this.advanceNextNonspace();
+              ok = true;
+            }
+          } else if (this.indent >= block.markerOffset + block.padding) {
+            this.advanceOffset(block.markerOffset + block.padding, true);
+            ok = true;
+          }
+          break;
+        case FENCE: {
+          // 4.5: a closing fence of the same character, at least as long, with nothing after it, ends the block.
+          if (this.indent < 4 && this.code(this.nextNonspace) === block.fence) {
+            let end = this.nextNonspace;
+            while (this.code(end) === block.fence) end++;
+            let rest = end;
+            while (this.code(rest) === 32 || this.code(rest) === 9) rest++;
+            if (end - this.nextNonspace >= block.fenceLength && rest === this.lineEnd) {
+              this.matched = matched + 1;
+              this.closeUnmatched();
+              this.close();
+              return;
+            }
+          }
+          ok = true;
+          break;
+        }
+        case INDENTED: // 4.4
+          if (this.indent >= 4) {
+            this.advanceOffset(4, true);
+            ok = true;
+          } else if (this.blank) {
+            this.advanceNextNonspace();
+            ok = true;
+          }
+          break;
+        case HTML: // 4.6: kinds 6 and 7 end at a blank line
+          ok = !(this.blank && block.htmlKind >= 6);
+          break;
+        case PARAGRAPH:
+          ok = !this.blank;
+          break;
+      }
+      if (!ok) break;
+    }
+    this.matched = matched;
+    this.flowStart = this.partialTab ? -1 : this.offset;
+    const allClosed = matched === this.depth;
+    let container = stack[matched - 1]!;
+    // Whether new list items interrupt (micromark's `interrupt`, set for the whole line): when every open container
+    // continues and a paragraph or indented code is open. Then an item may not be empty, and an ordered one must be
+    // `1.` or `1)` (section 5.2; micromark also reads this after indented code and inside containers the line opens).
+    const tipKind = this.tip.kind;
+    const leafOpen = tipKind === PARAGRAPH || tipKind === INDENTED || tipKind === FENCE || tipKind === HTML;
+    this.interrupt =
+      (tipKind === PARAGRAPH || tipKind === INDENTED) && matched >= this.depth - (leafOpen ? 1 : 0);
+    this.interruptUncertain = this.interrupt && this.tip.uncertain;
+
+    // 2. New blocks the line opens.
+    const leaf = container.kind === FENCE || container.kind === INDENTED || container.kind === HTML;
+    while (!leaf) {
+      this.findNextNonspace();
+      const at = this.nextNonspace;
+      const c = this.code(at);
+      const indented = this.indent >= 4;
+      if (!indented && !maybeSpecial(c)) {
+        this.advanceNextNonspace();
+        break;
+      }
+      if (!indented && c === 62) {
+        // 5.1 block quote
+        this.advanceNextNonspace();
+        this.advanceOffset(1, false);
+        const d = this.code(this.offset);
+        if (d === 32 || d === 9) this.advanceOffset(1, true);
+        container = this.addChild(open(QUOTE));
+        continue;
+      }
+      let length = indented || c !== 35 ? -1 : matchAt(ATX_OPEN, source, at);
+      if (length > 0) {
+        // 4.2 ATX heading
+        this.heading(length, at);
+        return;
+      }
+      length = indented || (c !== 96 && c !== 126) ? -1 : matchAt(FENCE_OPEN, source, at);
+      if (length > 0) {
+        const fence = open(FENCE);
+        fence.fence = c;
+        fence.fenceLength = length;
+        fence.fenceIndent = this.indent;
+        this.addChild(fence);
+        return;
+      }
+      if (!indented && c === 60) {
+        if (matchAt(TAG_NAME_THEN_ATTRIBUTE, source, at) > 0) throw REFUSE;
+        // An HTML block on a lazy line: micromark ends it, and may end containers, in ways of its own.
+        const lazy = this.matched < this.depth && this.tip.kind === PARAGRAPH;
+        // Kind 7 may not interrupt a paragraph; micromark lets it start on a lazy line, which ends the paragraph.
+        for (let kind = 1; kind <= 7; kind++) {
+          if (kind === 7 && container.kind === PARAGRAPH) break;
+          if (matchAt(HTML_OPEN[kind]!, source, at) < 0) continue;
+          if (lazy) throw REFUSE;
+          const html = open(HTML);
+          html.htmlKind = kind;
+          this.addChild(html);
+          this.addLine(html);
+          return;
+        }
+      }
+      if (
+        !indented &&
+        (c === 61 || c === 45) &&
+        container.kind === PARAGRAPH &&
+        matchAt(SETEXT_UNDERLINE, source, at) > 0
+      ) {
+        // 4.3 setext heading: the paragraph becomes its content.
+        this.closeUnmatched();
+        this.closeParagraph(this.tip, c === 61 ? 1 : 2);
+        this.depth--;
+        return;
+      }
+      if (!indented && thematicBreak(source, at, this.lineEnd)) {
+        // 4.1 thematic break
+        this.addChild(undefined);
+        return;
+      }
+      if (!indented && (c === 42 || c === 43 || c === 45 || (c >= 48 && c <= 57))) {
+        const item = this.listItem();
+        if (item) {
+          container = item;
+          continue;
+        }
+      }
+      if (indented && this.tip.kind !== PARAGRAPH && !this.blank) {
+        // 4.4 indented code
+        this.advanceOffset(4, true);
+        const code = open(INDENTED);
+        code.uncertain = !allClosed;
+        this.addChild(code);
+        return;
+      }
+      this.advanceNextNonspace();
+      break;
+    }
+
+    // 3. The line's content: a lazy paragraph continuation (5.1, 5.2), or a line of the deepest open block.
+    if (!allClosed && this.matched < this.depth && !this.blank && this.tip.kind === PARAGRAPH) {
+      this.addLine(this.tip);
+      return;
+    }
+    this.closeUnmatched();
+    const tip = this.tip;
+    if (tip.kind === FENCE || tip.kind === INDENTED) return;
+    if (tip.kind === HTML) {
+      this.addLine(tip);
+      return;
+    }
+    if (tip.kind === PARAGRAPH) {
+      this.addLine(tip);
+      return;
+    }
+    if (!this.blank) {
+      const paragraph = open(PARAGRAPH);
+      this.addChild(paragraph);
+      paragraph.slot = this.blocks.length;
+      this.blocks.push(null);
+      this.addLine(paragraph);
+    }
+  }
+
+  /** Adds the rest of the line (from its first non-space character) to a paragraph, or ends an HTML block. */
+  private addLine(block: Open): void {
+    if (block.kind === HTML) {
+      const kind = block.htmlKind;
+      if (kind <= 5) {
+        const close = HTML_CLOSE[kind]!;
+        const rest = this.source.slice(this.offset, this.lineEnd);
+        if (close.test(rest)) {
+          this.matched = this.depth;
+          this.close();
+        }
+      }
+      return;
+    }
+    const last = this.source.charCodeAt(this.lineEnd - 1);
+    if (last === 32 || last === 9) block.trailing = true;
+    const k = block.lines++;
+    this.starts[k] = this.nextNonspace;
+    this.ends[k] = this.lineEnd;
+    this.nexts[k] = this.next;
+    this.flows[k] = this.flowStart;
+  }
+
+  /** 4.2: an ATX heading from the `#` run of `length` at `at`, its content without the closing sequence. */
+  private heading(length: number, at: number): void {
+    const { source } = this;
+    let start = at + length;
+    while (start < this.lineEnd && (source.charCodeAt(start) === 32 || source.charCodeAt(start) === 9))
+      start++;
+    let end = this.lineEnd;
+    while (end > start && (source.charCodeAt(end - 1) === 32 || source.charCodeAt(end - 1) === 9)) end--;
+    // A closing run of `#` is one preceded by a space or a tab, or the whole content.
+    let hashes = end;
+    while (hashes > start && source.charCodeAt(hashes - 1) === 35) hashes--;
+    if (hashes < end) {
+      if (hashes === start) end = start;
+      else if (source.charCodeAt(hashes - 1) === 32 || source.charCodeAt(hashes - 1) === 9) {
+        end = hashes;
+        while (end > start && (source.charCodeAt(end - 1) === 32 || source.charCodeAt(end - 1) === 9)) end--;
+      }
+    }
+    const content = source.slice(start, end);
+    let title = content;
+    if (MARKUP.test(content)) {
+      const text = inlineText(content);
+      if (text === undefined) throw REFUSE;
+      title = text;
+    }
+    this.addChild(undefined);
+    this.blocks.push({ kind: 'heading', depth: length, title, offset: at });
+  }
+
+  /** 5.2: a list item whose marker is at the next non-space character, opened, or undefined when none starts. */
+  private listItem(): Open | undefined {
+    const { source } = this;
+    const at = this.nextNonspace;
+    const length = listMarker(source, at, this.lineEnd);
+    if (length < 0) return undefined;
+    const ordered = length > 1;
+    const after = this.code(at + length);
+    if (after !== -1 && after !== 32 && after !== 9) return undefined;
+    // Interrupting, an item must have content and an ordered one must be `1`.
+    if (this.interrupt) {
+      let k = at + length;
+      while (this.code(k) === 32 || this.code(k) === 9) k++;
+      if ((ordered && (length !== 2 || source.charCodeAt(at) !== 49)) || k >= this.lineEnd) {
+        if (this.interruptUncertain) throw REFUSE;
+        return undefined;
+      }
+    }
+    const markerOffset = this.indent;
+    this.advanceNextNonspace();
+    this.advanceOffset(length, true);
+    const spacesStartColumn = this.column;
+    const spacesStartOffset = this.offset;
+    const spacesStartPartial = this.partialTab;
+    do {
+      this.advanceOffset(1, true);
+    } while (
+      this.column - spacesStartColumn < 5 &&
+      (this.code(this.offset) === 32 || this.code(this.offset) === 9)
+    );
+    const blankItem = this.offset >= this.lineEnd;
+    const spaces = this.column - spacesStartColumn;
+    let padding: number;
+    if (spaces >= 5 || spaces < 1 || blankItem) {
+      // Content indented 5+ columns is indented code: the item's content starts one column after the marker.
+      padding = length + 1;
+      this.column = spacesStartColumn;
+      this.offset = spacesStartOffset;
+      this.partialTab = spacesStartPartial;
+      const c = this.code(this.offset);
+      if (c === 32 || c === 9) this.advanceOffset(1, true);
+    } else {
+      padding = length + spaces;
+    }
+    const item = open(ITEM);
+    item.markerOffset = markerOffset;
+    item.padding = padding;
+    item.bullet = { kind: 'bullet', paragraphs: [] };
+    this.addChild(item);
+    this.blocks.push(item.bullet);
+    return item;
+  }
+
+  /** Closes what the line did not continue, ends an open paragraph the new block interrupts, and opens `block`. */
+  private addChild(block: Open | undefined): Open {
+    this.closeUnmatched();
+    if (this.tip.kind === PARAGRAPH) this.close();
+    const parent = this.tip;
+    parent.hasChildren = true;
+    if (!block) return parent;
+    this.stack[this.depth++] = block;
+    this.matched = this.depth;
+    return block;
+  }
+
+  private closeUnmatched(): void {
+    while (this.depth > this.matched) this.close();
+  }
+
+  private close(): void {
+    const block = this.stack[--this.depth]!;
+    if (block.kind === PARAGRAPH) this.closeParagraph(block, 0);
+    if (this.matched > this.depth) this.matched = this.depth;
+  }
+
+  /** A paragraph's runs, or the heading it makes with a setext underline of `setext` (1 or 2). */
+  private closeParagraph(paragraph: Open, setext: number): void {
+    const { source } = this;
+    const { starts, ends, nexts } = this;
+    const last = paragraph.lines - 1;
+    // 4.7: a paragraph may open with link reference definitions, which the full parser reads.
+    if (this.mayDefine && source.charCodeAt(starts[0]!) === 91) throw REFUSE;
+    let text: string;
+    let joined: number[];
+    if (last === 0) {
+      text = source.slice(starts[0]!, ends[0]!);
+      joined = [0];
+    } else {
+      joined = new Array<number>(last + 1);
+      const parts = new Array<string>(last + 1);
+      let at = 0;
+      for (let k = 0; k <= last; k++) {
+        joined[k] = at;
+        const part = source.slice(starts[k]!, k === last ? ends[k]! : nexts[k]!);
+        parts[k] = part;
+        at += part.length;
+      }
+      text = parts.join('');
+    }
+    let runs: TextRun[] | undefined;
+    if (paragraph.trailing || MARKUP.test(text)) {
+      runs = inlineRuns({
+        text,
+        joined,
+        source: starts.slice(0, last + 1),
+        flow: this.flows.slice(0, last + 1),
+      });
+      if (!runs) throw REFUSE;
+    } else {
+      runs = [{ text, start: starts[0]!, end: ends[last]! }];
+    }
+    let block: NoteBlock | null = null;
+    if (setext > 0) {
+      let title = '';
+      for (const run of runs) title += run.text;
+      block = { kind: 'heading', depth: setext, title, offset: starts[0]! };
+    } else {
+      const parent = this.stack[this.depth - 1]!;
+      if (parent.kind === ITEM) parent.bullet!.paragraphs.push(runs);
+      else block = { kind: 'paragraph', paragraphs: [runs] };
+    }
+    this.blocks[paragraph.slot] = block;
+  }
+}
+
+/** Whether a line's first non-space character may start a block other than a paragraph. */
+function maybeSpecial(c: number): boolean {
+  // # ` ~ * + _ = < > - and digits
+  return (
+    c === 35 ||
+    c === 96 ||
+    c === 126 ||
+    c === 42 ||
+    c === 43 ||
+    c === 95 ||
+    c === 61 ||
+    c === 60 ||
+    c === 62 ||
+    c === 45 ||
+    (c >= 48 && c <= 57)
+  );
+}
+
+const PARSER = new BlockParser();
