@@ -19,6 +19,10 @@ const { checkRegressions } = await dist('report/trend/gate.js');
 const { runImport } = await dist('cli/commands/import.js');
 const { createRecorder } = await dist('recorder/index.js');
 const { UserError } = await dist('errors/index.js');
+const { Cassette } = await dist('judge/cassette.js');
+const { CallCassette } = await dist('cassette/calls.js');
+// The AI SDK harness registers its codecs (a recorded model response is checked against its shape at load).
+await dist('harness/ai-sdk/index.js').catch(() => undefined);
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
@@ -172,6 +176,46 @@ async function recordedRun(dir) {
 }
 
 /** Each kind: its seed texts, the file it is written as, and how the CLI reads it. */
+/** A judge cassette of three recorded verdicts, as a recording run writes one. */
+function judgeCassetteText() {
+  const entries = {};
+  for (let i = 0; i < 3; i++) {
+    entries[`${'ab'.repeat(31)}${i}${i}`] = {
+      context: { rubric: 'icd-203', criterion: `criterion-${i}` },
+      request: {
+        model: 'judge-model',
+        messages: [{ role: 'user', content: `Score criterion ${i} of the note.` }],
+        schema: { name: 'verdict', schema: { type: 'object' } },
+        temperature: 0,
+        seed: 7,
+        maxTokens: null,
+        sample: null,
+      },
+      response: { score: 4, rationale: 'Cited throughout.', raw: '{"score":4}', model: 'judge-model' },
+    };
+  }
+  return JSON.stringify({ version: 1, entries }, null, 2);
+}
+
+/** A call cassette of recorded tool calls and a model call, as a live run records them. */
+function callCassetteText() {
+  const entries = {
+    [`${'cd'.repeat(32)}`]: {
+      request: { kind: 'tool', name: 'graph_query', args: { q: 'neighbors("Halberd")' }, trial: 1 },
+      response: { value: { rows: [{ id: 'g1', name: 'Ash Cell' }] } },
+    },
+    [`${'ef'.repeat(32)}`]: {
+      request: { kind: 'tool', name: 'search', args: { q: 'Wren' }, trial: 2 },
+      response: { error: 'timeout' },
+    },
+    [`${'01'.repeat(32)}`]: {
+      request: { kind: 'model', name: 'generate', args: { prompt: 'Where?' } },
+      response: { value: { text: 'Compound-Alpha' } },
+    },
+  };
+  return JSON.stringify({ version: 1, entries }, null, 2);
+}
+
 async function kinds(dir) {
   const folder = (name) => async (file) => loadWorkup(file.slice(0, -name.length - 1));
   const importer = (from) => async (file) =>
@@ -221,6 +265,18 @@ async function kinds(dir) {
       importer('swe-agent'),
     ],
     ['tau-bench', ['fixtures/imports/tau-bench-results.json'], 'u.json', importer('tau-bench')],
+    [
+      'judge cassette',
+      [{ text: judgeCassetteText() }],
+      'judge.cassette.json',
+      async (file) => (await Cassette.load(file, { mustExist: true })).models(),
+    ],
+    [
+      'call cassette',
+      [{ text: callCassetteText() }],
+      'calls.cassette.json',
+      (file) => CallCassette.open({ file, mode: 'replay' }),
+    ],
     ['trend v1', [{ text: trendText(1) }], 'trend1.json', trend],
     ['trend v2', [{ text: trendText(2) }], 'trend2.json', trend],
     ['recorded run meta', [join(recorded, 'meta.json')], 'm/meta.json', folder('meta.json')],
