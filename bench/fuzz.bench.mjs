@@ -19,6 +19,7 @@ const { checkRegressions } = await dist('report/trend/gate.js');
 const { runImport } = await dist('cli/commands/import.js');
 const { createRecorder } = await dist('recorder/index.js');
 const { UserError } = await dist('errors/index.js');
+const { parseJson } = await dist('parse/json.js');
 const { Cassette } = await dist('judge/cassette.js');
 const { CallCassette } = await dist('cassette/calls.js');
 // The AI SDK harness registers its codecs (a recorded model response is checked against its shape at load).
@@ -111,7 +112,9 @@ function mutate(text, yaml) {
       const start = text.lastIndexOf('\n', at) + 1;
       const end = text.indexOf('\n', at);
       const line = text.slice(start, end === -1 ? text.length : end + 1);
-      return text.slice(0, start) + line.repeat(1 + int(2000)) + text.slice(start);
+      // Never past the size the target is for (a one-line text repeated 2,000 times over would not fit a string).
+      const times = Math.min(1 + int(2000), Math.ceil(MAX_BYTES / Math.max(1, line.length)));
+      return text.slice(0, start) + line.repeat(times) + text.slice(start);
     }
   }
 }
@@ -175,7 +178,6 @@ async function recordedRun(dir) {
   return recorder.save(dir);
 }
 
-/** Each kind: its seed texts, the file it is written as, and how the CLI reads it. */
 /** A judge cassette of three recorded verdicts, as a recording run writes one. */
 function judgeCassetteText() {
   const entries = {};
@@ -216,6 +218,32 @@ function callCassetteText() {
   return JSON.stringify({ version: 1, entries }, null, 2);
 }
 
+/** Recorder calls as a script: the options, then each call as `[method, ...arguments]`. */
+const RECORDER_SCRIPT = JSON.stringify({
+  options: { id: 'rec:2', task: 'book', trial: 3, input: 'Book a flight', meta: { model: 'm' } },
+  calls: [
+    ['toolCall', 'search', { from: 'OSL' }, 'c1', { latencyMs: 12, tokens: 30 }],
+    ['toolResult', 'c1', [{ subject: 'OSL', relation: 'FLIES_TO', object: 'LHR' }], { latencyMs: 40 }],
+    ['usage', { inputTokens: 100, outputTokens: 20, costUsd: 0.001 }],
+    ['answer', 'Booked.', { tokens: 5, latencyMs: 3 }],
+    ['note', '# Workup\n\n## Findings\n\n- Booked. [cite:c1]\n'],
+  ],
+});
+const RECORDER_METHODS = new Set(['toolCall', 'toolResult', 'usage', 'answer', 'note']);
+
+/** Plays a recorder script (the recorder kind): what a harness calls, with the values the mutations gave. */
+async function playRecorder(file, dir) {
+  const script = parseJson(await readFile(file, 'utf8'), file);
+  const recorder = createRecorder(script?.options);
+  for (const call of Array.isArray(script?.calls) ? script.calls : []) {
+    if (!Array.isArray(call) || !RECORDER_METHODS.has(call[0])) continue;
+    recorder[call[0]](...call.slice(1));
+  }
+  const saved = await recorder.save(join(dir, 'recorded'));
+  return loadWorkup(saved);
+}
+
+/** Each kind: its seed texts, the file it is written as, and how the CLI reads it. */
 async function kinds(dir) {
   const folder = (name) => async (file) => loadWorkup(file.slice(0, -name.length - 1));
   const importer = (from) => async (file) =>
@@ -277,6 +305,7 @@ async function kinds(dir) {
       'calls.cassette.json',
       (file) => CallCassette.open({ file, mode: 'replay' }),
     ],
+    ['recorder calls', [{ text: RECORDER_SCRIPT }], 'script.json', (file) => playRecorder(file, dir)],
     ['trend v1', [{ text: trendText(1) }], 'trend1.json', trend],
     ['trend v2', [{ text: trendText(2) }], 'trend2.json', trend],
     ['recorded run meta', [join(recorded, 'meta.json')], 'm/meta.json', folder('meta.json')],

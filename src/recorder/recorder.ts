@@ -84,6 +84,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
     return id;
   };
   const said = (type: 'thought' | 'answer', text: string, opts?: { tokens?: number; latencyMs?: number }) => {
+    if (typeof text !== 'string')
+      refuseArgument(`recorder "${String(options.id)}"`, type, 'the text', 'a string', text);
     const latency = opts?.latencyMs ?? elapsed();
     events.push({
       type,
@@ -113,7 +115,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
   };
 
   const recorder: Recorder = {
-    toolCall(name, input, callId, timing) {
+    toolCall(name, input, givenId, timing) {
+      const where = `recorder "${String(options.id)}"`;
+      if (typeof name !== 'string' || name === '')
+        refuseArgument(where, 'toolCall', 'the tool name', 'a non-empty string', name);
+      const callId = callIdOf(where, 'toolCall', givenId);
       const at = clock();
       const latency = timing?.latencyMs ?? at - last;
       last = at;
@@ -140,7 +146,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       return id;
     },
 
-    toolResult(callId, output, timing) {
+    toolResult(givenId, output, timing) {
+      const callId = callIdOf(`recorder "${String(options.id)}"`, 'toolResult', givenId) ?? '';
       const call = byId.get(callId);
       const now = clock();
       const latency = timing?.latencyMs ?? now - (call?.at ?? last);
@@ -175,6 +182,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     note(markdown) {
+      if (typeof markdown !== 'string')
+        refuseArgument(`recorder "${String(options.id)}"`, 'note', 'the note', 'a string', markdown);
       noteSource = markdown;
     },
 
@@ -241,6 +250,31 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
   };
   return recorder;
+}
+
+/**
+ * A call id as the trajectory keeps it: a string; a finite number (some SDKs number their calls) is written as its
+ * decimal text. Anything else is refused when it is recorded, not when the workup is read back.
+ */
+function callIdOf(where: string, method: string, value: unknown): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return refuseArgument(where, method, 'the call id', 'a string or a number', value);
+}
+
+/** A recorder method's argument of the wrong kind, as a `UserError` naming the method, the argument and its value. */
+function refuseArgument(
+  where: string,
+  method: string,
+  what: string,
+  expected: string,
+  value: unknown,
+): never {
+  const shown = JSON.stringify(plain(value)) ?? String(value);
+  throw new UserError({
+    file: where,
+    message: `${method}: ${what} must be ${expected}, got ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}`,
+  });
 }
 
 /**

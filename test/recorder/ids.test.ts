@@ -78,3 +78,34 @@ describe('the recorder refuses, when recording, what loadWorkup would refuse lat
     expect((await loadWorkup(await recorder.save(join(await tmp(), 'runs')))).meta.trial).toBe(3);
   });
 });
+
+describe("the recorder's methods refuse arguments of the wrong kind, as JavaScript callers can pass them", () => {
+  // Found by the fuzzer's recorder kind: a call id that was not a string was a TypeError (callId.replace).
+  const untyped = (recorder: ReturnType<typeof createRecorder>) =>
+    recorder as unknown as Record<string, (...args: unknown[]) => unknown>;
+
+  it('takes a numeric call id as its decimal text, and the result finds its call by either', async () => {
+    const recorder = createRecorder({ id: 'r' });
+    expect(untyped(recorder)['toolCall']!('search', { q: 'x' }, 7)).toBe('7');
+    untyped(recorder)['toolResult']!(7, { ok: true });
+    recorder.answer('x');
+    const back = await loadWorkup(await recorder.save(join(await tmp(), 'runs')));
+    expect(back.trajectory?.steps.map((step) => step.tool_name)).toEqual(['search', 'search', null]);
+  });
+
+  it.each([
+    [
+      'toolCall',
+      ['search', {}, { id: 1 }],
+      'toolCall: the call id must be a string or a number, got {"id":1}',
+    ],
+    ['toolCall', [42, {}], 'toolCall: the tool name must be a non-empty string, got 42'],
+    ['toolCall', ['', {}], 'toolCall: the tool name must be a non-empty string, got ""'],
+    ['toolResult', [null, {}], 'toolResult: the call id must be a string or a number, got null'],
+    ['answer', [{ text: 'x' }], 'answer: the text must be a string, got {"text":"x"}'],
+    ['note', [['# x']], 'note: the note must be a string, got ["# x"]'],
+  ])('%s(%j)', (method, args, message) => {
+    const recorder = createRecorder({ id: 'r' });
+    expect(() => untyped(recorder)[method]!(...args)).toThrow(`recorder "r": ${message}`);
+  });
+});
