@@ -47,7 +47,9 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   if (deep !== -1) throw tooDeep(deep);
   // What `parseDocument` does, on the tokens already parsed: the first document, and an error for any other.
   let doc: Document.Parsed | undefined;
-  const composer = new Composer({ prettyErrors: false, uniqueKeys: true });
+  // `logLevel: 'error'`: a collection used as a key becomes its text, which the spec's schema then reports as an
+  // unknown key, at its line; the yaml package would also print a Node warning about it on stderr.
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   for (const next of composer.compose(tokens, true, text.length)) {
     if (!doc) doc = next;
     else {

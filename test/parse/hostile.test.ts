@@ -93,6 +93,28 @@ describe('a spec the yaml parser cannot read without recursing', () => {
   });
 });
 
+describe('a collection used as a mapping key', () => {
+  it('is an unknown key, named, and prints no Node warning', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'needlework-hostile-'));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const file = join(dir, 'key.needle.yaml');
+      await writeFile(file, 'id: x\nanswer: y\nrequired_path: [A]\n? [a, b]\n: 1\n');
+      const specs = await loadSpecs(file);
+      expect(specs.errors.map(formatDiagnostic)).toEqual([
+        expect.stringContaining('unknown key "[ a, b ]"; expected one of: $schema, id, title'),
+      ]);
+      await new Promise((done) => setImmediate(done));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a spec with 130,000 problems', () => {
   it('is reported in bounded lines instead of overflowing the stack (errors.push(...diagnostics))', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'needlework-hostile-'));
