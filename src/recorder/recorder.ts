@@ -54,6 +54,13 @@ interface Event {
  * texts, the timestamps, the ledger facts and the trajectory are made only in `workup()`, off the agent's path.
  */
 export function createRecorder(options: RecorderOptions): Recorder {
+  if (options === null || typeof options !== 'object') {
+    const shown = JSON.stringify(plain(options)) ?? String(options);
+    throw new UserError({
+      file: 'recorder',
+      message: `createRecorder needs options with an id, got ${shown}`,
+    });
+  }
   refuseUnloadable(options.id, {
     task: options.task ?? options.meta?.['task'],
     trial: options.trial ?? options.meta?.['trial'],

@@ -61,6 +61,12 @@ describe('the recorder refuses, when recording, what loadWorkup would refuse lat
     expect(() => createRecorder({ id: 'r', ...options })).toThrow(`recorder "r": ${message}`);
   });
 
+  it('refuses no options at all, as a JavaScript caller can pass them', () => {
+    const untypedCreate = createRecorder as unknown as (options?: unknown) => unknown;
+    expect(() => untypedCreate()).toThrow('recorder: createRecorder needs options with an id, got undefined');
+    expect(() => untypedCreate(null)).toThrow('recorder: createRecorder needs options with an id, got null');
+  });
+
   it('refuses an empty id', () => {
     expect(() => createRecorder({ id: '' })).toThrow('recorder "": id must be a non-empty string, got ""');
   });
