@@ -175,7 +175,9 @@ describe('needlework score', () => {
     expect(
       await runScore({ workup: join(ROOT, 'fixtures/workups/cross-store-agree'), cwd: await tmp() }, bare),
     ).toBe(0);
-    expect(bare.stdout()).not.toContain('needle');
+    // No needle section (the workup's path may well hold the word, as a checkout in a folder named needlework does).
+    expect(bare.stdout()).not.toMatch(/^ {2}needle /m);
+    expect(bare.stdout()).toContain('  citations\n');
   });
 
   it('of the needles in ./needles, scores only those whose workups patterns take the workup', async () => {
