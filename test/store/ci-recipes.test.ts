@@ -65,7 +65,8 @@ serverDescribe('the CI recipes against a PostgreSQL server', (server) => {
       // The recipes run exactly this command, and give the store by NEEDLEWORK_STORE.
       expect(DOCS).toContain(`- run: ${COMMAND}`);
       expect(DOCS).toContain(`    - ${COMMAND}`);
-      expect(DOCS).toContain('NEEDLEWORK_STORE: ${{ secrets.NEEDLEWORK_STORE }}');
+      // GitHub's own expression syntax, not a template placeholder.
+      expect(DOCS).toContain(`NEEDLEWORK_STORE: $\{{ secrets.NEEDLEWORK_STORE }}`);
       const store = await server().database('recipes');
       const dir = await tmp();
       const job = async (passes: number, ci: Record<string, string>) => {
