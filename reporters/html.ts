@@ -5,12 +5,9 @@ import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
-import { TREND_RUNS } from '../src/report/html/trend.js';
-import { trendWriteSettled } from '../src/report/trend/pending.js';
-import { gateOfRun, gateText, type RunGate } from '../src/report/trend/run-gate.js';
-import type { TrendTableData } from '../src/report/trend/table.js';
+import { gateText, runHistory } from '../src/report/trend/run-gate.js';
 import { type LoadedWorkup, type WorkupPreload, workupLoader } from '../src/report/workups.js';
-import { historyLocation, openSource } from '../src/store/open.js';
+import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkHtmlOptions {
   /**
@@ -73,23 +70,13 @@ export class NeedleworkHtmlReporter implements Reporter {
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
-    let trend: TrendTableData | undefined;
-    let gate: RunGate | undefined;
     const location = historyLocation(this.options.trend, this.root);
-    if (location) {
-      // Vitest starts every reporter's onTestRunEnd in one go; yield once so a trend reporter of this run has begun
-      // its append, then wait for it, so the charts include this run.
-      await null;
-      await trendWriteSettled(location);
-      // No store yet, or one that cannot be read, only means no charts: the report itself must still be written.
-      trend = await chartedRuns(location, this.root).catch(() => undefined);
-      gate = await gateOfRun(checks, location, this.root, this.startedAt);
-    }
+    const { gate, charted } = location ? await runHistory(checks, location, this.root, this.startedAt) : {};
     const data = buildHtmlData({
       checks,
       workups: await this.workups.forChecks(checks),
       title: this.options.title,
-      ...(trend ? { trend } : {}),
+      ...(charted && { trend: charted }),
       ...(gate && { gate: gateText(gate) }),
     });
     const path = resolve(this.root, this.options.outputFile);
@@ -99,13 +86,3 @@ export class NeedleworkHtmlReporter implements Reporter {
 }
 
 export default NeedleworkHtmlReporter;
-
-/** The last runs of a store or trend.json, with their metric means, for the charts. */
-async function chartedRuns(location: string, root: string): Promise<TrendTableData> {
-  const source = await openSource(location, root);
-  try {
-    return await source.overview(TREND_RUNS);
-  } finally {
-    await source.close();
-  }
-}

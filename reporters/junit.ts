@@ -4,7 +4,7 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { displayPath, projectPath } from '../src/report/display-path.js';
 import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
-import { gateOfRun, gateText } from '../src/report/trend/run-gate.js';
+import { gateText, runHistory } from '../src/report/trend/run-gate.js';
 import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkJUnitOptions {
@@ -67,7 +67,7 @@ export class NeedleworkJUnitReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.store, this.root);
-    const gate = location && (await gateOfRun(checks, location, this.root, this.startedAt));
+    const { gate } = location ? await runHistory(checks, location, this.root, this.startedAt) : {};
     // Written suite by suite as each is built: the whole file is never held (48 MB at 30,000 checks).
     const xml = junitXmlChunks(checks, {
       name: this.options.suiteName,

@@ -10,7 +10,7 @@ import {
   formatAnnotation,
 } from '../src/report/summary/annotations.js';
 import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
-import { gateOfRun } from '../src/report/trend/run-gate.js';
+import { runHistory } from '../src/report/trend/run-gate.js';
 import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkSummaryOptions {
@@ -110,9 +110,9 @@ export class NeedleworkSummaryReporter implements Reporter {
    * The statistical gate (the default of `needlework trend` and `run`) for this run against the latest run of the
    * trend history that ended before this one started.
    */
-  private gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
+  private async gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
     const location = historyLocation(this.options.trendFile, this.root);
-    return location ? gateOfRun(checks, location, this.root, this.startedAt) : Promise.resolve(undefined);
+    return location ? (await runHistory(checks, location, this.root, this.startedAt)).gate : undefined;
   }
 
   /** Spec lines by criterion, and each workup's note file, as project-relative paths. */

@@ -8,9 +8,8 @@ import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/report/trend/histo
 import { trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
-import { compiledEngine } from '../src/store/embedded.js';
 import { detectEnvironment, metaLoader } from '../src/store/environment.js';
-import { isServerUrl, resolveStore, storeName, withStore } from '../src/store/open.js';
+import { resolveStore, storeName, withStore } from '../src/store/open.js';
 import { type Retention, retentionPolicy } from '../src/store/retention.js';
 
 export interface NeedleworkTrendOptions {
@@ -79,10 +78,7 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   onTestRunStart(): void {
-    const root = this.vitest?.config.root ?? process.cwd();
-    this.metas = metaLoader(root);
-    // The embedded engine compiles in the background while the tests run, ready for the append after them.
-    if (!isServerUrl(this.storeLocation(root))) void compiledEngine();
+    this.metas = metaLoader(this.vitest?.config.root ?? process.cwd());
   }
 
   onTestModuleCollected(module: TestModule): void {

@@ -3,7 +3,7 @@ import { cp, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { acquireLock } from '../report/trend/lock.js';
 import type { SqlClient, SqlEngine } from './sql.js';
 
@@ -55,10 +55,7 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
   let db: PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const options = {
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
-      ...(await compiledEngine().then((module) => module && { pgliteWasmModule: module })),
-    };
+    const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
     if (!info) await seed(dir, (at) => PGlite.create(at, options).then((created) => created.close()));
     db = await PGlite.create(dir, options);
   } catch (error) {
@@ -84,32 +81,6 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
       }
     },
   };
-}
-
-type EngineModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
-/** The global WebAssembly API (this project's TypeScript libraries do not declare it). */
-const wasmApi = (
-  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<EngineModule> } }
-).WebAssembly;
-
-let compiling: Promise<EngineModule | undefined> | undefined;
-
-/**
- * PGlite's WebAssembly module, compiled once per process. V8 compiles it on background threads, so a reporter that
- * asks for it when the run starts (`compiledEngine()` without waiting) has it ready when it opens the store after the
- * last test: a quarter of a second of every append. Undefined where the file cannot be read (PGlite then compiles it
- * itself).
- */
-export function compiledEngine(): Promise<EngineModule | undefined> {
-  compiling ??= (async () => {
-    try {
-      const wasm = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), 'pglite.wasm');
-      return await wasmApi.compile(await readFile(wasm));
-    } catch {
-      return undefined;
-    }
-  })();
-  return compiling;
 }
 
 /**

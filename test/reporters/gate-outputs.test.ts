@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import { NeedleworkSummaryReporter } from '../../reporters/summary.js';
+import type { CheckRecord } from '../../src/report/checks.js';
 import { markdownCell } from '../../src/report/summary/escape.js';
+import { runHistory } from '../../src/report/trend/run-gate.js';
 import { withStore } from '../../src/store/open.js';
 import type { CheckMeta } from '../../src/vitest/meta.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
@@ -41,6 +43,7 @@ function trialMeta(name: string, i: number, pass: boolean): CheckMeta {
 }
 
 let root: string;
+let BASELINE_ID: string;
 beforeAll(async () => {
   // The current run: case-7 fell from 10 of 10 trials to 0 of 10, case-1 held, and a case was added.
   const tests: GeneratedTest[] = [];
@@ -74,6 +77,7 @@ beforeAll(async () => {
     ),
   );
   const store = join(root, 'store');
+  BASELINE_ID = baseline.id;
   await withStore(store, {}, (s) => s.append(baseline));
   await runVitest(root, [
     new NeedleworkJUnitReporter({ outputFile: 'junit.xml', store }),
@@ -118,6 +122,20 @@ describe('the regression gate in every report of a run', () => {
       }),
     ]);
     expect(html).toContain('<section id="gate-section" class="hidden"><h2>Regression gate</h2>');
+    // The charts come from the same read of the store as the gate: the baseline is the one run it holds.
+    expect(data.trend.runs.map((r: { id: string }) => r.id)).toEqual([BASELINE_ID]);
+  });
+
+  it('is read once for all the reporters of a run: one read of the store, one gate', async () => {
+    const checks: CheckRecord[] = [];
+    const at = new Date();
+    const first = runHistory(checks, join(root, 'store'), root, at);
+    expect(runHistory(checks, join(root, 'store'), root, at)).toBe(first);
+    // Another run's checks are another read.
+    const other = runHistory([], join(root, 'store'), root, at);
+    expect(other).not.toBe(first);
+    expect((await first).charted?.runs.map((r) => r.id)).toEqual([BASELINE_ID]);
+    await other;
   });
 
   it('HTML in a browser: the gate section is shown, each dropped case under its criterion', async (ctx) => {

@@ -1,14 +1,12 @@
+import { CHARTED_RUNS } from '../trend/run-gate.js';
 import { metricMeans, type TrendTableData } from '../trend/table.js';
 import type { TrendRun } from '../trend/types.js';
 import { fittedAxis, UNIT_AXIS } from './axis.js';
 import type { HtmlTrend } from './types.js';
 
-/** How many of the latest runs the charts show. */
-export const TREND_RUNS = 30;
-
 /** The overview the charts draw from the runs of a history, oldest first: the last 30 and each metric's means. */
 export function trendOverview(all: readonly TrendRun[]): TrendTableData {
-  const runs = all.slice(-TREND_RUNS);
+  const runs = all.slice(-CHARTED_RUNS);
   return { total: all.length, runs, series: metricMeans(runs) };
 }
 

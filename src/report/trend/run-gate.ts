@@ -11,6 +11,7 @@ import {
   DEFAULT_LEVEL,
   pairCases,
 } from './significance.js';
+import type { TrendTableData } from './table.js';
 import type { TrendRun } from './types.js';
 
 /** The statistical gate of a run against the stored run it is compared with, as every report shows it. */
@@ -22,45 +23,67 @@ export interface RunGate {
   cases: { added: readonly CaseRef[]; removed: readonly CaseRef[] };
 }
 
-// The JUnit, HTML and summary reporters of one run share one gate (one read of the store), keyed weakly by the run's
-// check collection (`collectChecks` hands each reporter of a run the same array) and the store.
-const gates = new WeakMap<readonly CheckRecord[], Map<string, Promise<RunGate | undefined>>>();
+/** How many of the latest runs the HTML report's charts show. */
+export const CHARTED_RUNS = 30;
 
-/**
- * The gate (the default of `needlework trend` and `run`) of this run's checks against the latest run of the store or
- * trend.json at `location` that ended before this run started; undefined when there is none, or the store cannot be
- * read (a report never fails for want of a baseline). Waits for a trend reporter of this run to finish its append.
- */
-export function gateOfRun(
-  checks: readonly CheckRecord[],
-  location: string,
-  root: string,
-  startedAt: Date,
-): Promise<RunGate | undefined> {
-  let byStore = gates.get(checks);
-  if (!byStore) {
-    byStore = new Map();
-    gates.set(checks, byStore);
-  }
-  let gate = byStore.get(location);
-  if (!gate) {
-    gate = computeGate(checks, location, root, startedAt);
-    byStore.set(location, gate);
-  }
-  return gate;
+/** What the reporters of a run read of the runs before it: the gate against its baseline, and the runs to chart. */
+export interface RunHistory {
+  /** Absent without an earlier run, or when the history cannot be read (a report never fails for want of one). */
+  gate?: RunGate;
+  /** The last `CHARTED_RUNS` runs, this one included, with their metric means; absent when they cannot be read. */
+  charted?: TrendTableData;
 }
 
-async function computeGate(
+// The JUnit, HTML and summary reporters of one run share one read of the store (one open, one gate), keyed weakly by
+// the run's check collection (`collectChecks` hands each reporter of a run the same array) and the store.
+const histories = new WeakMap<readonly CheckRecord[], Map<string, Promise<RunHistory>>>();
+
+/**
+ * The history of the store or trend.json at `location` as this run's reports show it: the gate (the default of
+ * `needlework trend` and `run`) of this run's checks against the latest run that ended before this run started, and
+ * the runs the charts draw. Waits for a trend reporter of this run to finish its append, so the charts include it.
+ */
+export function runHistory(
   checks: readonly CheckRecord[],
   location: string,
   root: string,
   startedAt: Date,
-): Promise<RunGate | undefined> {
+): Promise<RunHistory> {
+  let byStore = histories.get(checks);
+  if (!byStore) {
+    byStore = new Map();
+    histories.set(checks, byStore);
+  }
+  let history = byStore.get(location);
+  if (!history) {
+    history = readHistory(checks, location, root, startedAt);
+    byStore.set(location, history);
+  }
+  return history;
+}
+
+async function readHistory(
+  checks: readonly CheckRecord[],
+  location: string,
+  root: string,
+  startedAt: Date,
+): Promise<RunHistory> {
   // Let a trend reporter of this run begin, then finish, its append (Vitest starts every onTestRunEnd at once).
   await null;
   await trendWriteSettled(location);
-  const baseline = await latestBefore(location, root, startedAt.toISOString()).catch(() => undefined);
-  if (!baseline) return undefined;
+  // No store yet, or one that cannot be read, only means no gate and no charts.
+  const source = await openSource(location, root).catch(() => undefined);
+  if (!source) return {};
+  try {
+    const baseline = await source.latest({ endedBefore: startedAt.toISOString() }).catch(() => undefined);
+    const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
+    return { ...(baseline && { gate: gateAgainst(baseline, checks) }), ...(charted && { charted }) };
+  } finally {
+    await source.close().catch(() => undefined);
+  }
+}
+
+function gateAgainst(baseline: TrendRun, checks: readonly CheckRecord[]): RunGate {
   const current = buildTrendRun(checks, {});
   return {
     baseline: baselineLabel(baseline),
@@ -68,16 +91,6 @@ async function computeGate(
     comparisons: compareRuns(baseline, current),
     cases: pairCases(baseline, current),
   };
-}
-
-/** The latest run of a store or trend.json that ended before `time`. */
-async function latestBefore(location: string, root: string, time: string): Promise<TrendRun | undefined> {
-  const source = await openSource(location, root);
-  try {
-    return await source.latest({ endedBefore: time });
-  } finally {
-    await source.close();
-  }
 }
 
 /** `the run of 2026-11-22T21:00:00.000Z (main @ a1b2c3d)`. */
