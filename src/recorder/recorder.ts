@@ -54,13 +54,10 @@ interface Event {
  * texts, the timestamps, the ledger facts and the trajectory are made only in `workup()`, off the agent's path.
  */
 export function createRecorder(options: RecorderOptions): Recorder {
-  if (options === null || typeof options !== 'object') {
-    const shown = JSON.stringify(plain(options)) ?? String(options);
-    throw new UserError({
-      file: 'recorder',
-      message: `createRecorder needs options with an id, got ${shown}`,
-    });
-  }
+  if (options === null || typeof options !== 'object')
+    refuseArgument('recorder', 'createRecorder', 'the options', 'an object with an id', options);
+  /** Where the recorder's refusals say they come from. */
+  const where = `recorder "${String(options.id)}"`;
   refuseUnloadable(options.id, {
     task: options.task ?? options.meta?.['task'],
     trial: options.trial ?? options.meta?.['trial'],
@@ -91,8 +88,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     return id;
   };
   const said = (type: 'thought' | 'answer', text: string, opts?: { tokens?: number; latencyMs?: number }) => {
-    if (typeof text !== 'string')
-      refuseArgument(`recorder "${String(options.id)}"`, type, 'the text', 'a string', text);
+    if (typeof text !== 'string') refuseArgument(where, type, 'the text', 'a string', text);
     const latency = opts?.latencyMs ?? elapsed();
     events.push({
       type,
@@ -123,7 +119,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   const recorder: Recorder = {
     toolCall(name, input, givenId, timing) {
-      const where = `recorder "${String(options.id)}"`;
       if (typeof name !== 'string' || name === '')
         refuseArgument(where, 'toolCall', 'the tool name', 'a non-empty string', name);
       const callId = callIdOf(where, 'toolCall', givenId);
@@ -154,8 +149,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     toolResult(givenId, output, timing) {
-      const callId = callIdOf(`recorder "${String(options.id)}"`, 'toolResult', givenId) ?? '';
-      const call = byId.get(callId);
+      const callId = callIdOf(where, 'toolResult', givenId);
+      const call = callId === undefined ? undefined : byId.get(callId);
       const now = clock();
       const latency = timing?.latencyMs ?? now - (call?.at ?? last);
       last = now;
@@ -189,8 +184,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     note(markdown) {
-      if (typeof markdown !== 'string')
-        refuseArgument(`recorder "${String(options.id)}"`, 'note', 'the note', 'a string', markdown);
+      if (typeof markdown !== 'string') refuseArgument(where, 'note', 'the note', 'a string', markdown);
       noteSource = markdown;
     },
 
@@ -277,11 +271,16 @@ function refuseArgument(
   expected: string,
   value: unknown,
 ): never {
-  const shown = JSON.stringify(plain(value)) ?? String(value);
+  const text = shown(value);
   throw new UserError({
     file: where,
-    message: `${method}: ${what} must be ${expected}, got ${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}`,
+    message: `${method}: ${what} must be ${expected}, got ${text.length > 80 ? `${text.slice(0, 80)}...` : text}`,
   });
+}
+
+/** A value as a refusal quotes it: its JSON (bigints as numbers), or its text where JSON has none. */
+function shown(value: unknown): string {
+  return JSON.stringify(plain(value)) ?? String(value);
 }
 
 /**
@@ -296,7 +295,7 @@ function refuseUnloadable(id: unknown, fields: { task?: unknown; trial?: unknown
       : [
           {
             file: where,
-            message: `id must be a non-empty string, got ${JSON.stringify(plain(id)) ?? String(id)}`,
+            message: `id must be a non-empty string, got ${shown(id)}`,
           },
         ];
   // As they will be written: a bigint trial is a number or decimal text by then.

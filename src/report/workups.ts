@@ -87,11 +87,3 @@ export function workupLoader(root: string): WorkupPreload<LoadedWorkup> {
     }
   });
 }
-
-/** Loads every workup the checks name at once (what a reporter that saw no test results, or a script, needs). */
-export function loadCheckedWorkups(
-  checks: readonly CheckRecord[],
-  root: string,
-): Promise<Map<string, LoadedWorkup>> {
-  return workupLoader(root).forChecks(checks);
-}

@@ -63,8 +63,12 @@ describe('the recorder refuses, when recording, what loadWorkup would refuse lat
 
   it('refuses no options at all, as a JavaScript caller can pass them', () => {
     const untypedCreate = createRecorder as unknown as (options?: unknown) => unknown;
-    expect(() => untypedCreate()).toThrow('recorder: createRecorder needs options with an id, got undefined');
-    expect(() => untypedCreate(null)).toThrow('recorder: createRecorder needs options with an id, got null');
+    expect(() => untypedCreate()).toThrow(
+      'recorder: createRecorder: the options must be an object with an id, got undefined',
+    );
+    expect(() => untypedCreate(null)).toThrow(
+      'recorder: createRecorder: the options must be an object with an id, got null',
+    );
   });
 
   it('refuses an empty id', () => {

@@ -5,7 +5,7 @@ import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData, type HtmlDataInput } from '../../src/report/html/data.js';
 import { renderHtmlPage } from '../../src/report/html/page.js';
 import type { TrendCheck, TrendRun } from '../../src/report/trend/types.js';
-import { loadCheckedWorkups } from '../../src/report/workups.js';
+import { workupLoader } from '../../src/report/workups.js';
 import { checkMeta } from './harness.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
@@ -285,7 +285,7 @@ export async function realisticData(root: string, extra: Partial<HtmlDataInput> 
   const checks = realisticChecks();
   return buildHtmlData({
     checks,
-    workups: await loadCheckedWorkups(checks, root),
+    workups: await workupLoader(root).forChecks(checks),
     history: { schema: 2, runs: realisticRuns() },
     title: 'support-desk agents',
     now: new Date(Date.UTC(2026, 10, 23, 12)),

@@ -9,7 +9,7 @@ import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData } from '../../src/report/html/data.js';
 import { contentSecurityPolicy, embedJson, renderHtmlPage } from '../../src/report/html/page.js';
 import type { HtmlReportData } from '../../src/report/html/types.js';
-import { loadCheckedWorkups } from '../../src/report/workups.js';
+import { workupLoader } from '../../src/report/workups.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {
   checkMeta,
@@ -497,7 +497,7 @@ describe('the HTML report in Chromium', () => {
     };
     const data = buildHtmlData({
       checks,
-      workups: await loadCheckedWorkups(checks, resolve(fixtures, '../..')),
+      workups: await workupLoader(resolve(fixtures, '../..')).forChecks(checks),
       history,
       title: 'needlework report',
     });
