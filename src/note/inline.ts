@@ -80,35 +80,42 @@ function token(kind: number, start: number, end: number, value: string): Token {
   };
 }
 
-/**
- * Where the first backtick run that opens no code span stands in the text being read, or -1. After one, micromark
- * ends a text node that ends with a line ending (before a token other than text) not there but where the next line
- * starts after its containers' prefixes (`InlineSource.flow`), its indent not included; `flatten` does the same.
- */
-let untickedAt = -1;
-
 /** Thrown inside the tokenizer when the text holds what is left to the full parser. */
 const GIVE_UP = Symbol('give up');
 
+/**
+ * A paragraph's tokens, and where the first backtick run that opens no code span stands in its text, or -1. After
+ * one, micromark ends a text node that ends with a line ending (before a token other than text) not there but where
+ * the next line starts after its containers' prefixes (`InlineSource.flow`), its indent not included; `flatten` does
+ * the same.
+ */
+interface Tokenized {
+  tokens: Token[];
+  untickedAt: number;
+}
+
 /** The text runs of a paragraph, or undefined when the full parser must read it. */
 export function inlineRuns(input: InlineSource): TextRun[] | undefined {
-  const tokens = tokensOf(input.text);
-  if (!tokens) return undefined;
-  try {
-    return flatten(tokens, input);
-  } catch (error) {
-    if (error === GIVE_UP) return undefined;
-    throw error;
-  }
+  return unlessGivenUp(() => flatten(tokenize(input.text), input));
 }
 
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
 export function inlineText(text: string): string | undefined {
-  const tokens = tokensOf(text);
-  if (!tokens) return undefined;
-  let out = '';
-  for (const run of flatten(tokens, { text, joined: [0], source: [0] })) out += run.text;
-  return out;
+  return unlessGivenUp(() => {
+    let out = '';
+    for (const run of flatten(tokenize(text), { text, joined: [0], source: [0] })) out += run.text;
+    return out;
+  });
+}
+
+/** What `read` returns, or undefined when it gave up on its input. */
+function unlessGivenUp<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
 }
 
 // Character classes, as micromark's classifyCharacter reads one UTF-16 code unit: 1 white space (start and end of the
@@ -142,17 +149,8 @@ const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
 /** The greatest depth of parentheses micromark allows in a link destination. */
 const DESTINATION_BALANCE = 32;
 
-function tokensOf(text: string): Token[] | undefined {
-  try {
-    return tokenize(text);
-  } catch (error) {
-    if (error === GIVE_UP) return undefined;
-    throw error;
-  }
-}
-
-function tokenize(text: string): Token[] {
-  untickedAt = -1;
+function tokenize(text: string): Tokenized {
+  let untickedAt = -1;
   const tokens: Token[] = [];
   const n = text.length;
   // Backtick runs by length, each list in order, with a cursor that only moves on: a closer is looked for once.
@@ -369,7 +367,7 @@ function tokenize(text: string): Token[] {
   }
   flushData(n);
   processEmphasis(delims);
-  return tokens;
+  return { tokens, untickedAt };
 }
 
 /** Every maximal run of backticks of `text`, by length, each list in order. */
@@ -517,7 +515,7 @@ function processEmphasis(list: Token[]): void {
 }
 
 /** The runs of a token list, text merged as mdast merges it: only adjacent text in the same parent. */
-function flatten(tokens: readonly Token[], input: InlineSource): TextRun[] {
+function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRun[] {
   const { text } = input;
   const runs: TextRun[] = [];
   // The open run of text (merged text nodes), as offsets into the joined text.
