@@ -5,7 +5,7 @@ import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks } from '../src/report/collect.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/report/trend/history.js';
-import { trackTrendWrite } from '../src/report/trend/pending.js';
+import { lendTrendStore, trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
 import { detectEnvironment, metaLoader } from '../src/store/environment.js';
@@ -139,6 +139,8 @@ export class NeedleworkTrendReporter implements Reporter {
         async (store) => {
           await store.append(run);
           const dropped = await store.prune(retentionPolicy(this.retention()));
+          // The reports of this run read the history through this open store rather than open it again.
+          await lendTrendStore(location, store);
           return { kept: await store.count(), dropped };
         },
       );

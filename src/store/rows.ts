@@ -127,19 +127,22 @@ export function runHead(row: RunRow): RunHead & { seq: number } {
 export const CHECK_COLUMNS = `spec, "case", workup, task, trial_number, trial_label, criterion, metric, value,
   value_boolean, unit, threshold, comparator, verdict, state, reason`;
 
+/**
+ * A check's row, as JSON (`json_agg`): a float that JSON cannot write (NaN, Infinity) comes as its text, `"NaN"`.
+ */
 export interface CheckRow {
   spec: string;
   case: string | null;
   workup: string;
   task: string | null;
-  trial_number: number | null;
+  trial_number: number | string | null;
   trial_label: string | null;
   criterion: string;
   metric: string;
-  value: number | null;
+  value: number | string | null;
   value_boolean: boolean | null;
   unit: string | null;
-  threshold: number | null;
+  threshold: number | string | null;
   comparator: TrendCheck['comparator'] | null;
   verdict: TrendCheck['verdict'];
   state: TrendCheck['state'];
@@ -153,16 +156,16 @@ export function trendCheck(row: CheckRow): TrendCheck {
     ...(row.case !== null && { case: row.case }),
     workup: row.workup,
     ...(row.task !== null && { task: row.task }),
-    ...(row.trial_number !== null && { trial: row.trial_number }),
+    ...(row.trial_number !== null && { trial: Number(row.trial_number) }),
     ...(row.trial_label !== null && { trial: row.trial_label }),
     criterion: row.criterion,
     metric: row.metric,
-    value: row.value ?? row.value_boolean,
+    value: row.value !== null ? Number(row.value) : row.value_boolean,
     verdict: row.verdict,
     state: row.state,
   };
   if (row.unit !== null) check.unit = row.unit;
-  if (row.threshold !== null) check.threshold = row.threshold;
+  if (row.threshold !== null) check.threshold = Number(row.threshold);
   if (row.comparator !== null) check.comparator = row.comparator;
   if (row.reason !== null) check.reason = row.reason;
   return check;

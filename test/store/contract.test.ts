@@ -76,6 +76,29 @@ eachEngine((engine, server) => {
     }
   });
 
+  it('gives back floats exactly, and the ones JSON cannot write as numbers', async () => {
+    const { store } = await fresh();
+    try {
+      const run = trendRun(1, [
+        trendCheck({ workup: 'w-float', value: 0.1 + 0.2, threshold: 1e-300 }),
+        trendCheck({ workup: 'w-tiny', value: 5e-324, threshold: 1.7976931348623157e308 }),
+        trendCheck({
+          workup: 'w-infinite',
+          value: Number.POSITIVE_INFINITY,
+          threshold: Number.NEGATIVE_INFINITY,
+          verdict: 'fail',
+          state: 'failed',
+        }),
+        trendCheck({ workup: 'w-nan', value: Number.NaN, verdict: 'fail', state: 'failed' }),
+      ]);
+      await store.append(run);
+      expect(await store.run(run.id)).toEqual(run);
+      expect(await store.latest()).toEqual(run);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('records its schema version once, reopens without migrating again, and refuses a newer schema naming the store', async () => {
     const { location, store } = await fresh();
     await store.append(richRun(1));

@@ -2,7 +2,7 @@ import { openSource } from '../../store/open.js';
 import type { CheckRecord } from '../checks.js';
 import { buildTrendRun } from './entry.js';
 import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from './gate.js';
-import { trendWriteSettled } from './pending.js';
+import { afterTrendWrite } from './pending.js';
 import {
   type CaseRef,
   type ChangeStatus,
@@ -68,19 +68,21 @@ async function readHistory(
   root: string,
   startedAt: Date,
 ): Promise<RunHistory> {
-  // Let a trend reporter of this run begin, then finish, its append (Vitest starts every onTestRunEnd at once).
+  // Let a trend reporter of this run begin its append (Vitest starts every onTestRunEnd at once), then read after it,
+  // through the store it has open when it lends it.
   await null;
-  await trendWriteSettled(location);
-  // No store yet, or one that cannot be read, only means no gate and no charts.
-  const source = await openSource(location, root).catch(() => undefined);
-  if (!source) return {};
-  try {
-    const baseline = await source.latest({ endedBefore: startedAt.toISOString() }).catch(() => undefined);
-    const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
-    return { ...(baseline && { gate: gateAgainst(baseline, checks) }), ...(charted && { charted }) };
-  } finally {
-    await source.close().catch(() => undefined);
-  }
+  return afterTrendWrite(location, async (lent) => {
+    // No store yet, or one that cannot be read, only means no gate and no charts.
+    const source = lent ?? (await openSource(location, root).catch(() => undefined));
+    if (!source) return {};
+    try {
+      const baseline = await source.latest({ endedBefore: startedAt.toISOString() }).catch(() => undefined);
+      const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
+      return { ...(baseline && { gate: gateAgainst(baseline, checks) }), ...(charted && { charted }) };
+    } finally {
+      if (!lent) await source.close().catch(() => undefined);
+    }
+  });
 }
 
 function gateAgainst(baseline: TrendRun, checks: readonly CheckRecord[]): RunGate {

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { afterTrendWrite, lendTrendStore, trackTrendWrite } from '../../src/report/trend/pending.js';
+import type { RunSource } from '../../src/store/source.js';
+
+/** A store stand-in: the reads only pass it along. */
+const store = { name: 'lent-store' } as RunSource;
+
+/** A write that can be finished from outside, as a trend reporter's append is. */
+function controlledWrite(): { promise: Promise<void>; finish(): void; fail(error: Error): void } {
+  let finish!: () => void;
+  let fail!: (error: Error) => void;
+  const promise = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  return { promise, finish, fail };
+}
+
+describe('a trend write lending its open store to the reports of its run', () => {
+  it('runs each read waiting for the write with the store it lends, and the write waits for them', async () => {
+    const write = controlledWrite();
+    const tracked = trackTrendWrite('/store/a', write.promise);
+    const seen: string[] = [];
+    const reads = Promise.all([
+      afterTrendWrite('/store/a', async (lent) => `junit read ${lent?.name}`),
+      afterTrendWrite('/store/a', async (lent) => `html read ${lent?.name}`),
+    ]);
+    const lending = lendTrendStore('/store/a', store).then(() => seen.push('lent'));
+    expect(await reads).toEqual(['junit read lent-store', 'html read lent-store']);
+    await lending;
+    expect(seen).toEqual(['lent']);
+    write.finish();
+    await tracked;
+  });
+
+  it('gives a read that comes after the lending no store, and only once the write has ended', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/b', write.promise);
+    await lendTrendStore('/store/b', store);
+    const order: string[] = [];
+    const late = afterTrendWrite('/store/b', async (lent) => {
+      order.push('read');
+      return lent;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    order.push('write ends');
+    write.finish();
+    expect(await late).toBeUndefined();
+    expect(order).toEqual(['write ends', 'read']);
+  });
+
+  it('gives the waiting reads no store when the write fails before lending, and they still run', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/c', write.promise).catch(() => undefined);
+    const read = afterTrendWrite('/store/c', async (lent) => (lent ? 'lent' : 'opens the store itself'));
+    write.fail(new Error('the store cannot be opened'));
+    expect(await read).toBe('opens the store itself');
+  });
+
+  it('passes a read failure to that read alone', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/d', write.promise);
+    const failing = afterTrendWrite('/store/d', async () => {
+      throw new Error('the baseline query failed');
+    });
+    const other = afterTrendWrite('/store/d', async (lent) => lent?.name);
+    await lendTrendStore('/store/d', store);
+    await expect(failing).rejects.toThrow('the baseline query failed');
+    expect(await other).toBe('lent-store');
+    write.finish();
+  });
+
+  it('reads at once, with no store, where no write is in progress', async () => {
+    expect(await afterTrendWrite('/store/none', async (lent) => lent ?? 'no write')).toBe('no write');
+  });
+});
