@@ -94,6 +94,12 @@ export async function migrate(
   engine: SqlEngine,
   onCreated?: (tx: SqlClient) => Promise<void>,
 ): Promise<number> {
+  // A store already at this version (every open but a store's first) needs no write, no lock and no commit: its
+  // version is read alone. A new store (no table yet), an older one or a newer one goes through the transaction.
+  const [current] = await engine
+    .query<{ version: number | null }>('SELECT max(version)::integer AS version FROM needlework_migrations')
+    .catch(() => [{ version: null }]);
+  if (current?.version === SCHEMA_VERSION) return SCHEMA_VERSION;
   return engine.transaction(async (tx) => {
     // Any fixed key will do; this one spells "nw" and the schema's first year.
     await tx.query('SELECT pg_advisory_xact_lock(7887202601)');
