@@ -14,6 +14,11 @@ export function validator(name: SchemaName): ValidateFunction {
   return (generated as unknown as Record<string, ValidateFunction>)[exportName(name)]!;
 }
 
+/** Whether `value` satisfies a shipped schema: the check alone, no problem worded. */
+export function satisfiesSchema(name: SchemaName, value: unknown): boolean {
+  return validator(name)(value) === true;
+}
+
 /**
  * Validates `value` against a shipped schema; returns one diagnostic per problem, each placed by `locate` and
  * worded as `path what-was-expected` (for example `required_path.relations[1] must be a string`).

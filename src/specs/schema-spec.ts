@@ -1,7 +1,7 @@
 import { UserError } from '../errors/index.js';
 import type { NeedleSpec, RubricSpec } from '../model/spec.js';
 import { locate } from '../parse/locate.js';
-import { checkSchema, schemaProblems } from '../parse/schema.js';
+import { checkSchema, satisfiesSchema } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
 import { loadYamlFast } from '../parse/yaml-fast.js';
 import { type NeedleYaml, normalizeNeedle, normalizeRubric, type RubricYaml } from './normalize.js';
@@ -35,7 +35,7 @@ function validValue(
   kind: 'needle' | 'rubric',
 ): { value: unknown; place: KeyPlace } {
   const fast = loadYamlFast(text, { keys: true });
-  if (fast && schemaProblems(kind, fast.value).length === 0)
+  if (fast && satisfiesSchema(kind, fast.value))
     return { value: fast.value, place: fastKeyPlace(fast, text) };
   const { value, doc, lines } = parseYaml(text, file);
   const problems = checkSchema(kind, value, file, (path, key) => locate(doc, lines, path, key));
