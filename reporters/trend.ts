@@ -140,7 +140,7 @@ export class NeedleworkTrendReporter implements Reporter {
           await store.append(run);
           const dropped = await store.prune(retentionPolicy(this.retention()));
           // The reports of this run read the history through this open store rather than open it again.
-          await lendTrendStore(location, store);
+          await lendTrendStore(location, { store, run, checks });
           return { kept: await store.count(), dropped };
         },
       );

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { afterTrendWrite, lendTrendStore, trackTrendWrite } from '../../src/report/trend/pending.js';
+import {
+  afterTrendWrite,
+  type LentStore,
+  lendTrendStore,
+  trackTrendWrite,
+} from '../../src/report/trend/pending.js';
+import type { TrendRun } from '../../src/report/trend/types.js';
 import type { RunSource } from '../../src/store/source.js';
 
-/** A store stand-in: the reads only pass it along. */
-const store = { name: 'lent-store' } as RunSource;
+/** A stand-in for what a trend write lends: the reads only pass it along. */
+const store: LentStore = { store: { name: 'lent-store' } as RunSource, run: {} as TrendRun, checks: [] };
 
 /** A write that can be finished from outside, as a trend reporter's append is. */
 function controlledWrite(): { promise: Promise<void>; finish(): void; fail(error: Error): void } {
@@ -22,8 +28,8 @@ describe('a trend write lending its open store to the reports of its run', () =>
     const tracked = trackTrendWrite('/store/a', write.promise);
     const seen: string[] = [];
     const reads = Promise.all([
-      afterTrendWrite('/store/a', async (lent) => `junit read ${lent?.name}`),
-      afterTrendWrite('/store/a', async (lent) => `html read ${lent?.name}`),
+      afterTrendWrite('/store/a', async (lent) => `junit read ${lent?.store.name}`),
+      afterTrendWrite('/store/a', async (lent) => `html read ${lent?.store.name}`),
     ]);
     const lending = lendTrendStore('/store/a', store).then(() => seen.push('lent'));
     expect(await reads).toEqual(['junit read lent-store', 'html read lent-store']);
@@ -63,7 +69,7 @@ describe('a trend write lending its open store to the reports of its run', () =>
     const failing = afterTrendWrite('/store/d', async () => {
       throw new Error('the baseline query failed');
     });
-    const other = afterTrendWrite('/store/d', async (lent) => lent?.name);
+    const other = afterTrendWrite('/store/d', async (lent) => lent?.store.name);
     await lendTrendStore('/store/d', store);
     await expect(failing).rejects.toThrow('the baseline query failed');
     expect(await other).toBe('lent-store');

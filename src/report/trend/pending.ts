@@ -1,7 +1,16 @@
 import type { RunSource } from '../../store/source.js';
+import type { CheckRecord } from '../checks.js';
+import type { TrendRun } from './types.js';
 
-/** A read of the store waiting for the trend write of its run: given the write's open store, or none. */
-type Borrower = (lent: RunSource | undefined) => Promise<void>;
+/** What a trend write lends the reads of its run: its open store, and the run it appended (built from `checks`). */
+export interface LentStore {
+  store: RunSource;
+  run: TrendRun;
+  checks: readonly CheckRecord[];
+}
+
+/** A read of the store waiting for the trend write of its run: given what the write lends, or nothing. */
+type Borrower = (lent: LentStore | undefined) => Promise<void>;
 
 interface Write {
   settled: Promise<void>;
@@ -36,17 +45,17 @@ export function trackTrendWrite<T>(path: string, write: Promise<T>): Promise<T> 
 
 /**
  * Called by the trend write of `path` with its store open, its run appended: runs every read waiting for the store
- * with it, and returns once they are done (the write closes the store after). Later reads open the store themselves.
+ * with them, and returns once they are done (the write closes the store after). Later reads open the store themselves.
  */
-export async function lendTrendStore(path: string, store: RunSource): Promise<void> {
+export async function lendTrendStore(path: string, lent: LentStore): Promise<void> {
   const entry = pending.get(path);
-  if (entry) await lend(entry, store);
+  if (entry) await lend(entry, lent);
 }
 
-async function lend(entry: Write, store: RunSource | undefined): Promise<void> {
+async function lend(entry: Write, lent: LentStore | undefined): Promise<void> {
   const borrowers = entry.borrowers;
   entry.borrowers = undefined;
-  if (borrowers) await Promise.all(borrowers.map((borrow) => borrow(store)));
+  if (borrowers) await Promise.all(borrowers.map((borrow) => borrow(lent)));
 }
 
 /**
@@ -55,7 +64,7 @@ async function lend(entry: Write, store: RunSource | undefined): Promise<void> {
  */
 export function afterTrendWrite<T>(
   path: string,
-  read: (lent: RunSource | undefined) => Promise<T>,
+  read: (lent: LentStore | undefined) => Promise<T>,
 ): Promise<T> {
   const entry = pending.get(path);
   const borrowers = entry?.borrowers;

@@ -73,20 +73,24 @@ async function readHistory(
   await null;
   return afterTrendWrite(location, async (lent) => {
     // No store yet, or one that cannot be read, only means no gate and no charts.
-    const source = lent ?? (await openSource(location, root).catch(() => undefined));
+    const source = lent?.store ?? (await openSource(location, root).catch(() => undefined));
     if (!source) return {};
     try {
       const baseline = await source.latest({ endedBefore: startedAt.toISOString() }).catch(() => undefined);
       const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
-      return { ...(baseline && { gate: gateAgainst(baseline, checks) }), ...(charted && { charted }) };
+      // The run the trend reporter appended is this run, when it was built from these checks.
+      const current = lent?.checks === checks ? lent.run : undefined;
+      return {
+        ...(baseline && { gate: gateAgainst(baseline, current ?? buildTrendRun(checks, {})) }),
+        ...(charted && { charted }),
+      };
     } finally {
       if (!lent) await source.close().catch(() => undefined);
     }
   });
 }
 
-function gateAgainst(baseline: TrendRun, checks: readonly CheckRecord[]): RunGate {
-  const current = buildTrendRun(checks, {});
+function gateAgainst(baseline: TrendRun, current: TrendRun): RunGate {
   return {
     baseline: baselineLabel(baseline),
     level: DEFAULT_LEVEL,
