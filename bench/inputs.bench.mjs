@@ -64,6 +64,18 @@ const cases = [
     `${'['.repeat(500000)}${']'.repeat(500000)}`,
     loadSpecs,
   ],
+  [
+    // One typo in a large cases file, the shape of the peer workload's: each case its calls and answer.
+    'cases YAML, 1 MB of cases, one typo',
+    'd.cases.yaml',
+    `id: typo\ncases:\n${fill(
+      MB,
+      (i) =>
+        `  - id: case-${i}\n    expect:\n      tool_calls:\n        match: ${i === 7 ? 'stricter' : 'strict'}\n        calls: [{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]\n      answer:\n        equals: "Booked R${i}."`,
+      '\n',
+    )}\n`,
+    loadSpecs,
+  ],
   ['cases YAML, 300,000 nested "- "', 'c.cases.yaml', `cases:\n  ${'- '.repeat(300000)}x\n`, loadSpecs],
   [
     'trend history, 1 MB of null runs',

@@ -20,6 +20,14 @@ export interface FastYaml {
    * or a value that is not a mapping of the document. Recorded only when asked (`keys` of `loadYamlFast`).
    */
   keyStart(node: object, key: string): number | undefined;
+  /**
+   * Where the node at a data path starts, as `locate` places it in the `yaml` package's Document: the node's start,
+   * or with `key`, that key's start in the mapping at the path; a path that leaves the document is placed at its
+   * deepest node. Undefined when this path cannot say exactly (a null value, whose empty node the two parsers place
+   * apart, a key it did not record, or a shape it did not record): the caller then reads the file with the `yaml`
+   * Document. Recorded only when asked (`nodes` of `loadYamlFast`).
+   */
+  startAt(path: readonly string[], key?: string): number | undefined;
 }
 
 // The YAML 1.2 core schema's scalars, with the tests and conversions of the `yaml` package (yaml/dist/schema/core).
@@ -63,32 +71,41 @@ export interface FastYamlOptions {
   depth?: number;
   /** Record where every key of every mapping is written (`keyStart`), for placing what a spec declares. */
   keys?: boolean;
+  /** Record where every node starts (`startAt`), for placing diagnostics; implies `keys`. */
+  nodes?: boolean;
 }
 
 /**
  * A node being composed: where it starts, and the keys of the mapping it may turn out to be, each followed by its
- * start (one flat list, kept as the mapping's record: a 10,000-case file has 200,000 mappings, and a `Map` each held
- * 50 MB).
+ * start and its value's start (NaN until the value is composed, and for a null or unrecorded value): one flat list,
+ * kept as the mapping's record (a 10,000-case file has 200,000 mappings, and a `Map` each held 50 MB).
  */
 interface Frame {
   at: number;
   keys: Array<string | number> | undefined;
+  /** With `nodes`: how many values (nodes that are not keys) were composed in it. */
+  values: number;
+  /** With `nodes`: where each item of the list it may turn out to be starts (NaN for a null). */
+  items: number[] | undefined;
 }
 
 /**
  * Parses one YAML document's values with js-yaml, recording, when `depth` is given, where each collection `depth`
- * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2), and
- * with `keys`, where each mapping key is written. Undefined when the file needs the `yaml` package: a syntax error, a
- * duplicate key, an anchor, alias or tag, a directive, a `null` key.
+ * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2),
+ * with `keys`, where each mapping key is written, and with `nodes`, where every node starts. Undefined when the file
+ * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
   if (/^%/m.test(text)) return undefined;
-  const { depth, keys } = options;
+  const { depth, nodes } = options;
+  const keys = options.keys || nodes;
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const starts = new WeakMap<object, number>();
   const keyStarts = new WeakMap<object, Array<string | number>>();
+  const itemStarts = new WeakMap<object, number[]>();
+  let rootStart = Number.NaN;
   // A stack, not recursion of ours: js-yaml bounds the depth it composes (maxDepth).
   const frames: Frame[] = [];
   const listener = (event: 'open' | 'close', state: State) => {
@@ -96,24 +113,45 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       const at = contentStart(state.input, state.position);
       const c = state.input.charCodeAt(at);
       if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
-      frames.push({ at: at + shift, keys: undefined });
+      frames.push({ at: at + shift, keys: undefined, values: 0, items: undefined });
       return;
     }
     const frame = frames.pop()!;
     const result = state.result as unknown;
-    if (result === null || typeof result !== 'object') {
-      // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
-      if (keys && frames.length > 0 && isKey(state.input, state.position)) {
-        const parent = frames[frames.length - 1]!;
-        if (parent.keys) parent.keys.push(String(result), frame.at);
-        else parent.keys = [String(result), frame.at];
-      }
+    const parent = frames[frames.length - 1];
+    const scalar = result === null || typeof result !== 'object';
+    // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
+    if (keys && parent && scalar && isKey(state.input, state.position)) {
+      if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
+      else parent.keys = [String(result), frame.at, Number.NaN];
       return;
     }
+    // Where this value or item starts; an empty node's place is the two parsers' to differ on: none is kept.
+    const at = result === null ? Number.NaN : frame.at;
+    if (!parent) rootStart = at;
+    else if (nodes) {
+      const slot = parent.values++ * 3 + 2;
+      if (parent.keys && slot < parent.keys.length) parent.keys[slot] = at;
+      if (!parent.keys) {
+        if (parent.items) parent.items.push(at);
+        else parent.items = [at];
+      }
+    }
+    if (scalar) return;
     // js-yaml's depth counts the root as 1.
     if (depth !== undefined && (state as State & { depth: number }).depth === depth + 1)
       starts.set(result, frame.at);
-    if (frame.keys && !Array.isArray(result)) keyStarts.set(result, frame.keys);
+    if (Array.isArray(result)) {
+      // Kept only where the items line up with what was composed (a flow list's `[a: 1]` makes a mapping js-yaml
+      // opens no node for).
+      if (nodes && !frame.keys && (frame.items?.length ?? 0) === result.length)
+        itemStarts.set(result, frame.items ?? []);
+    } else if (frame.keys) {
+      // A value composed without its key (a collection as a key) leaves none of the values placed.
+      if (nodes && (frame.items || frame.values * 3 !== frame.keys.length))
+        for (let i = 2; i < frame.keys.length; i += 3) frame.keys[i] = Number.NaN;
+      keyStarts.set(result, frame.keys);
+    }
   };
   let value: unknown;
   try {
@@ -129,10 +167,45 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     startOf: (node) => starts.get(node),
     keyStart: (node, key) => {
       const list = keyStarts.get(node);
-      if (list) for (let i = 0; i < list.length; i += 2) if (list[i] === key) return list[i + 1] as number;
-      return undefined;
+      const i = list ? keyIndex(list, key) : -1;
+      return i === -1 ? undefined : (list![i + 1] as number);
+    },
+    startAt: (path, key) => {
+      let node: unknown = value;
+      let at = rootStart;
+      for (const segment of path) {
+        if (node === null || typeof node !== 'object') break;
+        if (Array.isArray(node)) {
+          const index = /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
+          if (index < 0 || index >= node.length) break;
+          const items = itemStarts.get(node);
+          if (!items) return undefined;
+          at = items[index]!;
+          node = node[index];
+        } else {
+          const list = keyStarts.get(node);
+          const i = list ? keyIndex(list, segment) : -1;
+          if (i === -1) break;
+          at = list![i + 2] as number;
+          node = (node as Record<string, unknown>)[segment];
+        }
+      }
+      // A key is placed only as js-yaml wrote it down: one it spells otherwise (a collection as a key) is left to
+      // the Document, which names it as `yaml` does.
+      if (key !== undefined) {
+        const list = node !== null && typeof node === 'object' ? keyStarts.get(node) : undefined;
+        const i = list ? keyIndex(list, key) : -1;
+        return i === -1 ? undefined : (list![i + 1] as number);
+      }
+      return Number.isNaN(at) ? undefined : at;
     },
   };
+}
+
+/** Where `key` stands in a mapping's record (key, key start, value start, ...), or -1. */
+function keyIndex(list: ReadonlyArray<string | number>, key: string): number {
+  for (let i = 0; i < list.length; i += 3) if (list[i] === key) return i;
+  return -1;
 }
 
 /** Whether a `:` follows `at` on its line, past spaces and tabs: the node just composed there was a key. */

@@ -18,7 +18,14 @@ import { placeProblems, schemaProblems } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
 import { loadYamlFast } from '../parse/yaml-fast.js';
 import { normalizeRubric, type RubricYaml } from './normalize.js';
-import { documentKeyPlace, fastKeyPlace, type KeyPlace, rubricPlaces } from './places.js';
+import {
+  documentKeyPlace,
+  fastKeyPlace,
+  fastWhere,
+  type KeyPlace,
+  rubricPlaces,
+  Unplaced,
+} from './places.js';
 import { parseSchemaSpec } from './schema-spec.js';
 
 /** A case of the YAML, once the schema has accepted it. */
@@ -63,13 +70,17 @@ interface CasesYaml {
 }
 
 /**
- * Parses and validates a task-cases file. A valid file is read on the light path (js-yaml's values and each case's
- * line: a 10,000-case file stays far below the `yaml` Document's memory); a file with any problem, or any construct
- * that path leaves alone, is read again with the `yaml` Document, so every diagnostic is placed as exactly there.
+ * Parses and validates a task-cases file. It is read on the light path (js-yaml's values, each case's line and every
+ * node's start: a 10,000-case file stays far below the `yaml` Document's memory, and one bad case among them costs no
+ * second parse); a file with a construct that path leaves alone, or a problem it cannot place exactly, is read again
+ * with the `yaml` Document, which places every diagnostic the same way (`parseCasesDocument`).
  */
 export function parseCasesText(text: string, file: string): CasesSpec {
-  const light = lightCases(text, file);
-  if (light) return light;
+  return parseCasesLight(text, file) ?? parseCasesDocument(text, file);
+}
+
+/** A task-cases file read with the `yaml` Document alone (what the light path falls back to, and is tested against). */
+export function parseCasesDocument(text: string, file: string): CasesSpec {
   const { value, doc, lines } = parseYaml(text, file);
   return parseCases(value, file, {
     where: (path, key) => locate(doc, lines, path, key),
@@ -78,9 +89,9 @@ export function parseCasesText(text: string, file: string): CasesSpec {
   });
 }
 
-/** The cases on the light path; undefined when the file has any problem (its values are dropped on return). */
-function lightCases(text: string, file: string): CasesSpec | undefined {
-  const fast = loadYamlFast(text, { depth: 2, keys: true });
+/** The cases on the light path; undefined when that path cannot read or place all of the file. */
+export function parseCasesLight(text: string, file: string): CasesSpec | undefined {
+  const fast = loadYamlFast(text, { depth: 2, nodes: true });
   if (!fast) return undefined;
   const lines = new LineIndex(text);
   const caseLine = (_index: number, node: unknown) => {
@@ -89,13 +100,13 @@ function lightCases(text: string, file: string): CasesSpec | undefined {
   };
   try {
     const spec = parseCases(fast.value, file, {
-      where: () => undefined,
+      where: fastWhere(fast, text),
       caseLine,
       place: fastKeyPlace(fast, text),
     });
-    return spec.invalid.length === 0 && spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
+    return spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
   } catch (error) {
-    if (error instanceof UserError) return undefined;
+    if (error instanceof Unplaced) return undefined;
     throw error;
   }
 }

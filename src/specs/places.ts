@@ -28,6 +28,29 @@ export function fastKeyPlace(fast: FastYaml, text: string): KeyPlace {
   };
 }
 
+/** Thrown by `fastWhere` for a place the light path cannot give exactly: the caller reads the `yaml` Document. */
+export class Unplaced extends Error {}
+
+/**
+ * Diagnostic places on the light path, exactly as `locate` gives them in the `yaml` Document (a data path's node,
+ * or a key of the mapping at it), from the node starts js-yaml reported (`loadYamlFast` with `nodes`). Throws
+ * `Unplaced` where that path cannot say exactly, so that a file is placed by one parser or the other, never a mix
+ * of guesses.
+ */
+export function fastWhere(
+  fast: FastYaml,
+  text: string,
+): (path: readonly string[], key?: string) => SpecPlace {
+  let lines: LineIndex | undefined;
+  return (path, key) => {
+    const at = fast.startAt(path, key);
+    if (at === undefined) throw new Unplaced();
+    lines ??= new LineIndex(text);
+    const { line, column } = lines.position(at);
+    return { line, column };
+  };
+}
+
 /** Key places in the `yaml` package's Document (the path of files with problems or constructs js-yaml leaves). */
 export function documentKeyPlace(doc: Document, lines: LineCounter): KeyPlace {
   return (path, key) => (doc.hasIn([...path, key]) ? locate(doc, lines, path, key) : undefined);

@@ -1,0 +1,143 @@
+// The light YAML path places a node where the `yaml` Document places it, or declines: a diagnostic placed by js-yaml's
+// node starts must read exactly as one placed by `locate` in the Document (same line, same column), since a file is
+// placed by whichever path can read it.
+import { describe, expect, it } from 'vitest';
+import { locate } from '../../src/parse/locate.js';
+import { LineIndex } from '../../src/parse/position.js';
+import { parseYaml } from '../../src/parse/yaml.js';
+import { loadYamlFast } from '../../src/parse/yaml-fast.js';
+
+/** Documents in the shapes spec authors write, each of which js-yaml's light path reads. */
+const DOCUMENTS: Record<string, string> = {
+  'block mappings and lists': `id: bridge
+answer: Compound-Alpha
+required_path:
+  relations:
+    - MEMBER_OF
+    - CO_LOCATED
+  nodes: [a, b]
+thresholds:
+  traversed: 0.5
+`,
+  'flow collections': '{id: x, list: [1, 2, {a: b, c: [d]}], empty: {}, none: [], "quoted key": "v"}\n',
+  'comments between keys and values': `a: # after the key
+  # before the value
+  b: 1
+c:
+  # before the item
+  - x # after it
+  -   y
+`,
+  'quoted, multi-line and block scalars': `a: "quoted: yes"
+b: 'single ''quote'''
+c: plain
+  continued
+d: |
+  block
+  text
+e: >-
+  folded
+f: [ "x", 'y' ]
+`,
+  'CRLF line endings': 'a: 1\r\nb:\r\n  - x\r\n  - {c: d}\r\n',
+  'a byte-order mark': '\ufeffa: 1\nb: [x, y]\n',
+  'compact nested lists and mappings': `- - a
+  - b
+- c: d
+  e:
+    - f
+- [g, h]
+`,
+  'a document start marker and a comment first': '# heading comment\n---\na: 1\nb:\n  c: [2]\n',
+  'cases as a task-cases file writes them': `id: support
+defaults:
+  answer:
+    contains: refund
+cases:
+  - id: change-flight
+    expect:
+      tool_calls:
+        match: strict
+        calls: [{ name: lookup, args: { id: 1 } }, { name: change, args: { id: 1, to: "2026-12-01" } }]
+      answer:
+        equals: "Changed."
+  - id: cancel
+    expect:
+      tool_calls:
+        match: unordered
+        calls:
+          - name: cancel
+            args:
+              id: 7
+`,
+};
+
+/** Every data path of a value, each mapping's keys listed with it. */
+function paths(value: unknown, path: string[] = []): Array<{ path: string[]; keys: string[] }> {
+  const out: Array<{ path: string[]; keys: string[] }> = [];
+  const stack: Array<{ node: unknown; path: string[] }> = [{ node: value, path }];
+  while (stack.length > 0) {
+    const { node, path: at } = stack.pop()!;
+    const keys = node !== null && typeof node === 'object' && !Array.isArray(node) ? Object.keys(node) : [];
+    out.push({ path: at, keys });
+    if (Array.isArray(node)) node.forEach((item, i) => stack.push({ node: item, path: [...at, String(i)] }));
+    else for (const key of keys) stack.push({ node: (node as Record<string, unknown>)[key], path: [...at, key] });
+  }
+  return out;
+}
+
+describe('the light path places every node where the yaml Document places it', () => {
+  for (const [name, text] of Object.entries(DOCUMENTS)) {
+    it(`${name}: every node and key, and paths that leave the document`, () => {
+      const fast = loadYamlFast(text, { nodes: true });
+      if (!fast) throw new Error('the light path should read this document');
+      const { doc, lines } = parseYaml(text, 'doc.yaml');
+      const index = new LineIndex(text);
+      const at = (offset: number | undefined) => {
+        if (offset === undefined) return undefined;
+        const { line, column } = index.position(offset);
+        return { line, column };
+      };
+      let placed = 0;
+      for (const { path, keys } of paths(fast.value)) {
+        expect(at(fast.startAt(path)), path.join('.')).toEqual(locate(doc, lines, path));
+        placed++;
+        for (const key of keys) expect(at(fast.startAt(path, key)), `${path.join('.')} key ${key}`).toEqual(
+          locate(doc, lines, path, key),
+        );
+        // A path one step past the document is placed at its deepest node.
+        expect(at(fast.startAt([...path, 'missing']))).toEqual(locate(doc, lines, [...path, 'missing']));
+        expect(at(fast.startAt([...path, '99']))).toEqual(locate(doc, lines, [...path, '99']));
+      }
+      expect(placed).toBeGreaterThan(3);
+    });
+  }
+
+  it('declines a null value, whose empty node the two parsers place apart, and places its neighbours', () => {
+    const text = 'a:\nb: ~\nc: 1\nd: [null, 2]\n';
+    const fast = loadYamlFast(text, { nodes: true })!;
+    expect(fast.startAt(['a'])).toBeUndefined();
+    expect(fast.startAt(['b'])).toBeUndefined();
+    expect(fast.startAt(['a', 'deeper'])).toBeUndefined();
+    expect(fast.startAt(['d', '0'])).toBeUndefined();
+    expect(fast.startAt(['c'])).toBe(text.indexOf('1'));
+    expect(fast.startAt(['d', '1'])).toBe(text.indexOf('2'));
+    expect(fast.startAt([], 'c')).toBe(text.indexOf('c:'));
+  });
+
+  it('declines a key js-yaml spells otherwise (a collection as a key) and the values of its mapping', () => {
+    const text = 'id: x\n? [a, b]\n: 1\nanswer: y\n';
+    const fast = loadYamlFast(text, { nodes: true })!;
+    expect(fast.startAt([], 'a,b')).toBeUndefined();
+    expect(fast.startAt(['answer'])).toBeUndefined();
+    expect(fast.startAt([], 'answer')).toBe(text.indexOf('answer'));
+  });
+
+  it('declines the items of a flow list holding a single pair, which js-yaml composes without a node', () => {
+    const text = 'list: [a: 1, b]\n';
+    const fast = loadYamlFast(text, { nodes: true })!;
+    expect(fast.startAt(['list', '0'])).toBeUndefined();
+    expect(fast.startAt(['list', '1'])).toBeUndefined();
+    expect(fast.startAt(['list'])).toBe(text.indexOf('['));
+  });
+});
