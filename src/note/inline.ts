@@ -1,14 +1,16 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
+import { labelEnd, normalizeLabel, UNSURE } from './definitions.js';
 
 /**
  * The inline content of one paragraph or heading, read as CommonMark does (micromark 4, as mdast-util-from-markdown
  * compiles it) into the text runs the note model keeps: each text node's value with its source range (adjacent text
  * merged as mdast merges it), a code span's value, a hard break as a space, an image's alt text. Code spans, backslash
  * escapes, hard breaks, `*` and `_` emphasis (the delimiter algorithm of the spec, section 6.2, with micromark's
- * rule of three on the runs' current lengths), inline links and images, autolinks and inline HTML tags are read
- * here. What is rare in notes and subtle to read is not: the caller reads the note with the full parser instead
+ * rule of three on the runs' current lengths), inline links and images, reference links and images against the
+ * note's definitions (section 6.3, full, collapsed and shortcut, as micromark's label-end.js tries them), autolinks
+ * and inline HTML tags are read here. What is rare in notes and subtle to read is not: the caller reads the note with the full parser instead
  * when this returns undefined (a link whose destination does not parse, a `<` that opens neither an autolink nor a
  * tag, a comment, a declaration, a construct across lines other than text and emphasis). Linear in the text: a
  * closing backtick run is looked for once per length, and each emphasis closer searches no lower than where a
@@ -94,16 +96,19 @@ interface Tokenized {
   untickedAt: number;
 }
 
-/** The text runs of a paragraph, or undefined when the full parser must read it. */
-export function inlineRuns(input: InlineSource): TextRun[] | undefined {
-  return unlessGivenUp(() => flatten(tokenize(input.text), input));
+/**
+ * The text runs of a paragraph, or undefined when the full parser must read it; `labels` are the note's defined
+ * labels (normalized, see `definitions.ts`), none when omitted.
+ */
+export function inlineRuns(input: InlineSource, labels?: ReadonlySet<string>): TextRun[] | undefined {
+  return unlessGivenUp(() => flatten(tokenize(input.text, labels), input));
 }
 
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
 export function inlineText(text: string): string | undefined {
   return unlessGivenUp(() => {
     let out = '';
-    for (const run of flatten(tokenize(text), { text, joined: [0], source: [0] })) out += run.text;
+    for (const run of flatten(tokenize(text, undefined), { text, joined: [0], source: [0] })) out += run.text;
     return out;
   });
 }
@@ -149,7 +154,8 @@ const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
 /** The greatest depth of parentheses micromark allows in a link destination. */
 const DESTINATION_BALANCE = 32;
 
-function tokenize(text: string): Tokenized {
+function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokenized {
+  const defines = labels !== undefined && labels.size > 0;
   let untickedAt = -1;
   const tokens: Token[] = [];
   const n = text.length;
@@ -163,6 +169,8 @@ function tokenize(text: string): Tokenized {
   // Brackets below this depth of `opens` may no longer open a link (a link holds no link).
   let inactiveBelow = 0;
   const delims: Token[] = [];
+  // Where the last bracket that is no escape stands: a label with one inside is defined by no definition.
+  let lastBracket = -1;
 
   let i = 0;
   while (i < n) {
@@ -333,6 +341,7 @@ function tokenize(text: string): Tokenized {
       t.index = tokens.length;
       tokens.push(t);
       opens.push(t);
+      lastBracket = i;
       i = end;
       dataStart = i;
       continue;
@@ -342,7 +351,12 @@ function tokenize(text: string): Tokenized {
       const opener = opens.pop()!;
       const active = opener.image || opens.length >= inactiveBelow;
       if (opens.length < inactiveBelow) inactiveBelow = opens.length;
-      const end = text.charCodeAt(i + 1) === 40 && active ? resourceEnd(text, i + 1) : -1;
+      let end = -1;
+      if (active) {
+        if (text.charCodeAt(i + 1) === 40) end = resourceEnd(text, i + 1);
+        else if (defines) end = referenceEnd(text, i, lastBracket === opener.start ? opener.end : -1, labels);
+      }
+      lastBracket = i;
       if (end === -1) {
         // Not a link: the brackets are text.
         tokens.push(token(DATA, i, i + 1, ']'));
@@ -352,6 +366,9 @@ function tokenize(text: string): Tokenized {
       }
       const close = token(CLOSE, i, end, '');
       close.index = tokens.length;
+      // A reference image keeps no alt text in the tree the note model reads (mdast's `imageReference` has none
+      // to walk): its `image` flag says so.
+      close.image = opener.image && text.charCodeAt(i + 1) !== 40;
       tokens.push(close);
       opener.match = close;
       // The emphasis inside the label is settled now, and its delimiters taken out of the rest.
@@ -363,11 +380,31 @@ function tokenize(text: string): Tokenized {
       dataStart = i;
       continue;
     }
+    if (c === 93) lastBracket = i;
     i++;
   }
   flushData(n);
   processEmphasis(delims);
   return { tokens, untickedAt };
+}
+
+/**
+ * Where a reference link or image whose text ends at the `]` at `at` ends, or -1 when it is none (section 6.3, as
+ * micromark's label-end.js tries them): a full reference `[label]` with a defined label; else, when the text itself
+ * (from `textStart`, or -1 when it holds a bracket and so names no definition) is a defined label, a collapsed `[]`
+ * or a shortcut, but never a shortcut before `[` (micromark reads none there, even when no label follows). The text is
+ * normalized only up from the last bracket, so no character is normalized twice. An inline resource `(`...`)` is read
+ * before any of these (the caller's `resourceEnd`).
+ */
+function referenceEnd(text: string, at: number, textStart: number, labels: ReadonlySet<string>): number {
+  const defined = textStart !== -1 && labels.has(normalizeLabel(text.slice(textStart, at)));
+  if (text.charCodeAt(at + 1) === 91) {
+    const end = labelEnd(text, at + 1);
+    if (end === UNSURE) throw GIVE_UP;
+    if (end !== -1 && labels.has(normalizeLabel(text.slice(at + 2, end - 1)))) return end;
+    return defined && text.charCodeAt(at + 2) === 93 ? at + 3 : -1;
+  }
+  return defined ? at + 1 : -1;
 }
 
 /** Every maximal run of backticks of `text`, by length, each list in order. */
@@ -581,7 +618,7 @@ function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRu
             k++;
             alt += altText(tokens[k]!, text);
           }
-          if (alt)
+          if (alt && !close.image)
             runs.push({ text: alt, start: sourceAt(input, t.start), end: sourceEnd(input, close.end) });
         }
         break;
