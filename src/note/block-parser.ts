@@ -30,7 +30,7 @@ import { type InlineSource, inlineRuns, inlineText } from './inline.js';
  * left to that parser: a definition label holding a tab that may take it past 999 columns, a paragraph or heading
  * whose inline content `inline.ts` refuses, control
  * characters other than tab, CR and LF, a byte-order mark, and an HTML tag name run into an attribute (`<a:b>`, which
- * micromark reads against the spec).
+ * micromark reads against the spec) where no paragraph goes on.
  */
 
 const DOCUMENT = 0;
@@ -395,7 +395,10 @@ class BlockParser {
         return;
       }
       if (!indented && c === 60) {
-        if (matchAt(TAG_NAME_THEN_ATTRIBUTE, source, at) > 0) throw REFUSE;
+        // Where a paragraph goes on (not lazily), no HTML block of kind 7 may start, so micromark's reading of one
+        // there does not matter: an autolink opening a paragraph's line (`<https://...>`, a definition's
+        // destination on a line of its own) stays ours.
+        if (container.kind !== PARAGRAPH && matchAt(TAG_NAME_THEN_ATTRIBUTE, source, at) > 0) throw REFUSE;
         // An HTML block on a lazy line: micromark ends it, and may end containers, in ways of its own.
         const lazy = this.matched < this.depth && this.tip.kind === PARAGRAPH;
         // Kind 7 may not interrupt a paragraph; micromark lets it start on a lazy line, which ends the paragraph.

@@ -233,6 +233,7 @@ const BODIES = [
   ],
   // 4.7 link reference definitions, their parts on lines of their own, and references to them.
   ...['[a]: /u', '[a]: /u "t"', '[B]:', '/v', '"t"', "'t", '(t)', '[a]', '[b][]', '[x][A]', '[a]: /u x'],
+  '<http://x>',
 ];
 const blockNote = fc
   .tuple(
