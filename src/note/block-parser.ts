@@ -674,22 +674,25 @@ class BlockParser {
       return;
     }
     const { text, joined } = this.joinLines(first, last);
-    const input: InlineSource = {
-      text,
-      joined,
-      source: starts.slice(first, last + 1),
-      flow: this.flows.slice(first, last + 1),
-    };
     const markup = paragraph.trailing || MARKUP.test(text);
+    const later = this.mayDefine && text.includes(']');
     let runs: TextRun[] | undefined;
     let pending: Pending | undefined;
-    if (this.mayDefine && text.includes(']')) {
-      runs = [];
-      pending = { input, markup, runs, heading: undefined };
-      this.pending.push(pending);
-    } else if (markup) {
-      runs = inlineRuns(input);
-      if (!runs) throw REFUSE;
+    if (markup || later) {
+      const input: InlineSource = {
+        text,
+        joined,
+        source: starts.slice(first, last + 1),
+        flow: this.flows.slice(first, last + 1),
+      };
+      if (later) {
+        runs = [];
+        pending = { input, markup, runs, heading: undefined };
+        this.pending.push(pending);
+      } else {
+        runs = inlineRuns(input);
+        if (!runs) throw REFUSE;
+      }
     } else {
       runs = [{ text, start: starts[first]!, end: ends[last]! }];
     }
