@@ -1,10 +1,10 @@
 // Note parsing by kind of markup: for each kind (plain, links, code spans, emphasis, inline HTML, images, tables,
-// nested lists, a mix of all, and reference links to the link definitions the note ends with), 1,000 generated 30-claim notes parsed by parseNote and by the parser it replaced
-// (test/reference/parse-note-v1.ts, as at commit e2889b5, loaded by ./parse-note-v1.mjs), in the same process, taking
-// turns on a collected heap (as bench/score.bench.mjs does), both required to give the same notes. With
-// BENCH_NOTE_BEFORE=<path to another build's dist/src/note/parse.js>, that parser is timed in the same turns too (the
-// "before" column of a change). Then the hostile notes of issue 25 (test/note/fixtures/hostile, up to 1 MB each),
-// each parsed and linted once in CPU time against the 1 s bound.
+// nested lists, a mix of all, and reference links to the link definitions the note ends with), 1,000 generated 30-claim
+// notes parsed by parseNote and by the parser it replaced (test/reference/parse-note-v1.ts, as at commit e2889b5,
+// loaded by ./parse-note-v1.mjs), in the same process, taking turns on a collected heap (as bench/score.bench.mjs
+// does), both required to give the same notes. With BENCH_NOTE_BEFORE=<path to another build's dist/src/note/parse.js>,
+// that parser is timed in the same turns too (the "before" column of a change). Then the hostile notes of issue 25
+// (test/note/fixtures/hostile, up to 1 MB each), each parsed and linted once in CPU time against the 1 s bound.
 // Targets (issue 24, part 4): parseNote at least 10x the baseline on every kind, same output; (issue 25) no hostile
 // note over 1 s CPU, none crashing but the one refused with our own error.
 

@@ -645,7 +645,8 @@ class BlockParser {
     return lines;
   }
 
-  /** The text of the open paragraph's lines `first` to `last`, each with its line ending but the last, and where each starts in it. */
+  /** The text of the open paragraph's lines `first` to `last` (each ending with its line ending but the last). */
+  // `joined`: where each line starts in it.
   private joinLines(first: number, last: number): { text: string; joined: number[] } {
     const { source, starts, ends, nexts } = this;
     if (first === last) return { text: source.slice(starts[first]!, ends[first]!), joined: [0] };

@@ -10,11 +10,12 @@ import { labelEnd, normalizeLabel, UNSURE } from './definitions.js';
  * escapes, hard breaks, `*` and `_` emphasis (the delimiter algorithm of the spec, section 6.2, with micromark's
  * rule of three on the runs' current lengths), inline links and images, reference links and images against the
  * note's definitions (section 6.3, full, collapsed and shortcut, as micromark's label-end.js tries them), autolinks
- * and inline HTML tags are read here. What is rare in notes and subtle to read is not: the caller reads the note with the full parser instead
- * when this returns undefined (a link whose destination does not parse, a `<` that opens neither an autolink nor a
- * tag, a comment, a declaration, a construct across lines other than text and emphasis). Linear in the text: a
- * closing backtick run is looked for once per length, and each emphasis closer searches no lower than where a
- * closer of its kind last failed (the spec's `openers_bottom`), so no input walks back over the same delimiters.
+ * and inline HTML tags are read here. What is rare in notes and subtle to read is not: the caller reads the note
+ * with the full parser instead when this returns undefined (a link whose destination does not parse, a `<` that
+ * opens neither an autolink nor a tag, a comment, a declaration, a construct across lines other than text and
+ * emphasis). Linear in the text: a closing backtick run is looked for once per length, each emphasis closer
+ * searches no lower than where a closer of its kind last failed (the spec's `openers_bottom`), so no input walks
+ * back over the same delimiters, and a link's text is normalized against the definitions only from the last bracket.
  */
 
 /** Where a paragraph's lines stand: `text` is their content, each with its line ending (`\n`, `\r\n` or `\r`) and
@@ -59,6 +60,8 @@ interface Token {
   image: boolean;
   active: boolean;
   match: Token | undefined;
+  /** CLOSE: whether it ends a reference (section 6.3) rather than an inline resource. */
+  reference: boolean;
 }
 
 function token(kind: number, start: number, end: number, value: string): Token {
@@ -79,6 +82,7 @@ function token(kind: number, start: number, end: number, value: string): Token {
     image: false,
     active: true,
     match: undefined,
+    reference: false,
   };
 }
 
@@ -366,9 +370,7 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
       }
       const close = token(CLOSE, i, end, '');
       close.index = tokens.length;
-      // A reference image keeps no alt text in the tree the note model reads (mdast's `imageReference` has none
-      // to walk): its `image` flag says so.
-      close.image = opener.image && text.charCodeAt(i + 1) !== 40;
+      close.reference = text.charCodeAt(i + 1) !== 40;
       tokens.push(close);
       opener.match = close;
       // The emphasis inside the label is settled now, and its delimiters taken out of the rest.
@@ -618,7 +620,9 @@ function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRu
             k++;
             alt += altText(tokens[k]!, text);
           }
-          if (alt && !close.image)
+          // A reference image keeps no alt text in the tree the note model reads (mdast's `imageReference` has no
+          // children to walk).
+          if (alt && !close.reference)
             runs.push({ text: alt, start: sourceAt(input, t.start), end: sourceEnd(input, close.end) });
         }
         break;
