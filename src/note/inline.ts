@@ -356,9 +356,15 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
       const active = opener.image || opens.length >= inactiveBelow;
       if (opens.length < inactiveBelow) inactiveBelow = opens.length;
       let end = -1;
+      let reference = true;
       if (active) {
-        if (text.charCodeAt(i + 1) === 40) end = resourceEnd(text, i + 1);
-        else if (defines) end = referenceEnd(text, i, lastBracket === opener.start ? opener.end : -1, labels);
+        const textStart = lastBracket === opener.start ? opener.end : -1;
+        if (text.charCodeAt(i + 1) === 40) {
+          end = resourceEnd(text, i + 1);
+          reference = end === -1;
+          // Section 6.3: no resource after a defined label leaves a shortcut reference, the `(` text after it.
+          if (end === -1 && defines && defined(text, textStart, i, labels)) end = i + 1;
+        } else if (defines) end = referenceEnd(text, i, textStart, labels);
       }
       lastBracket = i;
       if (end === -1) {
@@ -370,7 +376,7 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
       }
       const close = token(CLOSE, i, end, '');
       close.index = tokens.length;
-      close.reference = text.charCodeAt(i + 1) !== 40;
+      close.reference = reference;
       tokens.push(close);
       opener.match = close;
       // The emphasis inside the label is settled now, and its delimiters taken out of the rest.
@@ -399,14 +405,19 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
  * before any of these (the caller's `resourceEnd`).
  */
 function referenceEnd(text: string, at: number, textStart: number, labels: ReadonlySet<string>): number {
-  const defined = textStart !== -1 && labels.has(normalizeLabel(text.slice(textStart, at)));
+  const isDefined = defined(text, textStart, at, labels);
   if (text.charCodeAt(at + 1) === 91) {
     const end = labelEnd(text, at + 1);
     if (end === UNSURE) throw GIVE_UP;
     if (end !== -1 && labels.has(normalizeLabel(text.slice(at + 2, end - 1)))) return end;
-    return defined && text.charCodeAt(at + 2) === 93 ? at + 3 : -1;
+    return isDefined && text.charCodeAt(at + 2) === 93 ? at + 3 : -1;
   }
-  return defined ? at + 1 : -1;
+  return isDefined ? at + 1 : -1;
+}
+
+/** Whether a link's text from `textStart` (-1: it holds a bracket) to the `]` at `at` is a defined label. */
+function defined(text: string, textStart: number, at: number, labels: ReadonlySet<string>): boolean {
+  return textStart !== -1 && labels.has(normalizeLabel(text.slice(textStart, at)));
 }
 
 /** Every maximal run of backticks of `text`, by length, each list in order. */
@@ -426,7 +437,10 @@ function backtickRuns(text: string): Map<number, { at: number[]; next: number }>
 
 /**
  * Where an inline link's resource, `(destination "title")` from the `(` at `at`, ends (after its `)`), or -1 when
- * none starts there. What micromark may read otherwise (a line ending inside, an unescaped `(` in a title) gives up.
+ * none is there, as micromark's resource construct fails on one line: an angle destination cut by `<`, a line
+ * ending or the text's end; parentheses left open at a space or the text's end; what follows the destination or
+ * the title not `)`; a title the text's end cuts. Where micromark may read on (a line ending in white space or in a
+ * title, a tab, an unescaped `(` in a title, parentheses nested deeper than its bound) this gives up.
  */
 function resourceEnd(text: string, at: number): number {
   let i = skipSpace(text, at + 1);
@@ -440,7 +454,7 @@ function resourceEnd(text: string, at: number): number {
         i++;
         break;
       }
-      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) throw GIVE_UP;
+      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return -1;
       i += c === 92 && /[<>\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
   } else {
@@ -455,7 +469,8 @@ function resourceEnd(text: string, at: number): number {
       } else if (c === 41) balance--;
       i += c === 92 && /[()\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
-    if (balance !== 0 || i === destinationStart) throw GIVE_UP;
+    // Open parentheses at a space, a line ending or the text's end, or no destination before the text's end.
+    if (balance !== 0 || i === destinationStart) return -1;
   }
   const afterDestination = i;
   i = skipSpace(text, i);
@@ -465,7 +480,8 @@ function resourceEnd(text: string, at: number): number {
     i++;
     for (;;) {
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d) || d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
+      if (Number.isNaN(d)) return -1;
+      if (d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
       if (d === closing) {
         i++;
         break;
@@ -474,8 +490,7 @@ function resourceEnd(text: string, at: number): number {
     }
     i = skipSpace(text, i);
   }
-  if (text.charCodeAt(i) !== 41) throw GIVE_UP;
-  return i + 1;
+  return text.charCodeAt(i) === 41 ? i + 1 : -1;
 }
 
 function skipSpace(text: string, at: number): number {

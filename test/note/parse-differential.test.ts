@@ -391,6 +391,10 @@ const DEFINITION_EXAMPLES: Array<[string, string]> = [
     '[foo]: /u\n\n[x [foo] y][foo] [[foo]][foo] [[foo]]\n',
   ],
   ['6.3 an inline resource before a reference', '[foo]: /u\n\n[foo](/v) [foo]() [foo][]\n'],
+  [
+    '6.3 a `(` that opens no resource: a shortcut after a defined label, else text',
+    '[foo]: /u\n\n[foo](not a resource) ![foo](a "b" c) [bar](b c) [foo](<1) [foo](b(c d) [foo](b "c\n',
+  ],
   ['6.3 an undefined full label, and a shortcut before `[`', '[foo]: /u\n\n[foo][bar] [foo][ [bar][foo]\n'],
   [
     '6.3 a citation marker with and without its definition',
