@@ -32,8 +32,29 @@ const PIECES = {
   images: [(rand) => ` ![map of ${pickWith(rand, NAMES)}](maps/${Math.floor(rand() * 9)}.png)`],
 };
 PIECES.mix = Object.values(PIECES).flat();
+// Reference links and images (section 6.3: full, collapsed, shortcut), to the labels `DEFINITIONS` defines (one case
+// folded, one never used) and to none; not in the mix, whose notes define nothing.
+PIECES.references = [
+  (rand) => ` (see [the ${pickWith(rand, NAMES)} file][registry])`,
+  () => ` per [the Registry][]`,
+  () => ` per [Ledger]`,
+  () => ` ![map][maps]`,
+  () => ` [not a reference]`,
+];
 
-/** The kinds of inline markup with a generator (`mix` draws from all of them). */
+/** The link reference definitions (section 4.7) a `references` note ends with: one unused, one a duplicate. */
+export const DEFINITIONS = [
+  '[registry]: https://registry.example.org/entries "The registry"',
+  "[The registry]: <https://registry.example.org/> 'Registry'",
+  '[ledger]:',
+  '  https://example.com/ledger',
+  '  (The ledger)',
+  '[maps]: maps/index.png',
+  '[unused]: https://example.com/unused',
+  '[REGISTRY]: https://example.com/duplicate',
+];
+
+/** The kinds of inline markup with a generator (`mix` draws from all of them but `references`). */
 export const INLINE_KINDS = Object.keys(PIECES);
 
 /** One piece of markup of `kind` (empty for a kind without inline markup), to end a claim with. */

@@ -10,7 +10,8 @@ import {
   thematicBreak,
 } from './block-starts.js';
 import type { NoteBlock, TextRun } from './blocks.js';
-import { inlineRuns, inlineText } from './inline.js';
+import { DefinitionReader, UNSURE } from './definitions.js';
+import { type InlineSource, inlineRuns, inlineText } from './inline.js';
 
 /**
  * The block structure of CommonMark 0.31 (sections 4 and 5), read line by line with one record per open block, as the
@@ -21,11 +22,15 @@ import { inlineRuns, inlineText } from './inline.js';
  * left, section 2.2), and nothing is ever re-read, so the time is linear in the note; the open blocks are an explicit
  * stack (bounded by `MAX_NESTING` before this runs), never recursion.
  *
+ * Link reference definitions (section 4.7) are read where micromark reads them, at the start of a paragraph's content
+ * (`definitions.ts`); as a definition may follow the links that use it, a note holding `]:` has the inline content
+ * of its paragraphs and headings with a `]` read once the blocks are done, against all its definitions.
+ *
  * It gives exactly the blocks `mdastBlocks` gives (mdast-util-from-markdown, micromark 4), or undefined for what is
- * left to that parser: a paragraph that may open with a link reference definition (section 4.7: `[` in a note
- * holding `]:`), a paragraph or heading whose inline content `inline.ts` refuses, control
+ * left to that parser: a definition label holding a tab that may take it past 999 columns, a paragraph or heading
+ * whose inline content `inline.ts` refuses, control
  * characters other than tab, CR and LF, a byte-order mark, and an HTML tag name run into an attribute (`<a:b>`, which
- * micromark reads against the spec).
+ * micromark reads against the spec) where no paragraph goes on.
  */
 
 const DOCUMENT = 0;
@@ -58,6 +63,8 @@ interface Open {
   /** PARAGRAPH: whether a line ends with white space (a hard break, or white space to drop). */
   trailing: boolean;
   slot: number;
+  /** PARAGRAPH: how many of its lines the definitions it opens with take, once read (-1 before). */
+  defined: number;
 }
 
 function open(kind: number): Open {
@@ -75,6 +82,7 @@ function open(kind: number): Open {
     trailing: false,
     lines: 0,
     slot: -1,
+    defined: -1,
   };
 }
 
@@ -83,6 +91,18 @@ const REFUSED = /[\0-\x08\x0b\x0c\x0e-\x1f]|^\uFEFF/;
 /** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
  * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
 const MARKUP = /[\\`*_<&]|\]\(/;
+
+/**
+ * Inline content read once the blocks are done (see `BlockParser.pending`): a paragraph's runs, filled in place, or
+ * a heading whose title is set.
+ */
+interface Pending {
+  input: InlineSource;
+  /** Whether the text holds markup or white space at a line's end (else it is one run, when nothing is defined). */
+  markup: boolean;
+  runs: TextRun[] | undefined;
+  heading: { title: string } | undefined;
+}
 
 /** Thrown inside the parser when the full parser must read the note. */
 const REFUSE = Symbol('refuse');
@@ -115,6 +135,10 @@ class BlockParser {
   private source = '';
   private mayDefine = false;
   private hasCR = false;
+  /** The note's definitions (section 4.7), read as its paragraphs close; a new reader for each note that may define. */
+  private definitions = new DefinitionReader();
+  /** With `mayDefine`, the inline content holding a `]` (a reference link, maybe), read at the end against them all. */
+  private pending: Pending[] = [];
   /** The blocks in document order; a paragraph's slot is null until it closes (and when it makes no block). */
   private blocks: Array<NoteBlock | null> = [];
   /** The open blocks, the document first: `stack[0 .. depth)`. */
@@ -152,6 +176,8 @@ class BlockParser {
   parse(source: string): NoteBlock[] {
     this.source = source;
     this.mayDefine = source.includes(']:');
+    if (this.mayDefine) this.definitions = new DefinitionReader();
+    this.pending = [];
     this.hasCR = source.includes('\r');
     this.blocks = [];
     this.stack[0] = open(DOCUMENT);
@@ -167,6 +193,7 @@ class BlockParser {
       if (lineStart === source.length) break;
     }
     while (this.depth > 1) this.close();
+    if (this.pending.length > 0) this.readPending();
     const out: NoteBlock[] = [];
     for (const block of this.blocks)
       if (block && (block.kind !== 'bullet' || block.paragraphs.length > 0)) out.push(block);
@@ -368,7 +395,10 @@ class BlockParser {
         return;
       }
       if (!indented && c === 60) {
-        if (matchAt(TAG_NAME_THEN_ATTRIBUTE, source, at) > 0) throw REFUSE;
+        // Where a paragraph goes on (not lazily), no HTML block of kind 7 may start, so micromark's reading of one
+        // there does not matter: an autolink opening a paragraph's line (`<https://...>`, a definition's
+        // destination on a line of its own) stays ours.
+        if (container.kind !== PARAGRAPH && matchAt(TAG_NAME_THEN_ATTRIBUTE, source, at) > 0) throw REFUSE;
         // An HTML block on a lazy line: micromark ends it, and may end containers, in ways of its own.
         const lazy = this.matched < this.depth && this.tip.kind === PARAGRAPH;
         // Kind 7 may not interrupt a paragraph; micromark lets it start on a lazy line, which ends the paragraph.
@@ -389,11 +419,24 @@ class BlockParser {
         container.kind === PARAGRAPH &&
         matchAt(SETEXT_UNDERLINE, source, at) > 0
       ) {
-        // 4.3 setext heading: the paragraph becomes its content.
+        // 4.3 setext heading: the paragraph becomes its content (what follows its definitions, section 4.7).
         this.closeUnmatched();
-        this.closeParagraph(this.tip, c === 61 ? 1 : 2);
-        this.depth--;
-        return;
+        const paragraph = this.tip;
+        if (this.definedLines(paragraph) < paragraph.lines) {
+          this.closeParagraph(paragraph, c === 61 ? 1 : 2);
+          this.depth--;
+          return;
+        }
+        // Definitions alone are no paragraph to underline: micromark ends their content at the underline (which may
+        // interrupt it), and the line is a thematic break or opens a paragraph (never a list item, which could not
+        // interrupt).
+        this.close();
+        if (thematicBreak(source, at, this.lineEnd)) {
+          this.addChild(undefined);
+          return;
+        }
+        this.advanceNextNonspace();
+        break;
       }
       if (!indented && thematicBreak(source, at, this.lineEnd)) {
         // 4.1 thematic break
@@ -486,14 +529,26 @@ class BlockParser {
       }
     }
     const content = source.slice(start, end);
-    let title = content;
-    if (MARKUP.test(content)) {
+    const block: NoteBlock & { kind: 'heading' } = {
+      kind: 'heading',
+      depth: length,
+      title: content,
+      offset: at,
+    };
+    if (this.mayDefine && content.includes(']'))
+      this.pending.push({
+        input: { text: content, joined: [0], source: [0] },
+        markup: MARKUP.test(content),
+        runs: undefined,
+        heading: block,
+      });
+    else if (MARKUP.test(content)) {
       const text = inlineText(content);
       if (text === undefined) throw REFUSE;
-      title = text;
+      block.title = text;
     }
     this.addChild(undefined);
-    this.blocks.push({ kind: 'heading', depth: length, title, offset: at });
+    this.blocks.push(block);
   }
 
   /** 5.2: a list item whose marker is at the next non-space character, opened, or undefined when none starts. */
@@ -571,53 +626,120 @@ class BlockParser {
     if (this.matched > this.depth) this.matched = this.depth;
   }
 
-  /** A paragraph's runs, or the heading it makes with a setext underline of `setext` (1 or 2). */
-  private closeParagraph(paragraph: Open, setext: number): void {
-    const { source } = this;
-    const { starts, ends, nexts } = this;
-    const last = paragraph.lines - 1;
-    // 4.7: a paragraph may open with link reference definitions, which the full parser reads.
-    if (this.mayDefine && source.charCodeAt(starts[0]!) === 91) throw REFUSE;
-    let text: string;
-    let joined: number[];
-    if (last === 0) {
-      text = source.slice(starts[0]!, ends[0]!);
-      joined = [0];
-    } else {
-      joined = new Array<number>(last + 1);
-      const parts = new Array<string>(last + 1);
-      let at = 0;
-      for (let k = 0; k <= last; k++) {
-        joined[k] = at;
-        const part = source.slice(starts[k]!, k === last ? ends[k]! : nexts[k]!);
-        parts[k] = part;
-        at += part.length;
-      }
-      text = parts.join('');
+  /**
+   * How many of a paragraph's lines the link reference definitions it opens with take (section 4.7: only at the
+   * start of a paragraph's content, so a definition never interrupts one), each definition's label kept; read once.
+   */
+  private definedLines(paragraph: Open): number {
+    if (paragraph.defined !== -1) return paragraph.defined;
+    let lines = 0;
+    if (this.mayDefine && this.source.charCodeAt(this.starts[0]!) === 91) {
+      const { text, joined } = this.joinLines(0, paragraph.lines - 1);
+      const start = this.definitions.read(text);
+      if (start === UNSURE) throw REFUSE;
+      // A definition ends at its line's end, so its content starts on a line of its own.
+      if (start === text.length) lines = paragraph.lines;
+      else while (joined[lines]! < start) lines++;
     }
+    paragraph.defined = lines;
+    return lines;
+  }
+
+  /** The text of the open paragraph's lines `first` to `last` (each ending with its line ending but the last). */
+  // `joined`: where each line starts in it.
+  private joinLines(first: number, last: number): { text: string; joined: number[] } {
+    const { source, starts, ends, nexts } = this;
+    if (first === last) return { text: source.slice(starts[first]!, ends[first]!), joined: [0] };
+    const joined = new Array<number>(last - first + 1);
+    const parts = new Array<string>(last - first + 1);
+    let at = 0;
+    for (let k = first; k <= last; k++) {
+      joined[k - first] = at;
+      const part = source.slice(starts[k]!, k === last ? ends[k]! : nexts[k]!);
+      parts[k - first] = part;
+      at += part.length;
+    }
+    return { text: parts.join(''), joined };
+  }
+
+  /**
+   * A paragraph's runs, or the heading it makes with a setext underline of `setext` (1 or 2): of its lines after the
+   * definitions it opens with; none when it is only definitions.
+   */
+  private closeParagraph(paragraph: Open, setext: number): void {
+    const { starts, ends } = this;
+    const last = paragraph.lines - 1;
+    const first = this.definedLines(paragraph);
+    if (first > last) {
+      this.blocks[paragraph.slot] = null;
+      return;
+    }
+    const { text, joined } = this.joinLines(first, last);
+    const markup = paragraph.trailing || MARKUP.test(text);
+    const later = this.mayDefine && text.includes(']');
     let runs: TextRun[] | undefined;
-    if (paragraph.trailing || MARKUP.test(text)) {
-      runs = inlineRuns({
+    let pending: Pending | undefined;
+    if (markup || later) {
+      const input: InlineSource = {
         text,
         joined,
-        source: starts.slice(0, last + 1),
-        flow: this.flows.slice(0, last + 1),
-      });
-      if (!runs) throw REFUSE;
+        source: starts.slice(first, last + 1),
+        flow: this.flows.slice(first, last + 1),
+      };
+      if (later) {
+        runs = [];
+        pending = { input, markup, runs, heading: undefined };
+        this.pending.push(pending);
+      } else {
+        runs = inlineRuns(input);
+        if (!runs) throw REFUSE;
+      }
     } else {
-      runs = [{ text, start: starts[0]!, end: ends[last]! }];
+      runs = [{ text, start: starts[first]!, end: ends[last]! }];
     }
     let block: NoteBlock | null = null;
     if (setext > 0) {
       let title = '';
       for (const run of runs) title += run.text;
-      block = { kind: 'heading', depth: setext, title, offset: starts[0]! };
+      // A heading after definitions starts where their content does (micromark's setext resolver keeps its start).
+      const heading = { kind: 'heading' as const, depth: setext, title, offset: starts[0]! };
+      if (pending) {
+        pending.runs = undefined;
+        pending.heading = heading;
+      }
+      block = heading;
     } else {
       const parent = this.stack[this.depth - 1]!;
       if (parent.kind === ITEM) parent.bullet!.paragraphs.push(runs);
       else block = { kind: 'paragraph', paragraphs: [runs] };
     }
     this.blocks[paragraph.slot] = block;
+  }
+
+  /** The inline content left for the end, read against every definition of the note (section 6.3). */
+  private readPending(): void {
+    const labels = this.definitions.labels;
+    for (const { input, markup, runs, heading } of this.pending) {
+      let read: TextRun[] | undefined;
+      if (markup || labels.size > 0) {
+        read = inlineRuns(input, labels);
+        if (!read) throw REFUSE;
+      } else {
+        const { text, source } = input;
+        read = [
+          {
+            text,
+            start: source[0]!,
+            end: source[source.length - 1]! + (text.length - input.joined[input.joined.length - 1]!),
+          },
+        ];
+      }
+      if (heading) {
+        let title = '';
+        for (const run of read) title += run.text;
+        heading.title = title;
+      } else for (const run of read) runs!.push(run);
+    }
   }
 }
 

@@ -1,18 +1,21 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
+import { labelEnd, normalizeLabel, UNSURE } from './definitions.js';
 
 /**
  * The inline content of one paragraph or heading, read as CommonMark does (micromark 4, as mdast-util-from-markdown
  * compiles it) into the text runs the note model keeps: each text node's value with its source range (adjacent text
  * merged as mdast merges it), a code span's value, a hard break as a space, an image's alt text. Code spans, backslash
  * escapes, hard breaks, `*` and `_` emphasis (the delimiter algorithm of the spec, section 6.2, with micromark's
- * rule of three on the runs' current lengths), inline links and images, autolinks and inline HTML tags are read
- * here. What is rare in notes and subtle to read is not: the caller reads the note with the full parser instead
- * when this returns undefined (a link whose destination does not parse, a `<` that opens neither an autolink nor a
- * tag, a comment, a declaration, a construct across lines other than text and emphasis). Linear in the text: a
- * closing backtick run is looked for once per length, and each emphasis closer searches no lower than where a
- * closer of its kind last failed (the spec's `openers_bottom`), so no input walks back over the same delimiters.
+ * rule of three on the runs' current lengths), inline links and images, reference links and images against the
+ * note's definitions (section 6.3, full, collapsed and shortcut, as micromark's label-end.js tries them), autolinks
+ * and inline HTML tags are read here. What is rare in notes and subtle to read is not: the caller reads the note
+ * with the full parser instead when this returns undefined (a link whose destination does not parse, a `<` that
+ * opens neither an autolink nor a tag, a comment, a declaration, a construct across lines other than text and
+ * emphasis). Linear in the text: a closing backtick run is looked for once per length, each emphasis closer
+ * searches no lower than where a closer of its kind last failed (the spec's `openers_bottom`), so no input walks
+ * back over the same delimiters, and a link's text is normalized against the definitions only from the last bracket.
  */
 
 /** Where a paragraph's lines stand: `text` is their content, each with its line ending (`\n`, `\r\n` or `\r`) and
@@ -57,6 +60,8 @@ interface Token {
   image: boolean;
   active: boolean;
   match: Token | undefined;
+  /** CLOSE: whether it ends a reference (section 6.3) rather than an inline resource. */
+  reference: boolean;
 }
 
 function token(kind: number, start: number, end: number, value: string): Token {
@@ -77,6 +82,7 @@ function token(kind: number, start: number, end: number, value: string): Token {
     image: false,
     active: true,
     match: undefined,
+    reference: false,
   };
 }
 
@@ -94,16 +100,19 @@ interface Tokenized {
   untickedAt: number;
 }
 
-/** The text runs of a paragraph, or undefined when the full parser must read it. */
-export function inlineRuns(input: InlineSource): TextRun[] | undefined {
-  return unlessGivenUp(() => flatten(tokenize(input.text), input));
+/**
+ * The text runs of a paragraph, or undefined when the full parser must read it; `labels` are the note's defined
+ * labels (normalized, see `definitions.ts`), none when omitted.
+ */
+export function inlineRuns(input: InlineSource, labels?: ReadonlySet<string>): TextRun[] | undefined {
+  return unlessGivenUp(() => flatten(tokenize(input.text, labels), input));
 }
 
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
 export function inlineText(text: string): string | undefined {
   return unlessGivenUp(() => {
     let out = '';
-    for (const run of flatten(tokenize(text), { text, joined: [0], source: [0] })) out += run.text;
+    for (const run of flatten(tokenize(text, undefined), { text, joined: [0], source: [0] })) out += run.text;
     return out;
   });
 }
@@ -149,7 +158,8 @@ const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
 /** The greatest depth of parentheses micromark allows in a link destination. */
 const DESTINATION_BALANCE = 32;
 
-function tokenize(text: string): Tokenized {
+function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokenized {
+  const defines = labels !== undefined && labels.size > 0;
   let untickedAt = -1;
   const tokens: Token[] = [];
   const n = text.length;
@@ -163,6 +173,8 @@ function tokenize(text: string): Tokenized {
   // Brackets below this depth of `opens` may no longer open a link (a link holds no link).
   let inactiveBelow = 0;
   const delims: Token[] = [];
+  // Where the last bracket that is no escape stands: a label with one inside is defined by no definition.
+  let lastBracket = -1;
 
   let i = 0;
   while (i < n) {
@@ -333,6 +345,7 @@ function tokenize(text: string): Tokenized {
       t.index = tokens.length;
       tokens.push(t);
       opens.push(t);
+      lastBracket = i;
       i = end;
       dataStart = i;
       continue;
@@ -342,7 +355,18 @@ function tokenize(text: string): Tokenized {
       const opener = opens.pop()!;
       const active = opener.image || opens.length >= inactiveBelow;
       if (opens.length < inactiveBelow) inactiveBelow = opens.length;
-      const end = text.charCodeAt(i + 1) === 40 && active ? resourceEnd(text, i + 1) : -1;
+      let end = -1;
+      let reference = true;
+      if (active) {
+        const textStart = lastBracket === opener.start ? opener.end : -1;
+        if (text.charCodeAt(i + 1) === 40) {
+          end = resourceEnd(text, i + 1);
+          reference = end === -1;
+          // Section 6.3: no resource after a defined label leaves a shortcut reference, the `(` text after it.
+          if (end === -1 && defines && defined(text, textStart, i, labels)) end = i + 1;
+        } else if (defines) end = referenceEnd(text, i, textStart, labels);
+      }
+      lastBracket = i;
       if (end === -1) {
         // Not a link: the brackets are text.
         tokens.push(token(DATA, i, i + 1, ']'));
@@ -352,6 +376,7 @@ function tokenize(text: string): Tokenized {
       }
       const close = token(CLOSE, i, end, '');
       close.index = tokens.length;
+      close.reference = reference;
       tokens.push(close);
       opener.match = close;
       // The emphasis inside the label is settled now, and its delimiters taken out of the rest.
@@ -363,11 +388,36 @@ function tokenize(text: string): Tokenized {
       dataStart = i;
       continue;
     }
+    if (c === 93) lastBracket = i;
     i++;
   }
   flushData(n);
   processEmphasis(delims);
   return { tokens, untickedAt };
+}
+
+/**
+ * Where a reference link or image whose text ends at the `]` at `at` ends, or -1 when it is none (section 6.3, as
+ * micromark's label-end.js tries them): a full reference `[label]` with a defined label; else, when the text itself
+ * (from `textStart`, or -1 when it holds a bracket and so names no definition) is a defined label, a collapsed `[]`
+ * or a shortcut, but never a shortcut before `[` (micromark reads none there, even when no label follows). The text is
+ * normalized only up from the last bracket, so no character is normalized twice. An inline resource `(`...`)` is read
+ * before any of these (the caller's `resourceEnd`).
+ */
+function referenceEnd(text: string, at: number, textStart: number, labels: ReadonlySet<string>): number {
+  const isDefined = defined(text, textStart, at, labels);
+  if (text.charCodeAt(at + 1) === 91) {
+    const end = labelEnd(text, at + 1);
+    if (end === UNSURE) throw GIVE_UP;
+    if (end !== -1 && labels.has(normalizeLabel(text.slice(at + 2, end - 1)))) return end;
+    return isDefined && text.charCodeAt(at + 2) === 93 ? at + 3 : -1;
+  }
+  return isDefined ? at + 1 : -1;
+}
+
+/** Whether a link's text from `textStart` (-1: it holds a bracket) to the `]` at `at` is a defined label. */
+function defined(text: string, textStart: number, at: number, labels: ReadonlySet<string>): boolean {
+  return textStart !== -1 && labels.has(normalizeLabel(text.slice(textStart, at)));
 }
 
 /** Every maximal run of backticks of `text`, by length, each list in order. */
@@ -387,7 +437,10 @@ function backtickRuns(text: string): Map<number, { at: number[]; next: number }>
 
 /**
  * Where an inline link's resource, `(destination "title")` from the `(` at `at`, ends (after its `)`), or -1 when
- * none starts there. What micromark may read otherwise (a line ending inside, an unescaped `(` in a title) gives up.
+ * none is there, as micromark's resource construct fails on one line: an angle destination cut by `<`, a line
+ * ending or the text's end; parentheses left open at a space or the text's end; what follows the destination or
+ * the title not `)`; a title the text's end cuts. Where micromark may read on (a line ending in white space or in a
+ * title, a tab, an unescaped `(` in a title, parentheses nested deeper than its bound) this gives up.
  */
 function resourceEnd(text: string, at: number): number {
   let i = skipSpace(text, at + 1);
@@ -401,7 +454,7 @@ function resourceEnd(text: string, at: number): number {
         i++;
         break;
       }
-      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) throw GIVE_UP;
+      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return -1;
       i += c === 92 && /[<>\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
   } else {
@@ -416,7 +469,8 @@ function resourceEnd(text: string, at: number): number {
       } else if (c === 41) balance--;
       i += c === 92 && /[()\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
-    if (balance !== 0 || i === destinationStart) throw GIVE_UP;
+    // Open parentheses at a space, a line ending or the text's end, or no destination before the text's end.
+    if (balance !== 0 || i === destinationStart) return -1;
   }
   const afterDestination = i;
   i = skipSpace(text, i);
@@ -426,7 +480,8 @@ function resourceEnd(text: string, at: number): number {
     i++;
     for (;;) {
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d) || d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
+      if (Number.isNaN(d)) return -1;
+      if (d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
       if (d === closing) {
         i++;
         break;
@@ -435,8 +490,7 @@ function resourceEnd(text: string, at: number): number {
     }
     i = skipSpace(text, i);
   }
-  if (text.charCodeAt(i) !== 41) throw GIVE_UP;
-  return i + 1;
+  return text.charCodeAt(i) === 41 ? i + 1 : -1;
 }
 
 function skipSpace(text: string, at: number): number {
@@ -581,7 +635,9 @@ function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRu
             k++;
             alt += altText(tokens[k]!, text);
           }
-          if (alt)
+          // A reference image keeps no alt text in the tree the note model reads (mdast's `imageReference` has no
+          // children to walk).
+          if (alt && !close.reference)
             runs.push({ text: alt, start: sourceAt(input, t.start), end: sourceEnd(input, close.end) });
         }
         break;

@@ -23,9 +23,9 @@ export interface ParseNoteOptions {
 /**
  * Parses a note's markdown (CommonMark) into sections, segments (a bullet or a paragraph) and sentences, each with
  * its citations and its line and column in the source. The block structure is read by a linear CommonMark block
- * parser (`parseBlocks`) and the inline text by a linear reader; the few constructs they leave (link reference
- * definitions and the rest `parseBlocks` names) are read by the full parser, with the same result. Throws a `UserError` (with the line and column) for a note nested more than `MAX_NESTING`
- * levels deep.
+ * parser (`parseBlocks`, link reference definitions included) and the inline text by a linear reader; the few
+ * constructs they leave (those `parseBlocks` names) are read by the full parser, with the same result. Throws a
+ * `UserError` (with the line and column) for a note nested more than `MAX_NESTING` levels deep.
  */
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
   const exempt = exemptKeys(options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS);

@@ -52,6 +52,13 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     expect(note.segments[5_899]!.position).toEqual({ line: 5_902, column: 7, offset: 12 + 5_899 * 18 + 6 });
     expect(note.citations).toHaveLength(5_900);
   },
+  'link-definitions-after-every-claim': (note) => {
+    // Definitions after the claims that use them, read by the block parser (no segment), each reference resolved.
+    expect(note.segments).toHaveLength(6_944);
+    expect(new Set(note.segments.map((s) => s.text))).toEqual(new Set(['Halberd met Wren at the depot.']));
+    expect(note.citations).toHaveLength(6_944);
+    expect(note.segments[6_943]!.position).toMatchObject({ line: 2 + 6_943 * 7 + 1, column: 3 });
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);

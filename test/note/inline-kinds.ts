@@ -4,7 +4,8 @@ import fc from 'fast-check';
  * Notes written in each kind of inline markup agents use (and the block structures the issue names), for the
  * differential test of the scanner and its inline reader: plain cited prose with, on most lines, pieces of one kind,
  * near misses of that kind included (an unclosed code span, a run of `*` that closes nothing, a bracket that is no
- * link). `mix` draws from every kind.
+ * link). `mix` draws from every kind. `references` adds lines of link reference definitions (section 4.7), before
+ * and after the reference links that use them, in list items, quotes and paragraphs, and near misses of both.
  */
 export const KINDS = [
   'links',
@@ -15,6 +16,7 @@ export const KINDS = [
   'tables',
   'nested lists',
   'mix',
+  'references',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -50,6 +52,41 @@ const cite = fc.constantFrom(
 );
 
 const PIECES: Record<Exclude<Kind, 'mix' | 'tables' | 'nested lists'>, readonly string[]> = {
+  references: [
+    // Full, collapsed and shortcut references, links and images, labels case-folded, spaced, escaped.
+    '[Halberd]',
+    '[halberd]',
+    '[HALBERD]',
+    '[the  cell]',
+    '[The\nCell]',
+    '[x][Halberd]',
+    '[*em* x][wren]',
+    '[Halberd][]',
+    '[Wren] []',
+    '![Halberd]',
+    '![alt *b*][wren]',
+    '![Halberd][]',
+    '[Halberd](u)',
+    '[a\\]b]',
+    '[a\\]b][]',
+    '[ẞ]',
+    '[ss]',
+    '[cite:g1]',
+    '[cite:g2,g3]',
+    // Near misses: undefined labels, a link in a link's text, a shortcut before `[`.
+    '[nope]',
+    '[x][nope]',
+    '[Halberd][nope]',
+    '[Halberd][',
+    '[[Halberd]]',
+    '[x [Halberd]]',
+    '[[Halberd]][wren]',
+    '![[Halberd]]',
+    '[Halberd]:',
+    '[`code`][wren]',
+    ']',
+    '[',
+  ],
   links: [
     '[Halberd](https://example.com/h)',
     '[the cell](http://x.org/a_b "Title")',
@@ -182,6 +219,38 @@ const TABLE_ROWS = [
 
 const space = fc.constantFrom(' ', ' ', ' ', '. ', ', ', '; ', ': ', '');
 
+/**
+ * Link reference definitions (section 4.7) and their near misses: duplicates, unused ones, titles of every kind and
+ * over lines, a destination on the next line, labels over lines and escaped, a title followed by more text (no
+ * definition, or one without its title), a definition then a setext underline, one in a block quote.
+ */
+const DEFINITIONS = [
+  '[Halberd]: https://example.com/h',
+  '[halberd]: /duplicate "Duplicate"',
+  "[WREN]: <https://x.org/w> 'Wren'",
+  '[the cell]: /c (t)',
+  '[unused]: /u',
+  '[a\\]b]: /escaped',
+  '[cite:g1]: /g1',
+  '[ß]: /sharp-s',
+  '[The\nCell]: /two-lines',
+  '[Halberd]: /h "a title\nover lines"',
+  '[wren]:\n/next-line',
+  '[wren]: /w\n"title on its own line"',
+  '[Halberd]: /h "t" more text',
+  '[Halberd]: /h\n"t" more text',
+  '[Halberd]: /h\nA heading after a definition\n===',
+  '[Halberd]: /h\n===',
+  '[Halberd]: /h\n---',
+  '[wren]: /w [Halberd]: /h',
+  '[Halberd]: <a b> x',
+  '[]: /empty',
+  '[ ]: /blank',
+  '[Halberd] : /space',
+  '> [wren]: /q\n> quoted [wren]',
+  '[wren]: /w\n[Halberd]: /h\ntext after [wren] them',
+];
+
 function inline(kind: Kind): fc.Arbitrary<string> {
   const markup =
     kind === 'mix'
@@ -195,7 +264,7 @@ function inline(kind: Kind): fc.Arbitrary<string> {
 }
 
 type Line = {
-  type: 'blank' | 'heading' | 'bullet' | 'text' | 'row' | 'section';
+  type: 'blank' | 'heading' | 'bullet' | 'text' | 'row' | 'section' | 'definition';
   depth: number;
   text: string;
 };
@@ -226,6 +295,13 @@ function line(kind: Kind): fc.Arbitrary<Line> {
     lines.push({
       weight: 6,
       arbitrary: fc.constantFrom(...TABLE_ROWS).map((t): Line => ({ type: 'row', depth: 0, text: t })),
+    });
+  if (kind === 'references')
+    lines.push({
+      weight: 4,
+      arbitrary: fc
+        .tuple(depth, fc.constantFrom(...DEFINITIONS))
+        .map(([d, t]): Line => ({ type: 'definition', depth: d, text: t })),
     });
   return fc.oneof(...lines);
 }
@@ -259,7 +335,8 @@ export function notesOf(kind: Kind): fc.Arbitrary<string> {
             written = '  '.repeat(d) + marker + l.text;
             open = d + 1;
           } else {
-            written = '  '.repeat(d) + l.text;
+            // A definition over lines has each line indented to the item's text (or it would continue it lazily).
+            written = '  '.repeat(d) + l.text.replace(/\n/g, `\n${'  '.repeat(d)}`);
             if (previous === 'blank' || previous === 'heading' || previous === 'section') open = d;
           }
         }

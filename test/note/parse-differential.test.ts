@@ -231,6 +231,9 @@ const BODIES = [
     '*&amp;*',
     '&#9999999;',
   ],
+  // 4.7 link reference definitions, their parts on lines of their own, and references to them.
+  ...['[a]: /u', '[a]: /u "t"', '[B]:', '/v', '"t"', "'t", '(t)', '[a]', '[b][]', '[x][A]', '[a]: /u x'],
+  '<http://x>',
 ];
 const blockNote = fc
   .tuple(
@@ -332,7 +335,80 @@ const SPEC_EXAMPLES: Array<[string, string]> = [
   ['5.3 loose and tight lists read the same', '- a\n- b\n\n- c\n\n- a\n  - b\n\n    c\n- d\n'],
 ];
 
+// Link reference definitions (section 4.7) and the reference links of section 6.3 that use them, each with what it
+// tests: every one read without the full parser.
+const DEFINITION_EXAMPLES: Array<[string, string]> = [
+  ['4.7 a definition, then a shortcut reference to it', '[foo]: /url "title"\n\n[foo] [cite:g1]\n'],
+  [
+    '4.7 white space and line endings around the parts',
+    "   [foo]: \n      /url  \n           'the title'  \n\n[foo]\n",
+  ],
+  ['4.7 a label and a title over lines', "[Foo\nbar]: /url 'title\nline1\nline2\n'\n\n[foo bar]\n"],
+  ['4.7 an angle-bracketed destination, empty', '[foo]: <>\n\n[foo]\n'],
+  ['4.7 a title not separated from an angle destination', '[foo]: <bar>(baz)\n\n[foo]\n'],
+  [
+    '4.7 escapes in the label, destination and title',
+    '[foo\\]bar]: /u\\(rl "ti\\"tle"\n\n[foo\\]bar] [foo]bar]\n',
+  ],
+  ['4.7 a definition after the links that use it', '[foo]\n\n[foo]: url\n'],
+  [
+    '4.7 the first of duplicate definitions wins; unused ones',
+    '[foo]\n\n[foo]: first\n[FOO]: second\n[bar]: unused\n',
+  ],
+  ['4.7 labels matched after case folding', '[ẞ]: /u\n\n[ss] [SS] [ß] [Ǆ]\n[ǆ]: /v\n'],
+  ['4.7 a definition with no destination is text', '[foo]:\n\n[foo]\n'],
+  ['4.7 a title followed by more text: no definition', '[foo]: /url "title" ok\n'],
+  ['4.7 a title on the next line followed by text: a definition without it', '[foo]: /url\n"title" ok\n'],
+  ['4.7 indented code is no definition', '    [foo]: /url "title"\n\n[foo]\n'],
+  ['4.7 a definition cannot interrupt a paragraph', 'Foo\n[bar]: /baz\n\n[bar]\n'],
+  [
+    '4.7 a definition then a setext underline',
+    '[foo]: /url\nBar\n===\n[foo]\n\n[a]: /a\n===\n[a]: /b\n---\n',
+  ],
+  [
+    '4.7 several definitions, then a paragraph',
+    '[foo]: /foo-url "foo"\n[bar]: /bar-url\n  "bar"\n[baz]: /baz-url\nthen [foo], [bar], [baz]\n',
+  ],
+  [
+    '4.7 definitions in a block quote and a list',
+    '[foo]\n\n> [foo]: /url\n- [bar]: /b\n  [bar] in the item\n- [x]: /x\n',
+  ],
+  ['4.7 a definition with a lazy line', '> [foo]:\n/url\n\n[foo]\n'],
+  [
+    '4.7 a label of only white space, and a 999-character label',
+    `[ ]: /u\n[${'a'.repeat(999)}]: /v\n[${'b'.repeat(1000)}]: /w\n\n[${'a'.repeat(999)}]\n`,
+  ],
+  [
+    '6.3 full references, case folded, with emphasis',
+    '[Bar]: /u\n\n[foo *bar*][BAR] [*x*][bar] ![alt *b*][bar]\n',
+  ],
+  [
+    '6.3 collapsed and shortcut references, and images of both',
+    '[foo]: /u\n\n[foo][] [Foo] ![foo][] ![foo] [foo] []\n',
+  ],
+  [
+    '6.3 a link holds no link: the inner reference wins',
+    '[foo]: /u\n\n[x [foo] y][foo] [[foo]][foo] [[foo]]\n',
+  ],
+  ['6.3 an inline resource before a reference', '[foo]: /u\n\n[foo](/v) [foo]() [foo][]\n'],
+  [
+    '6.3 a `(` that opens no resource: a shortcut after a defined label, else text',
+    '[foo]: /u\n\n[foo](not a resource) ![foo](a "b" c) [bar](b c) [foo](<1) [foo](b(c d) [foo](b "c\n',
+  ],
+  ['6.3 an undefined full label, and a shortcut before `[`', '[foo]: /u\n\n[foo][bar] [foo][ [bar][foo]\n'],
+  [
+    '6.3 a citation marker with and without its definition',
+    '[cite:g1]: /g1\n\nclaim [cite:g1] and [cite:g2]\n# [cite:g1]\n',
+  ],
+];
+
 describe('parseBlocks reads the block structure as the full parser does (mdastBlocks)', () => {
+  it.each(DEFINITION_EXAMPLES)('on %s, without the full parser', (_, source) => {
+    const blocks = parseBlocks(source);
+    expect(blocks).toBeDefined();
+    expect(blocks).toStrictEqual(mdastBlocks(source));
+  });
+
   it.each(Object.entries(MEASURED))('on %s, without the full parser', (_, source) => {
     const blocks = parseBlocks(source);
     expect(blocks).toBeDefined();
@@ -359,10 +435,11 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
     expect(read).toBeGreaterThanOrEqual(17_000);
   }, 300_000);
 
-  it('leaves to the full parser what it does not read: link definitions, HTML on a lazy line, NUL', () => {
-    expect(parseBlocks('[a]: http://x\n\n[a]')).toBeUndefined();
-    expect(parseBlocks('> [a]: http://x\n')).toBeUndefined();
+  it('leaves to the full parser what it does not read: HTML on a lazy line, NUL, a long label with a tab', () => {
     expect(parseBlocks('> a\n<span>\n')).toBeUndefined();
+    // Micromark counts a tab in a label as the columns it fills: near its 999 bound, that is left to it.
+    expect(parseBlocks(`[${'a'.repeat(997)}\tb]: /u\n`)).toBeUndefined();
+    expect(parseBlocks(`[a\tb]: /u\n\n[a b]`)).toStrictEqual(mdastBlocks(`[a\tb]: /u\n\n[a b]`));
     expect(parseBlocks('a\u0000b')).toBeUndefined();
     // Character references are read here, decoded as micromark decodes them.
     for (const source of ['AT&amp;T &copy; &#35; &#x1F600; &#0; &nosuch; &#xD800;', '# R&amp;D\n\n*&amp;*'])

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseBlocks } from '../../src/note/block-parser.js';
 import { parseNote } from '../../src/note/parse.js';
+import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
 
 const NOTE = `# Workup
 
@@ -124,5 +126,55 @@ describe('parseNote: a sentence that follows a trailing citation', () => {
       ['Wren is co-located at Compound-Alpha.', ['g5'], 3],
       ['Wren visited the site twice in March.', [], 51],
     ]);
+  });
+});
+
+describe('parseNote: link reference definitions (CommonMark 4.7) and reference links (6.3)', () => {
+  const SOURCE = `# Findings
+
+- Halberd met Wren at [the depot][DEPOT]. [cite:g1]
+- Per the [Ledger], Wren paid [cite:g2]; see ![the map][] too.
+[depot]: https://example.com/depot "The depot"
+
+[ledger]:
+  https://example.com/ledger
+  'The ledger'
+[the map]: maps/1.png
+[unused]: /u
+Trailing [depot][] text.
+
+[cite:g9]: /g9
+[DEPOT]: /first-wins
+
+A marker with a definition is a link: [cite:g9]. One without is a citation: [cite:g3]
+`;
+
+  it('reads definitions without the full parser, as no segment, and resolves references to them', () => {
+    expect(parseBlocks(SOURCE)).toBeDefined();
+    const note = parseNote(SOURCE);
+    expect(note).toStrictEqual(parseNoteV1(SOURCE));
+    expect(note.segments.map((s) => [s.kind, s.text])).toEqual([
+      ['bullet', 'Halberd met Wren at the depot.'],
+      // The definition on the bullet's next line continues its paragraph (a definition cannot interrupt one)
+      // (and its `[depot]` is a shortcut reference to the definition further down).
+      ['bullet', 'Per the Ledger, Wren paid; see too. depot: https://example.com/depot "The depot"'],
+      ['paragraph', 'Trailing depot text.'],
+      // A definition that comes after the links that use it, in another paragraph, defines them all the same.
+      ['paragraph', 'A marker with a definition is a link: cite:g9. One without is a citation:'],
+    ]);
+    expect(note.citations.map((c) => c.id)).toEqual(['g1', 'g2', 'g3']);
+  });
+
+  it('places what follows the definitions of a paragraph at its own line and column', () => {
+    const note = parseNote(SOURCE);
+    const trailing = note.segments[2]!;
+    expect(trailing.position).toMatchObject({ line: 12, column: 1 });
+    expect(note.citations[2]!.position).toMatchObject({ line: 17, column: 77 });
+  });
+
+  it('makes a heading of what follows definitions over a setext underline, and none of definitions alone', () => {
+    const note = parseNote('[a]: /a\nTitle [a]\n===\n\n- claim\n\n[b]: /b\n===\n');
+    expect(note.sections.map((s) => [s.title, s.depth])).toEqual([['Title a', 1]]);
+    expect(note.segments.map((s) => s.text)).toEqual(['claim', '===']);
   });
 });
