@@ -80,8 +80,11 @@ function paths(value: unknown, path: string[] = []): Array<{ path: string[]; key
     const { node, path: at } = stack.pop()!;
     const keys = node !== null && typeof node === 'object' && !Array.isArray(node) ? Object.keys(node) : [];
     out.push({ path: at, keys });
-    if (Array.isArray(node)) node.forEach((item, i) => stack.push({ node: item, path: [...at, String(i)] }));
-    else for (const key of keys) stack.push({ node: (node as Record<string, unknown>)[key], path: [...at, key] });
+    if (Array.isArray(node))
+      for (const [i, item] of node.entries()) stack.push({ node: item, path: [...at, String(i)] });
+    else
+      for (const key of keys)
+        stack.push({ node: (node as Record<string, unknown>)[key], path: [...at, key] });
   }
   return out;
 }
@@ -102,9 +105,10 @@ describe('the light path places every node where the yaml Document places it', (
       for (const { path, keys } of paths(fast.value)) {
         expect(at(fast.startAt(path)), path.join('.')).toEqual(locate(doc, lines, path));
         placed++;
-        for (const key of keys) expect(at(fast.startAt(path, key)), `${path.join('.')} key ${key}`).toEqual(
-          locate(doc, lines, path, key),
-        );
+        for (const key of keys)
+          expect(at(fast.startAt(path, key)), `${path.join('.')} key ${key}`).toEqual(
+            locate(doc, lines, path, key),
+          );
         // A path one step past the document is placed at its deepest node.
         expect(at(fast.startAt([...path, 'missing']))).toEqual(locate(doc, lines, [...path, 'missing']));
         expect(at(fast.startAt([...path, '99']))).toEqual(locate(doc, lines, [...path, '99']));

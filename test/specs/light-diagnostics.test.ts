@@ -48,9 +48,10 @@ describe('a broken spec reads the same on the light path as on the yaml Document
       const variants = brokenVariants(read(file));
       expect(variants.length).toBeGreaterThan(20);
       for (const text of variants)
-        expect(outcome(() => parseSchemaSpec(text, file, kind)), text).toEqual(
-          outcome(() => parseSchemaSpec(text, file, kind, { light: false })),
-        );
+        expect(
+          outcome(() => parseSchemaSpec(text, file, kind)),
+          text,
+        ).toEqual(outcome(() => parseSchemaSpec(text, file, kind, { light: false })));
     });
   }
 
@@ -59,9 +60,10 @@ describe('a broken spec reads the same on the light path as on the yaml Document
       const variants = brokenVariants(read(file));
       let light = 0;
       for (const text of variants) {
-        expect(outcome(() => parseCasesText(text, file)), text).toEqual(
-          outcome(() => parseCasesDocument(text, file)),
-        );
+        expect(
+          outcome(() => parseCasesText(text, file)),
+          text,
+        ).toEqual(outcome(() => parseCasesDocument(text, file)));
         try {
           if (parseCasesLight(text, file)) light++;
         } catch (error) {
