@@ -13,6 +13,7 @@ import {
   type RegressionCheckOptions,
 } from '../../report/trend/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../../report/trend/history.js';
+import { statusCounts } from '../../report/trend/run-gate.js';
 import { describeScope } from '../../report/trend/scope.js';
 import type { ChangeStatus } from '../../report/trend/significance.js';
 import { renderTrendOverview } from '../../report/trend/table.js';
@@ -189,12 +190,10 @@ export async function runRegressionGate(options: RegressionGateOptions, io: Io):
     for (const regression of report.regressions) stream(`  ${c.red('✗')} ${formatRegression(regression)}`);
     return failOnRegression ? 1 : 0;
   }
-  const counts: Record<ChangeStatus, number> = { regressed: 0, improved: 0, flaky: 0, 'no-change': 0 };
-  for (const comparison of report.comparisons) counts[comparison.status]++;
   const level = options.level ?? 0.05;
   stream(
     (failing ? c.red : c.green)(
-      `Against ${against} (significance level ${level}): ${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`,
+      `Against ${against} (significance level ${level}): ${statusCounts(report.comparisons)}`,
     ),
   );
   const marks: Record<ChangeStatus, string> = {

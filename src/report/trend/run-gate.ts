@@ -117,13 +117,18 @@ export interface GateText {
   criteria: Array<{ status: ChangeStatus; spec: string; criterion: string; text: string; drops: string[] }>;
 }
 
-export function gateText(gate: RunGate): GateText {
+/** `1 regressed, 0 improved, 0 flaky, 5 no change detectable.`: the criteria compared, by status. */
+export function statusCounts(comparisons: readonly CriterionComparison[]): string {
   const counts: Record<ChangeStatus, number> = { regressed: 0, improved: 0, flaky: 0, 'no-change': 0 };
-  for (const c of gate.comparisons) counts[c.status]++;
+  for (const c of comparisons) counts[c.status]++;
+  return `${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`;
+}
+
+export function gateText(gate: RunGate): GateText {
   const apart = formatCaseChanges(gate.cases.added, gate.cases.removed);
   return {
     heading: `Regression gate against ${gate.baseline} (significance level ${gate.level})`,
-    counts: `${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`,
+    counts: statusCounts(gate.comparisons),
     ...(apart && { apart }),
     criteria: gate.comparisons
       .filter((c) => c.status !== 'no-change' || casesToName(c).length > 0)
