@@ -5,6 +5,7 @@
 // limit lives in the `yaml` path), tags, directives, keys that only `yaml` spells differently, and any error. The
 // caller then takes the `yaml` path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
+import { LineIndex } from './position.js';
 
 /** The values of one YAML document, and where its collections at `depth` start. */
 export interface FastYaml {
@@ -106,6 +107,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   const keyStarts = new WeakMap<object, Array<string | number>>();
   const itemStarts = new WeakMap<object, number[]>();
   let rootStart = Number.NaN;
+  let lines: LineIndex | undefined;
   // A stack, not recursion of ours: js-yaml bounds the depth it composes (maxDepth).
   const frames: Frame[] = [];
   const listener = (event: 'open' | 'close', state: State) => {
@@ -138,6 +140,13 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       }
     }
     if (scalar) return;
+    // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
+    // more than its block), so the `yaml` package reads them all.
+    const open = state.input.charCodeAt(frame.at - shift);
+    if (open === 0x5b /* [ */ || open === 0x7b /* { */) {
+      lines ??= new LineIndex(state.input);
+      if (lines.position(frame.at - shift).line !== lines.position(state.position).line) throw new NotFast();
+    }
     // js-yaml's depth counts the root as 1.
     if (depth !== undefined && (state as State & { depth: number }).depth === depth + 1)
       starts.set(result, frame.at);

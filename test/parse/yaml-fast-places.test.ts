@@ -144,4 +144,15 @@ describe('the light path places every node where the yaml Document places it', (
     expect(fast.startAt(['list', '1'])).toBeUndefined();
     expect(fast.startAt(['list'])).toBe(text.indexOf('['));
   });
+
+  it('leaves a flow collection over several lines to the yaml Document, which refuses some js-yaml reads', () => {
+    // The fuzzed spec that found it: `yaml` reports "Flow sequence in block collection must be sufficiently
+    // indented", js-yaml read the list.
+    expect(loadYamlFast('workups: [grounded, guessed,\nsingle-file]\n')).toBeUndefined();
+    expect(loadYamlFast('workups: [grounded,\n  guessed]\nanswer: { a: 1,\n  b: 2 }\n')).toBeUndefined();
+    expect(loadYamlFast('workups: [grounded, guessed]\nanswer: { a: 1, b: [2, 3] }\n')?.value).toEqual({
+      workups: ['grounded', 'guessed'],
+      answer: { a: 1, b: [2, 3] },
+    });
+  });
 });
