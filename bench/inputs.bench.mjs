@@ -76,6 +76,20 @@ const cases = [
     )}\n`,
     loadSpecs,
   ],
+  [
+    // The fuzzer's: a run of `[` after a flow map on line after line, each an error token (15 s before reading stopped
+    // at a thousand errors).
+    'cases YAML, 1 MB of stray brackets after flow maps',
+    'e.cases.yaml',
+    `id: x\ncases:\n  - id: a\n    expect:\n      tools:\n${fill(MB, () => `        max_calls: { search: 2 }${'['.repeat(3000)}`, '\n')}\n`,
+    loadSpecs,
+  ],
+  [
+    'cases YAML, 1 MB of one duplicated key',
+    'f.cases.yaml',
+    `id: x\ncases:\n  - id: a\n    expect:\n      tools:\n${fill(MB, () => '        must_call: [open_file, edit_file, { name: run_tests, min: 2 }]', '\n')}\n`,
+    loadSpecs,
+  ],
   ['cases YAML, 300,000 nested "- "', 'c.cases.yaml', `cases:\n  ${'- '.repeat(300000)}x\n`, loadSpecs],
   [
     'trend history, 1 MB of null runs',

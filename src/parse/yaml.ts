@@ -34,9 +34,14 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     if (head !== -1) throw tooDeep(head);
   }
   const lines = new LineCounter();
-  let tokens: CST.Token[];
+  const tokens: CST.Token[] = [];
+  let syntaxErrors = 0;
   try {
-    tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+    for (const token of new Parser(lines.addNewLine).parse(text)) {
+      tokens.push(token);
+      // A file this broken is read no further: composing a million stray tokens took seconds for as many errors.
+      if (token.type === 'error' && ++syntaxErrors > MAX_YAML_ERRORS) break;
+    }
   } catch (error) {
     // The `yaml` parser recurses when a run of items ends under a broken indentation (3,000 `- { a: b }` lines after
     // a stray `}`): js-yaml reads the same text without recursion and says where it first goes wrong.
@@ -65,12 +70,13 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   }
   if (!doc) throw new UserError({ file, message: 'expected a YAML document, found nothing' });
   if (doc.errors.length > 0) {
-    throw new UserError(
-      doc.errors.map((error): Diagnostic => {
-        const pos = lines.linePos(error.pos[0]);
-        return { file, line: pos.line, column: pos.col, message: firstLine(error.message) };
-      }),
-    );
+    const errors = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
+    // Stopped early, the composer saw the document up to where reading stopped: its first errors are the file's.
+    const more =
+      syntaxErrors > MAX_YAML_ERRORS
+        ? `and more YAML errors after line ${lines.linePos(tokens.at(-1)!.offset).line}; needlework read no further`
+        : `and ${errors.length - MAX_YAML_ERRORS} more YAML errors`;
+    throw new UserError(yamlErrors(errors, lines, file, more));
   }
   try {
     return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), doc, lines };
@@ -78,6 +84,24 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     const message = error instanceof Error ? error.message : String(error);
     throw new UserError({ file, message: `cannot expand the document: ${message}` });
   }
+}
+
+/** How many YAML errors of one file are reported, each placed; the rest are counted (or, past a broken stretch, unread). */
+export const MAX_YAML_ERRORS = 1000;
+
+/** The first `MAX_YAML_ERRORS` errors as diagnostics at their line and column, and `more` when there are others. */
+function yamlErrors(
+  errors: ReadonlyArray<{ offset: number; message: string }>,
+  lines: LineCounter,
+  file: string,
+  more: string,
+): Diagnostic[] {
+  const diagnostics = errors.slice(0, MAX_YAML_ERRORS).map((error): Diagnostic => {
+    const pos = lines.linePos(error.offset);
+    return { file, line: pos.line, column: pos.col, message: firstLine(error.message) };
+  });
+  if (errors.length > MAX_YAML_ERRORS) diagnostics.push({ file, message: more });
+  return diagnostics;
 }
 
 function firstLine(message: string): string {

@@ -115,6 +115,19 @@ describe('a collection used as a mapping key', () => {
   });
 });
 
+describe('a YAML file past a thousand syntax errors', () => {
+  it('reports its first thousand, placed, and is read no further (a megabyte of stray brackets took 15 s)', async () => {
+    const file = fixture('flow-brackets-after-a-flow-map.cases.yaml');
+    const { errors } = await loadSpecs(file);
+    expect(errors).toHaveLength(1001);
+    expect(formatDiagnostic(errors[0]!)).toBe(`${file}:6:33: Unexpected flow-seq-start at node end`);
+    expect(formatDiagnostic(errors[1]!)).toBe(`${file}:6:34: Unexpected flow-seq-start at node end`);
+    expect(formatDiagnostic(errors[1000]!)).toBe(
+      `${file}: and more YAML errors after line 7; needlework read no further`,
+    );
+  });
+});
+
 describe('a spec with 130,000 problems', () => {
   it('is reported in bounded lines instead of overflowing the stack (errors.push(...diagnostics))', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'needlework-hostile-'));
