@@ -69,14 +69,17 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     }
   }
   if (!doc) throw new UserError({ file, message: 'expected a YAML document, found nothing' });
-  if (doc.errors.length > 0) {
-    const errors = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
+  const errors = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
+  if (errors.length > 0) {
+    // Errors are placed in the text itself: the parser's line counter misses the lines inside a token it rejects (a
+    // block scalar where none may stand), which put later errors lines too early.
+    const index = new LineIndex(text);
     // Stopped early, the composer saw the document up to where reading stopped: its first errors are the file's.
     const more =
       syntaxErrors > MAX_YAML_ERRORS
-        ? `and more YAML errors after line ${lines.linePos(tokens.at(-1)!.offset).line}; needlework read no further`
+        ? `and more YAML errors after line ${index.position(tokens.at(-1)!.offset).line}; needlework read no further`
         : `and ${errors.length - MAX_YAML_ERRORS} more YAML errors`;
-    throw new UserError(yamlErrors(errors, lines, file, more));
+    throw new UserError(yamlErrors(errors, index, file, more));
   }
   try {
     return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), doc, lines };
@@ -92,13 +95,13 @@ export const MAX_YAML_ERRORS = 1000;
 /** The first `MAX_YAML_ERRORS` errors as diagnostics at their line and column, and `more` when there are others. */
 function yamlErrors(
   errors: ReadonlyArray<{ offset: number; message: string }>,
-  lines: LineCounter,
+  index: LineIndex,
   file: string,
   more: string,
 ): Diagnostic[] {
   const diagnostics = errors.slice(0, MAX_YAML_ERRORS).map((error): Diagnostic => {
-    const pos = lines.linePos(error.offset);
-    return { file, line: pos.line, column: pos.col, message: firstLine(error.message) };
+    const { line, column } = index.position(error.offset);
+    return { file, line, column, message: firstLine(error.message) };
   });
   if (errors.length > MAX_YAML_ERRORS) diagnostics.push({ file, message: more });
   return diagnostics;
