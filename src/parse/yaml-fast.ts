@@ -29,6 +29,8 @@ export interface FastYaml {
    * Document. Recorded only when asked (`nodes` of `loadYamlFast`).
    */
   startAt(path: readonly string[], key?: string): number | undefined;
+  /** The text's line index, built once, on first use, for every place of this text. */
+  lines(): LineIndex;
 }
 
 // The YAML 1.2 core schema's scalars, with the tests and conversions of the `yaml` package (yaml/dist/schema/core).
@@ -107,7 +109,11 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   const keyStarts = new WeakMap<object, Array<string | number>>();
   const itemStarts = new WeakMap<object, number[]>();
   let rootStart = Number.NaN;
-  let lines: LineIndex | undefined;
+  let index: LineIndex | undefined;
+  const lines = () => {
+    index ??= new LineIndex(text);
+    return index;
+  };
   // A stack, not recursion of ours: js-yaml bounds the depth it composes (maxDepth).
   const frames: Frame[] = [];
   const listener = (event: 'open' | 'close', state: State) => {
@@ -144,8 +150,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     // more than its block), so the `yaml` package reads them all.
     const open = state.input.charCodeAt(frame.at - shift);
     if (open === 0x5b /* [ */ || open === 0x7b /* { */) {
-      lines ??= new LineIndex(state.input);
-      if (lines.position(frame.at - shift).line !== lines.position(state.position).line) throw new NotFast();
+      if (lines().position(frame.at).line !== lines().position(state.position + shift).line)
+        throw new NotFast();
     }
     // js-yaml's depth counts the root as 1.
     if (depth !== undefined && (state as State & { depth: number }).depth === depth + 1)
@@ -179,6 +185,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       const i = list ? keyIndex(list, key) : -1;
       return i === -1 ? undefined : (list![i + 1] as number);
     },
+    lines,
     startAt: (path, key) => {
       let node: unknown = value;
       let at = rootStart;

@@ -13,7 +13,6 @@ import type {
 } from '../model/spec.js';
 import { toolCallTrajectory } from '../model/trajectory.js';
 import { locate, type Place } from '../parse/locate.js';
-import { LineIndex } from '../parse/position.js';
 import { placeProblems, schemaProblems } from '../parse/schema.js';
 import { parseYaml } from '../parse/yaml.js';
 import { loadYamlFast } from '../parse/yaml-fast.js';
@@ -93,16 +92,15 @@ export function parseCasesDocument(text: string, file: string): CasesSpec {
 export function parseCasesLight(text: string, file: string): CasesSpec | undefined {
   const fast = loadYamlFast(text, { depth: 2, nodes: true });
   if (!fast) return undefined;
-  const lines = new LineIndex(text);
   const caseLine = (_index: number, node: unknown) => {
     const at = node !== null && typeof node === 'object' ? fast.startOf(node) : undefined;
-    return at === undefined ? undefined : lines.position(at).line;
+    return at === undefined ? undefined : fast.lines().position(at).line;
   };
   try {
     const spec = parseCases(fast.value, file, {
-      where: fastWhere(fast, text),
+      where: fastWhere(fast),
       caseLine,
-      place: fastKeyPlace(fast, text),
+      place: fastKeyPlace(fast),
     });
     return spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
   } catch (error) {

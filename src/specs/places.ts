@@ -4,15 +4,13 @@ import type { Document, LineCounter } from 'yaml';
 import type { SpecPlace } from '../model/check.js';
 import type { RubricCriterion } from '../model/spec.js';
 import { locate } from '../parse/locate.js';
-import { LineIndex } from '../parse/position.js';
 import type { FastYaml } from '../parse/yaml-fast.js';
 
 /** The place of `key` in the mapping at the data path `path`; undefined when the document does not write it. */
 export type KeyPlace = (path: readonly string[], key: string) => SpecPlace | undefined;
 
 /** Key places on the light path: a valid document's values and the key starts js-yaml reported. */
-export function fastKeyPlace(fast: FastYaml, text: string): KeyPlace {
-  let lines: LineIndex | undefined;
+export function fastKeyPlace(fast: FastYaml): KeyPlace {
   return (path, key) => {
     let node = fast.value;
     for (const segment of path) {
@@ -22,8 +20,7 @@ export function fastKeyPlace(fast: FastYaml, text: string): KeyPlace {
     if (node === null || typeof node !== 'object') return undefined;
     const at = fast.keyStart(node, key);
     if (at === undefined) return undefined;
-    lines ??= new LineIndex(text);
-    const { line, column } = lines.position(at);
+    const { line, column } = fast.lines().position(at);
     return { line, column };
   };
 }
@@ -37,16 +34,11 @@ export class Unplaced extends Error {}
  * `Unplaced` where that path cannot say exactly, so that a file is placed by one parser or the other, never a mix
  * of guesses.
  */
-export function fastWhere(
-  fast: FastYaml,
-  text: string,
-): (path: readonly string[], key?: string) => SpecPlace {
-  let lines: LineIndex | undefined;
+export function fastWhere(fast: FastYaml): (path: readonly string[], key?: string) => SpecPlace {
   return (path, key) => {
     const at = fast.startAt(path, key);
     if (at === undefined) throw new Unplaced();
-    lines ??= new LineIndex(text);
-    const { line, column } = lines.position(at);
+    const { line, column } = fast.lines().position(at);
     return { line, column };
   };
 }

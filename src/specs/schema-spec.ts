@@ -47,10 +47,10 @@ function validValue(
 ): { value: unknown; place: KeyPlace } {
   const fast = light ? loadYamlFast(text, { nodes: true }) : undefined;
   if (fast) {
-    if (satisfiesSchema(kind, fast.value)) return { value: fast.value, place: fastKeyPlace(fast, text) };
+    if (satisfiesSchema(kind, fast.value)) return { value: fast.value, place: fastKeyPlace(fast) };
     let problems: Diagnostic[] | undefined;
     try {
-      problems = checkSchema(kind, fast.value, file, fastWhere(fast, text));
+      problems = checkSchema(kind, fast.value, file, fastWhere(fast));
     } catch (error) {
       if (!(error instanceof Unplaced)) throw error;
     }
