@@ -1,7 +1,7 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
-import { labelEnd, normalizeLabel, UNSURE } from './definitions.js';
+import { angleDestinationEnd, labelEnd, normalizeLabel, UNSURE } from './definitions.js';
 
 /**
  * The inline content of one paragraph or heading, read as CommonMark does (micromark 4, as mdast-util-from-markdown
@@ -447,16 +447,8 @@ function resourceEnd(text: string, at: number): number {
   if (text.charCodeAt(i) === 41) return i + 1;
   const destinationStart = i;
   if (text.charCodeAt(i) === 60) {
-    i++;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 62) {
-        i++;
-        break;
-      }
-      if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return -1;
-      i += c === 92 && /[<>\\]/.test(text[i + 1] ?? '') ? 2 : 1;
-    }
+    i = angleDestinationEnd(text, i);
+    if (i === -1) return -1;
   } else {
     let balance = 0;
     for (;;) {
