@@ -191,23 +191,31 @@ function leadingCitations(text: string): number {
 
 /**
  * Where each character of a text node's value stands in its source, stepping over what markdown decoded: a
- * backslash escape (`\\*`) and a character reference (`&amp;`, `&#35;`).
+ * backslash escape (`\\*`), a character reference (`&amp;`, `&#35;`), and what a paragraph's lines drop at their ends
+ * and starts: white space before a line ending, and the next line's block quote markers and indent.
  */
 function align(value: string, raw: string, base: number): number[] {
   const offsets: number[] = [];
   let j = 0;
   for (let i = 0; i < value.length; i++) {
-    if (raw[j] !== value[i]) {
+    const c = value[i]!;
+    if (raw[j] !== c) {
       if (raw[j] === '\\') j++;
       else if (raw[j] === '&') {
         const end = raw.indexOf(';', j);
         offsets.push(base + j);
         j = end === -1 ? j + 1 : end + 1;
         continue;
+      } else if (c === '\n' || c === '\r') {
+        // Spaces and tabs before a line ending, which the text drops.
+        while (raw[j] === ' ' || raw[j] === '\t') j++;
       }
     }
     offsets.push(base + Math.min(j, raw.length - 1));
     j++;
+    // After a line ending, the next line's container prefixes (`>` of a block quote) and indent, which the text drops.
+    if ((c === '\n' || (c === '\r' && value[i + 1] !== '\n')) && raw[j] !== value[i + 1])
+      while (raw[j] === ' ' || raw[j] === '\t' || raw[j] === '>') j++;
   }
   return offsets;
 }

@@ -86,6 +86,34 @@ describe('parseNote', () => {
     expect(paragraph!.sentences[1]!.position).toMatchObject({ line: 9, column: 68 });
   });
 
+  // A wrapped bullet's text drops the next line's indent (and a block quote's `>`, and spaces before a line ending):
+  // sentences and markers after the first line were placed that many columns too early, by this parser and the last.
+  it('places what a wrapped bullet or block quote says on its later lines at its own column', () => {
+    const source =
+      '- Halberd met Wren\n  in Ash Cell. Wren paid. [cite:g1]\n\n> Quoted \n> twice. Then [cite:g2]\n\n- Spaced\t\n    out. [cite:g3]\n';
+    const at = (position: { line: number; column: number; offset: number }, length: number) =>
+      `${position.line}:${position.column} ${source.slice(position.offset, position.offset + length)}`;
+    for (const parse of [parseNote, parseNoteV1]) {
+      const placed = parse(source).segments.flatMap((segment) => [
+        ...segment.sentences.map((s) => at(s.position, s.text.length)),
+        ...segment.citations.map((c) => at(c.position, 9)),
+      ]);
+      expect(placed).toEqual([
+        '1:3 Halberd met Wren',
+        '2:3 in Ash Cell.',
+        '2:16 Wren paid.',
+        '2:27 [cite:g1]',
+        '4:3 Quoted',
+        '5:3 twice.',
+        '5:10 Then',
+        '5:15 [cite:g2]',
+        '7:3 Spaced',
+        '8:5 out.',
+        '8:10 [cite:g3]',
+      ]);
+    }
+  });
+
   it('names the section of each segment and whether it makes claims', () => {
     expect(note.segments.filter((s) => !s.claims).map((s) => [s.section, s.text])).toEqual([
       ['Gaps & caveats', 'We did not query the document store.'],
