@@ -11,7 +11,7 @@ import {
 } from './block-starts.js';
 import type { NoteBlock, TextRun } from './blocks.js';
 import { DefinitionReader, UNSURE } from './definitions.js';
-import { type InlineSource, inlineRuns, inlineText } from './inline.js';
+import { type InlineSource, inlineRuns, inlineText, lineEndRuns } from './inline.js';
 
 /**
  * The block structure of CommonMark 0.31 (sections 4 and 5), read line by line with one record per open block, as the
@@ -675,11 +675,11 @@ class BlockParser {
       return;
     }
     const { text, joined } = this.joinLines(first, last);
-    const markup = paragraph.trailing || MARKUP.test(text);
+    const markup = MARKUP.test(text);
     const later = this.mayDefine && text.includes(']');
     let runs: TextRun[] | undefined;
     let pending: Pending | undefined;
-    if (markup || later) {
+    if (markup || later || paragraph.trailing) {
       const input: InlineSource = {
         text,
         joined,
@@ -688,12 +688,12 @@ class BlockParser {
       };
       if (later) {
         runs = [];
-        pending = { input, markup, runs, heading: undefined };
+        pending = { input, markup: markup || paragraph.trailing, runs, heading: undefined };
         this.pending.push(pending);
-      } else {
+      } else if (markup) {
         runs = inlineRuns(input);
         if (!runs) throw REFUSE;
-      }
+      } else runs = lineEndRuns(input);
     } else {
       runs = [{ text, start: starts[first]!, end: ends[last]! }];
     }

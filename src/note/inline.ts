@@ -108,6 +108,45 @@ export function inlineRuns(input: InlineSource, labels?: ReadonlySet<string>): T
   return unlessGivenUp(() => flatten(tokenize(input.text, labels), input));
 }
 
+/**
+ * The text runs of a paragraph that holds no inline markup (nothing `inlineRuns` would read but white space before a
+ * line ending), as `inlineRuns` reads it, without its tokens: two or more spaces and no tab before a line ending make
+ * a hard break (a run of one space), other white space there and at the paragraph's end is dropped, and the text
+ * between hard breaks is one run, its line endings kept. Agents end lines with two spaces to break them: this is most
+ * paragraphs with white space at a line's end.
+ */
+export function lineEndRuns(input: InlineSource): TextRun[] {
+  const { text } = input;
+  const n = text.length;
+  const runs: TextRun[] = [];
+  let value = '';
+  // The open run starts at `start`; the text from `from` on is not in `value` yet, and its next line starts at `line`.
+  let start = 0;
+  let from = 0;
+  let line = 0;
+  for (;;) {
+    let ending = line;
+    while (ending < n && text.charCodeAt(ending) !== 10 && text.charCodeAt(ending) !== 13) ending++;
+    let space = ending;
+    let tabs = false;
+    for (let c = text.charCodeAt(space - 1); space > line && (c === 32 || c === 9); c = text.charCodeAt(--space - 1))
+      if (c === 9) tabs = true;
+    value += text.slice(from, space);
+    if (ending === n) {
+      if (value !== '') runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, space) });
+      return runs;
+    }
+    line = text.charCodeAt(ending) === 13 && text.charCodeAt(ending + 1) === 10 ? ending + 2 : ending + 1;
+    if (!tabs && ending - space >= 2) {
+      if (value !== '') runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, space) });
+      runs.push({ text: ' ', start: sourceAt(input, space), end: sourceEnd(input, line) });
+      value = '';
+      start = line;
+      from = line;
+    } else from = ending;
+  }
+}
+
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
 export function inlineText(text: string): string | undefined {
   return unlessGivenUp(() => {

@@ -232,6 +232,8 @@ const UNCOLLAPSED = /[^\S ]| {2}/;
 
 /** Runs of white space made one space, and the ends trimmed. */
 export function collapse(text: string): string {
-  // Most text holds single spaces only: testing is cheaper than building the same string again.
-  return UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim();
+  // Most text holds single spaces only once trimmed (a sentence whose marker was cut out ends in two): testing is
+  // cheaper than building the same string again.
+  const trimmed = text.trim();
+  return UNCOLLAPSED.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
 }
