@@ -129,16 +129,15 @@ export function lineEndRuns(input: InlineSource): TextRun[] {
     while (ending < n && text.charCodeAt(ending) !== 10 && text.charCodeAt(ending) !== 13) ending++;
     let space = ending;
     let tabs = false;
-    for (let c = text.charCodeAt(space - 1); space > line && (c === 32 || c === 9); c = text.charCodeAt(--space - 1))
-      if (c === 9) tabs = true;
+    while (space > line && (text.charCodeAt(space - 1) === 32 || text.charCodeAt(space - 1) === 9))
+      if (text.charCodeAt(--space) === 9) tabs = true;
     value += text.slice(from, space);
-    if (ending === n) {
-      if (value !== '') runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, space) });
-      return runs;
-    }
+    const hard = ending < n && !tabs && ending - space >= 2;
+    if ((ending === n || hard) && value !== '')
+      runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, space) });
+    if (ending === n) return runs;
     line = text.charCodeAt(ending) === 13 && text.charCodeAt(ending + 1) === 10 ? ending + 2 : ending + 1;
-    if (!tabs && ending - space >= 2) {
-      if (value !== '') runs.push({ text: value, start: sourceAt(input, start), end: sourceEnd(input, space) });
+    if (hard) {
       runs.push({ text: ' ', start: sourceAt(input, space), end: sourceEnd(input, line) });
       value = '';
       start = line;
