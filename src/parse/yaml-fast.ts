@@ -5,7 +5,9 @@
 // limit lives in the `yaml` path), tags, directives, keys that only `yaml` spells differently, and any error. The
 // caller then takes the `yaml` path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
+import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
+import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
 
 /** The values of one YAML document, and where its collections at `depth` start. */
 export interface FastYaml {
@@ -76,6 +78,11 @@ export interface FastYamlOptions {
   keys?: boolean;
   /** Record where every node starts (`startAt`), for placing diagnostics; implies `keys`. */
   nodes?: boolean;
+  /**
+   * The file the text came from: given, a text whose only problem is duplicate keys throws the `UserError` that
+   * `parseYaml` throws for it (see `duplicateKeys`), instead of being left to the `yaml` package.
+   */
+  file?: string;
 }
 
 /**
@@ -96,7 +103,8 @@ interface Frame {
  * Parses one YAML document's values with js-yaml, recording, when `depth` is given, where each collection `depth`
  * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2),
  * with `keys`, where each mapping key is written, and with `nodes`, where every node starts. Undefined when the file
- * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key.
+ * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key. With
+ * `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
@@ -171,7 +179,11 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   let value: unknown;
   try {
     value = load(text, { schema: CORE, listener } as LoadOptions);
-  } catch {
+  } catch (error) {
+    if (options.file !== undefined && (error as { reason?: string }).reason === 'duplicated mapping key') {
+      const places = duplicateKeys(text);
+      if (places) throw new UserError(yamlErrors(places.map(duplicateKeyError), lines(), options.file));
+    }
     return undefined;
   }
   // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
@@ -250,4 +262,77 @@ function hasKey(value: unknown, key: string): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((v) => hasKey(v, key));
   return Object.hasOwn(value, key) || Object.values(value).some((v) => hasKey(v, key));
+}
+
+const duplicateKeyError = (offset: number) => ({ offset, message: DUPLICATE_KEY });
+
+/**
+ * Where the `yaml` package reports each duplicate key of a text (the first character of each later use of a key in
+ * its mapping, in the order of the text), found by reading the text again with js-yaml, which lets a later key
+ * override an earlier one, in one pass (the `yaml` composer compares each key with every earlier key of its mapping:
+ * 1 MB of one duplicated key took 1.3 s). Undefined when that is not all the `yaml` package would say, or this pass
+ * cannot place it as the composer does (the text is then read with the `yaml` package): a construct `loadYamlFast`
+ * leaves to it, a key that is no scalar or is not followed by `:` on its line (not recorded here), two keys spelled
+ * alike that the YAML core schema tells apart (`1` and `"1"`), and a duplicate right after an empty value (which
+ * the composer places at the end of the line before).
+ */
+function duplicateKeys(text: string): number[] | undefined {
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const places: number[] = [];
+  // Each open node: where it starts, the keys of the mapping it may turn out to be (each spelling with its value),
+  // how many keys were written in it, duplicates included, and how many other nodes were composed in it.
+  const frames: Array<{
+    at: number;
+    keys: Map<string, unknown> | undefined;
+    written: number;
+    values: number;
+  }> = [];
+  const listener = (event: 'open' | 'close', state: State) => {
+    if (event === 'open') {
+      const at = contentStart(state.input, state.position);
+      const c = state.input.charCodeAt(at);
+      if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
+      frames.push({ at, keys: undefined, written: 0, values: 0 });
+      return;
+    }
+    const frame = frames.pop()!;
+    const result = state.result as unknown;
+    const parent = frames[frames.length - 1];
+    const scalar = result === null || typeof result !== 'object';
+    if (parent && scalar && isKey(state.input, state.position)) {
+      const key = String(result);
+      parent.written++;
+      parent.keys ??= new Map();
+      if (!parent.keys.has(key)) parent.keys.set(key, result);
+      else if (parent.keys.get(key) !== result || previousCharacter(state.input, frame.at) === 0x3a /* : */)
+        throw new NotFast();
+      else places.push(frame.at + shift);
+      return;
+    }
+    if (parent) parent.values++;
+    if (scalar) return;
+    // A list of pairs (`[a: 1, a: 2]` is two mappings, which js-yaml opens no node for), or a mapping with a value
+    // whose key was not recorded (an explicit `? key`, a collection as a key). js-yaml may open a node twice for one
+    // collection (a flow mapping as a list item): the outer one holds the inner one alone.
+    if (
+      Array.isArray(result)
+        ? frame.written > 0
+        : frame.values !== frame.written && frame.values + frame.written > 1
+    )
+      throw new NotFast();
+  };
+  try {
+    load(text, { schema: CORE, listener, json: true } as LoadOptions);
+  } catch {
+    return undefined;
+  }
+  return places.length > 0 ? places : undefined;
+}
+
+/** The last character before `at` that is no space, tab or line break (NaN at the text's start). */
+function previousCharacter(input: string, at: number): number {
+  let i = at - 1;
+  let c = input.charCodeAt(i);
+  while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = input.charCodeAt(--i);
+  return c;
 }

@@ -1,8 +1,9 @@
 import { load as loadJsYaml } from 'js-yaml';
 import type { CST, Document, LineCounter } from 'yaml';
-import { type Diagnostic, UserError } from '../errors/index.js';
+import { UserError } from '../errors/index.js';
 import { MAX_DEPTH, TOO_DEEP, yamlMayBeTooDeep } from './depth.js';
 import { LineIndex } from './position.js';
+import { MAX_YAML_ERRORS, yamlErrors } from './yaml-errors.js';
 import { yamlPackage } from './yaml-package.js';
 
 /** The most aliases one YAML file may expand; a "billion laughs" file is refused instead of exhausting memory. */
@@ -78,7 +79,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     const more =
       syntaxErrors > MAX_YAML_ERRORS
         ? `and more YAML errors after line ${index.position(tokens.at(-1)!.offset).line}; needlework read no further`
-        : `and ${errors.length - MAX_YAML_ERRORS} more YAML errors`;
+        : undefined;
     throw new UserError(yamlErrors(errors, index, file, more));
   }
   try {
@@ -87,28 +88,6 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     const message = error instanceof Error ? error.message : String(error);
     throw new UserError({ file, message: `cannot expand the document: ${message}` });
   }
-}
-
-/** How many YAML errors of one file are reported, each placed; the rest are counted (or, past a broken stretch, unread). */
-export const MAX_YAML_ERRORS = 1000;
-
-/** The first `MAX_YAML_ERRORS` errors as diagnostics at their line and column, and `more` when there are others. */
-function yamlErrors(
-  errors: ReadonlyArray<{ offset: number; message: string }>,
-  index: LineIndex,
-  file: string,
-  more: string,
-): Diagnostic[] {
-  const diagnostics = errors.slice(0, MAX_YAML_ERRORS).map((error): Diagnostic => {
-    const { line, column } = index.position(error.offset);
-    return { file, line, column, message: firstLine(error.message) };
-  });
-  if (errors.length > MAX_YAML_ERRORS) diagnostics.push({ file, message: more });
-  return diagnostics;
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /**
