@@ -20,9 +20,11 @@ export interface FastYaml {
   /**
    * The UTF-16 offset where `key` of the mapping `node` is written (the key's first character), as the `yaml`
    * package's key ranges begin; undefined for a key written in a form this path does not place (an explicit `? key`)
-   * or a value that is not a mapping of the document. Recorded only when asked (`keys` of `loadYamlFast`).
+   * or a value that is not a mapping of the document.
    */
   keyStart(node: object, key: string): number | undefined;
+  /** `keyStart` of the mapping at a data path: what the spec loaders ask (by path, which needs no lookup by node). */
+  keyStartAt(path: readonly string[], key: string): number | undefined;
   /**
    * Where the node at a data path starts, as `locate` places it in the `yaml` package's Document: the node's start,
    * or with `key`, that key's start in the mapping at the path; a path that leaves the document is placed at its
@@ -74,9 +76,7 @@ class NotFast extends Error {}
 export interface FastYamlOptions {
   /** Record where each collection this many levels below the root starts (1: the root's own children). */
   depth?: number;
-  /** Record where every key of every mapping is written (`keyStart`), for placing what a spec declares. */
-  keys?: boolean;
-  /** Record where every node starts (`startAt`), for placing diagnostics; implies `keys`. */
+  /** Record where every node starts (`startAt`), for placing diagnostics (every key's place is always recorded). */
   nodes?: boolean;
   /**
    * The file the text came from: given, a text whose only problem is duplicate keys throws the `UserError` that
@@ -93,16 +93,34 @@ export interface FastYamlOptions {
 interface Frame {
   at: number;
   keys: Array<string | number> | undefined;
-  /** With `nodes`: how many values (nodes that are not keys) were composed in it. */
+  /** How many values (nodes that are not keys) were composed in it. */
   values: number;
   /** With `nodes`: where each item of the list it may turn out to be starts (NaN for a null). */
   items: number[] | undefined;
+  /** The collections composed in it, in order, and their shapes (matched to its keys or items when it closes). */
+  inner: unknown[] | undefined;
+  innerShapes: Shape[] | undefined;
 }
 
 /**
- * Parses one YAML document's values with js-yaml, recording, when `depth` is given, where each collection `depth`
- * levels below the root starts (1 is the root's own children: the items of a root `cases:` list are at depth 2),
- * with `keys`, where each mapping key is written, and with `nodes`, where every node starts. Undefined when the file
+ * What was recorded of one collection, in a tree that mirrors the document and is walked by data path: no map keyed
+ * by node (a `WeakMap` entry per mapping was half of this path's time on a 10,000-case file).
+ */
+interface Shape {
+  /** Where it starts. */
+  at: number;
+  /** A mapping's keys (its frame's record); undefined for a list. */
+  keys: Array<string | number> | undefined;
+  /** With `nodes`: a list's item starts, where they line up with its items. */
+  items: number[] | undefined;
+  /** The shapes of its collections, by key (a mapping) or item (a list); undefined where they do not line up. */
+  children: Array<Shape | undefined> | undefined;
+}
+
+/**
+ * Parses one YAML document's values with js-yaml, recording where each mapping key is written, with `nodes` where
+ * every node starts, and with `depth` which collections stand that many levels below the root (for `startOf`; 1 is
+ * the root's own children: the items of a root `cases:` list are at depth 2). Undefined when the file
  * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key. With
  * `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this path can place them.
  */
@@ -110,12 +128,9 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
   if (/^%/m.test(text)) return undefined;
   const { depth, nodes } = options;
-  const keys = options.keys || nodes;
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const starts = new WeakMap<object, number>();
-  const keyStarts = new WeakMap<object, Array<string | number>>();
-  const itemStarts = new WeakMap<object, number[]>();
+  let root: Shape | undefined;
   let rootStart = Number.NaN;
   let index: LineIndex | undefined;
   const lines = () => {
@@ -129,7 +144,14 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       const at = contentStart(state.input, state.position);
       const c = state.input.charCodeAt(at);
       if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
-      frames.push({ at: at + shift, keys: undefined, values: 0, items: undefined });
+      frames.push({
+        at: at + shift,
+        keys: undefined,
+        values: 0,
+        items: undefined,
+        inner: undefined,
+        innerShapes: undefined,
+      });
       return;
     }
     const frame = frames.pop()!;
@@ -137,7 +159,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const parent = frames[frames.length - 1];
     const scalar = result === null || typeof result !== 'object';
     // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
-    if (keys && parent && scalar && isKey(state.input, state.position)) {
+    if (parent && scalar && isKey(state.input, state.position)) {
       if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
       else parent.keys = [String(result), frame.at, Number.NaN];
       return;
@@ -161,19 +183,18 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       if (lines().position(frame.at).line !== lines().position(state.position + shift).line)
         throw new NotFast();
     }
-    // js-yaml's depth counts the root as 1.
-    if (depth !== undefined && (state as State & { depth: number }).depth === depth + 1)
-      starts.set(result, frame.at);
-    if (Array.isArray(result)) {
-      // Kept only where the items line up with what was composed (a flow list's `[a: 1]` makes a mapping js-yaml
-      // opens no node for).
-      if (nodes && !frame.keys && (frame.items?.length ?? 0) === result.length)
-        itemStarts.set(result, frame.items ?? []);
-    } else if (frame.keys) {
-      // A value composed without its key (a collection as a key) leaves none of the values placed.
-      if (nodes && (frame.items || frame.values * 3 !== frame.keys.length))
-        for (let i = 2; i < frame.keys.length; i += 3) frame.keys[i] = Number.NaN;
-      keyStarts.set(result, frame.keys);
+    // js-yaml opens some collections twice (a flow mapping as a list item): the outer node holds the inner one alone.
+    const shape =
+      frame.inner?.length === 1 && frame.inner[0] === result
+        ? frame.innerShapes![0]!
+        : shapeOf(frame, result, nodes === true);
+    if (!parent) root = shape;
+    else if (parent.inner) {
+      parent.inner.push(result);
+      parent.innerShapes!.push(shape);
+    } else {
+      parent.inner = [result];
+      parent.innerShapes = [shape];
     }
   };
   let value: unknown;
@@ -189,45 +210,120 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
   if (hasKey(value, 'null')) return undefined;
   // An empty document is null to `yaml`, undefined to js-yaml.
+  // The shape of the collection at a data path, or undefined where the path leaves what was recorded.
+  const shapeAt = (path: readonly string[]): Shape | undefined => {
+    let node: unknown = value;
+    let shape = root;
+    for (const segment of path) {
+      if (!shape || node === null || typeof node !== 'object') return undefined;
+      const i = Array.isArray(node) ? Number(segment) : keyIndex(shape.keys ?? [], segment) / 3;
+      if (!(i >= 0) || !Number.isInteger(i)) return undefined;
+      shape = shape.children?.[i];
+      node = Array.isArray(node) ? node[i] : (node as Record<string, unknown>)[segment];
+    }
+    return shape;
+  };
+  // Object to shape, built on first use by walking the value beside the shapes: only the tests ask by node.
+  let byNode: Map<unknown, { shape: Shape; depth: number }> | undefined;
+  const nodeShape = (node: object) => {
+    if (!byNode) {
+      byNode = new Map();
+      const stack: Array<[unknown, Shape | undefined, number]> = [[value, root, 0]];
+      while (stack.length > 0) {
+        const [v, shape, level] = stack.pop()!;
+        if (!shape || v === null || typeof v !== 'object') continue;
+        byNode.set(v, { shape, depth: level });
+        const keys = shape.keys ?? [];
+        const count = Array.isArray(v) ? v.length : keys.length / 3;
+        for (let i = 0; i < count; i++) {
+          const item = Array.isArray(v) ? v[i] : (v as Record<string, unknown>)[keys[i * 3] as string];
+          stack.push([item, shape.children?.[i], level + 1]);
+        }
+      }
+    }
+    return byNode.get(node);
+  };
+  // An empty document is null to `yaml`, undefined to js-yaml.
   return {
     value: value === undefined ? null : value,
-    startOf: (node) => starts.get(node),
-    keyStart: (node, key) => {
-      const list = keyStarts.get(node);
-      const i = list ? keyIndex(list, key) : -1;
-      return i === -1 ? undefined : (list![i + 1] as number);
+    startOf: (node) => {
+      const found = nodeShape(node);
+      return found && found.depth === depth ? found.shape.at : undefined;
     },
+    keyStart: (node, key) => keyStartIn(nodeShape(node)?.shape, key),
+    keyStartAt: (path, key) => keyStartIn(shapeAt(path), key),
     lines,
     startAt: (path, key) => {
       let node: unknown = value;
+      let shape = root;
       let at = rootStart;
       for (const segment of path) {
         if (node === null || typeof node !== 'object') break;
+        if (!shape) return undefined;
         if (Array.isArray(node)) {
           const index = /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
           if (index < 0 || index >= node.length) break;
-          const items = itemStarts.get(node);
-          if (!items) return undefined;
-          at = items[index]!;
+          if (!shape.items) return undefined;
+          at = shape.items[index]!;
+          shape = shape.children?.[index];
           node = node[index];
         } else {
-          const list = keyStarts.get(node);
+          const list = shape.keys;
           const i = list ? keyIndex(list, segment) : -1;
           if (i === -1) break;
           at = list![i + 2] as number;
+          shape = shape.children?.[i / 3];
           node = (node as Record<string, unknown>)[segment];
         }
       }
       // A key is placed only as js-yaml wrote it down: one it spells otherwise (a collection as a key) is left to
       // the Document, which names it as `yaml` does.
-      if (key !== undefined) {
-        const list = node !== null && typeof node === 'object' ? keyStarts.get(node) : undefined;
-        const i = list ? keyIndex(list, key) : -1;
-        return i === -1 ? undefined : (list![i + 1] as number);
-      }
+      if (key !== undefined)
+        return node !== null && typeof node === 'object' ? keyStartIn(shape, key) : undefined;
       return Number.isNaN(at) ? undefined : at;
     },
   };
+}
+
+/**
+ * The shape of the collection a frame composed: its keys or item starts, and the shapes of the collections in it,
+ * matched to its items or keys by identity, in order (js-yaml opens no node for some empty items, and a flow list's
+ * `[a: 1]` makes a mapping it opens no node for). A value composed without its key (a collection as a key) leaves
+ * none of the mapping's values placed.
+ */
+function shapeOf(frame: Frame, result: unknown, nodes: boolean): Shape {
+  const list = Array.isArray(result);
+  const keys = frame.keys ?? [];
+  const count = list ? result.length : keys.length / 3;
+  let children: Array<Shape | undefined> | undefined;
+  const inner = frame.inner;
+  if (inner) {
+    children = new Array<Shape | undefined>(count);
+    let next = 0;
+    for (let i = 0; i < count && next < inner.length; i++) {
+      const v = list ? result[i] : (result as Record<string, unknown>)[keys[i * 3] as string];
+      if (v === null || typeof v !== 'object') continue;
+      let k = next;
+      while (k < inner.length && inner[k] !== v) k++;
+      if (k === inner.length) continue;
+      children[i] = frame.innerShapes![k];
+      next = k + 1;
+    }
+  }
+  if (list) {
+    const aligned = nodes && !frame.keys && (frame.items?.length ?? 0) === result.length;
+    return { at: frame.at, keys: undefined, items: aligned ? (frame.items ?? []) : undefined, children };
+  }
+  if (nodes && frame.keys && (frame.items || frame.values * 3 !== frame.keys.length))
+    for (let i = 2; i < frame.keys.length; i += 3) frame.keys[i] = Number.NaN;
+  return { at: frame.at, keys: frame.keys, items: undefined, children };
+}
+
+/** Where `key` of the mapping of `shape` is written, if it was recorded. */
+function keyStartIn(shape: Shape | undefined, key: string): number | undefined {
+  const list = shape?.keys;
+  const i = list ? keyIndex(list, key) : -1;
+  return i === -1 ? undefined : (list![i + 1] as number);
 }
 
 /** Where `key` stands in a mapping's record (key, key start, value start, ...), or -1. */

@@ -90,10 +90,10 @@ export function parseCasesDocument(text: string, file: string): CasesSpec {
 
 /** The cases on the light path; undefined when that path cannot read or place all of the file. */
 export function parseCasesLight(text: string, file: string): CasesSpec | undefined {
-  const fast = loadYamlFast(text, { depth: 2, nodes: true, file });
+  const fast = loadYamlFast(text, { nodes: true, file });
   if (!fast) return undefined;
-  const caseLine = (_index: number, node: unknown) => {
-    const at = node !== null && typeof node === 'object' ? fast.startOf(node) : undefined;
+  const caseLine = (index: number, node: unknown) => {
+    const at = node !== null && typeof node === 'object' ? fast.startAt(['cases', String(index)]) : undefined;
     return at === undefined ? undefined : fast.lines().position(at).line;
   };
   try {

@@ -12,13 +12,7 @@ export type KeyPlace = (path: readonly string[], key: string) => SpecPlace | und
 /** Key places on the light path: a valid document's values and the key starts js-yaml reported. */
 export function fastKeyPlace(fast: FastYaml): KeyPlace {
   return (path, key) => {
-    let node = fast.value;
-    for (const segment of path) {
-      if (node === null || typeof node !== 'object') return undefined;
-      node = (node as Record<string, unknown>)[segment];
-    }
-    if (node === null || typeof node !== 'object') return undefined;
-    const at = fast.keyStart(node, key);
+    const at = fast.keyStartAt(path, key);
     if (at === undefined) return undefined;
     const { line, column } = fast.lines().position(at);
     return { line, column };
