@@ -141,11 +141,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   const frames: Frame[] = [];
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
-      const at = contentStart(state.input, state.position);
-      const c = state.input.charCodeAt(at);
-      if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
       frames.push({
-        at: at + shift,
+        at: nodeStart(state) + shift,
         keys: undefined,
         values: 0,
         items: undefined,
@@ -340,6 +337,14 @@ function isKey(input: string, at: number): boolean {
   return c === 0x3a /* : */;
 }
 
+/** Where the node js-yaml opens starts (in js-yaml's offsets); throws `NotFast` at an anchor, an alias or a tag. */
+function nodeStart(state: State): number {
+  const at = contentStart(state.input, state.position);
+  const c = state.input.charCodeAt(at);
+  if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
+  return at;
+}
+
 /** Past the spaces, line breaks and comments js-yaml may stand on when it opens a node. */
 function contentStart(input: string, from: number): number {
   let i = from;
@@ -385,10 +390,7 @@ function duplicateKeys(text: string): number[] | undefined {
   }> = [];
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
-      const at = contentStart(state.input, state.position);
-      const c = state.input.charCodeAt(at);
-      if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
-      frames.push({ at, keys: undefined, written: 0, values: 0 });
+      frames.push({ at: nodeStart(state), keys: undefined, written: 0, values: 0 });
       return;
     }
     const frame = frames.pop()!;
