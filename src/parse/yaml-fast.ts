@@ -206,7 +206,6 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   }
   // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
   if (hasKey(value, 'null')) return undefined;
-  // An empty document is null to `yaml`, undefined to js-yaml.
   // The shape of the collection at a data path, or undefined where the path leaves what was recorded.
   const shapeAt = (path: readonly string[]): Shape | undefined => {
     let node: unknown = value;
