@@ -77,6 +77,19 @@ const cases = [
     loadSpecs,
   ],
   [
+    // The same with one value emptied (an empty node, placed as the yaml composer places it since 2026-11-26: it sent
+    // the file to the Document, 1.5 s).
+    'cases YAML, 1 MB of cases, one emptied value',
+    'd.cases.yaml',
+    `id: emptied\ncases:\n${fill(
+      MB,
+      (i) =>
+        `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? '' : ' strict'}\n        calls: [{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]\n      answer:\n        equals: "Booked R${i}."`,
+      '\n',
+    )}\n`,
+    loadSpecs,
+  ],
+  [
     // The fuzzer's: a run of `[` after a flow map on line after line, each an error token (15 s before reading stopped
     // at a thousand errors).
     'cases YAML, 1 MB of stray brackets after flow maps',

@@ -97,6 +97,8 @@ interface Frame {
   values: number;
   /** With `nodes`: where each item of the list it may turn out to be starts (NaN for a null). */
   items: number[] | undefined;
+  /** Where the `:` after its last key stands. */
+  colon: number;
   /** The collections composed in it, in order, and their shapes (matched to its keys or items when it closes). */
   inner: unknown[] | undefined;
   innerShapes: Shape[] | undefined;
@@ -146,6 +148,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
         keys: undefined,
         values: 0,
         items: undefined,
+        colon: Number.NaN,
         inner: undefined,
         innerShapes: undefined,
       });
@@ -159,10 +162,15 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (parent && scalar && isKey(state.input, state.position)) {
       if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
       else parent.keys = [String(result), frame.at, Number.NaN];
+      parent.colon = spacesAfter(state.input, state.position) + shift;
       return;
     }
-    // Where this value or item starts; an empty node's place is the two parsers' to differ on: none is kept.
-    const at = result === null ? Number.NaN : frame.at;
+    // Where this value or item starts. An empty node (js-yaml read nothing of it) is placed where the `yaml` composer
+    // places it when it is a mapping's value: after the key's `:` and the spaces that follow; elsewhere its place is
+    // the two parsers' to differ on, and none is kept.
+    const empty = result === null && state.position + shift <= frame.at;
+    const lastKeys = parent?.keys !== undefined && parent.values * 3 + 3 === parent.keys.length;
+    const at = !empty ? frame.at : lastKeys ? spacesAfter(text, parent!.colon + 1) : Number.NaN;
     if (!parent) rootStart = at;
     else if (nodes) {
       const slot = parent.values++ * 3 + 2;
@@ -326,6 +334,13 @@ function keyStartIn(shape: Shape | undefined, key: string): number | undefined {
 function keyIndex(list: ReadonlyArray<string | number>, key: string): number {
   for (let i = 0; i < list.length; i += 3) if (list[i] === key) return i;
   return -1;
+}
+
+/** Where the first character at or after `at` that is no space or tab stands. */
+function spacesAfter(input: string, at: number): number {
+  let i = at;
+  while (input.charCodeAt(i) === 0x20 || input.charCodeAt(i) === 0x09) i++;
+  return i;
 }
 
 /** Whether a `:` follows `at` on its line, past spaces and tabs: the node just composed there was a key. */

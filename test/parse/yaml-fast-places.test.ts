@@ -48,6 +48,8 @@ f: [ "x", 'y' ]
     - f
 - [g, h]
 `,
+  'empty and null values':
+    'a:\nb: ~\nc: null\nd: [null, 2]\ne:   # comment\nf: {g: , h: 1, i:}\nj:\n\nk:\n  l:\n  m: 1\nn: \t\no: x\n',
   'a document start marker and a comment first': '# heading comment\n---\na: 1\nb:\n  c: [2]\n',
   'cases as a task-cases file writes them': `id: support
 defaults:
@@ -117,16 +119,16 @@ describe('the light path places every node where the yaml Document places it', (
     });
   }
 
-  it('declines a null value, whose empty node the two parsers place apart, and places its neighbours', () => {
-    const text = 'a:\nb: ~\nc: 1\nd: [null, 2]\n';
+  it('declines the items of a list with an empty item, which js-yaml composes without a node, and places the rest', () => {
+    const text = 'd:\n  -\n  - 2\ne:\n';
     const fast = loadYamlFast(text, { nodes: true })!;
-    expect(fast.startAt(['a'])).toBeUndefined();
-    expect(fast.startAt(['b'])).toBeUndefined();
-    expect(fast.startAt(['a', 'deeper'])).toBeUndefined();
     expect(fast.startAt(['d', '0'])).toBeUndefined();
-    expect(fast.startAt(['c'])).toBe(text.indexOf('1'));
-    expect(fast.startAt(['d', '1'])).toBe(text.indexOf('2'));
-    expect(fast.startAt([], 'c')).toBe(text.indexOf('c:'));
+    expect(fast.startAt(['d', '0', 'deeper'])).toBeUndefined();
+    expect(fast.startAt(['d', '1'])).toBeUndefined();
+    expect(fast.startAt(['d'])).toBe(text.indexOf('-'));
+    // An empty mapping value stands right after its key's `:`, where the yaml composer puts it.
+    expect(fast.startAt(['e'])).toBe(text.length - 1);
+    expect(fast.startAt([], 'e')).toBe(text.indexOf('e:'));
   });
 
   it('declines a key js-yaml spells otherwise (a collection as a key) and the values of its mapping', () => {
