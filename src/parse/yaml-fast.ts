@@ -9,28 +9,21 @@ import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
 
-/** The values of one YAML document, and where its collections at `depth` start. */
+/** The values of one YAML document, and where its nodes and keys start. */
 export interface FastYaml {
   value: unknown;
   /**
-   * The UTF-16 offset where a mapping or list nested `depth` levels below the root starts (its first key or item,
-   * after any comment), as the `yaml` package's node ranges begin; undefined for any other value.
+   * The UTF-16 offset where `key` of the mapping at a data path is written (the key's first character), as the
+   * `yaml` package's key ranges begin; undefined for a path that is not a mapping of the document, or a key written in
+   * a form this path does not place (an explicit `? key`).
    */
-  startOf(node: object): number | undefined;
-  /**
-   * The UTF-16 offset where `key` of the mapping `node` is written (the key's first character), as the `yaml`
-   * package's key ranges begin; undefined for a key written in a form this path does not place (an explicit `? key`)
-   * or a value that is not a mapping of the document.
-   */
-  keyStart(node: object, key: string): number | undefined;
-  /** `keyStart` of the mapping at a data path: what the spec loaders ask (by path, which needs no lookup by node). */
   keyStartAt(path: readonly string[], key: string): number | undefined;
   /**
    * Where the node at a data path starts, as `locate` places it in the `yaml` package's Document: the node's start,
    * or with `key`, that key's start in the mapping at the path; a path that leaves the document is placed at its
    * deepest node. Undefined when this path cannot say exactly (a null value, whose empty node the two parsers place
    * apart, a key it did not record, or a shape it did not record): the caller then reads the file with the `yaml`
-   * Document. Recorded only when asked (`nodes` of `loadYamlFast`).
+   * Document.
    */
   startAt(path: readonly string[], key?: string): number | undefined;
   /** The text's line index, built once, on first use, for every place of this text. */
@@ -74,10 +67,6 @@ class NotFast extends Error {}
 
 /** What `loadYamlFast` records beside the values. */
 export interface FastYamlOptions {
-  /** Record where each collection this many levels below the root starts (1: the root's own children). */
-  depth?: number;
-  /** Record where every node starts (`startAt`), for placing diagnostics (every key's place is always recorded). */
-  nodes?: boolean;
   /**
    * The file the text came from: given, a text whose only problem is duplicate keys throws the `UserError` that
    * `parseYaml` throws for it (see `duplicateKeys`), instead of being left to the `yaml` package.
@@ -95,7 +84,7 @@ interface Frame {
   keys: Array<string | number> | undefined;
   /** How many values (nodes that are not keys) were composed in it. */
   values: number;
-  /** With `nodes`: where each item of the list it may turn out to be starts (NaN for a null). */
+  /** Where each item of the list it may turn out to be starts (NaN for a null). */
   items: number[] | undefined;
   /** Where the `:` after its last key stands. */
   colon: number;
@@ -113,23 +102,21 @@ interface Shape {
   at: number;
   /** A mapping's keys (its frame's record); undefined for a list. */
   keys: Array<string | number> | undefined;
-  /** With `nodes`: a list's item starts, where they line up with its items. */
+  /** A list's item starts, where they line up with its items. */
   items: number[] | undefined;
   /** The shapes of its collections, by key (a mapping) or item (a list); undefined where they do not line up. */
   children: Array<Shape | undefined> | undefined;
 }
 
 /**
- * Parses one YAML document's values with js-yaml, recording where each mapping key is written, with `nodes` where
- * every node starts, and with `depth` which collections stand that many levels below the root (for `startOf`; 1 is
- * the root's own children: the items of a root `cases:` list are at depth 2). Undefined when the file
- * needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a `null` key. With
- * `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this path can place them.
+ * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
+ * when the file needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a
+ * `null` key. With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this
+ * path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
   if (/^%/m.test(text)) return undefined;
-  const { depth, nodes } = options;
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let root: Shape | undefined;
@@ -172,7 +159,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const lastKeys = parent?.keys !== undefined && parent.values * 3 + 3 === parent.keys.length;
     const at = !empty ? frame.at : lastKeys ? spacesAfter(text, parent!.colon + 1) : Number.NaN;
     if (!parent) rootStart = at;
-    else if (nodes) {
+    else {
       const slot = parent.values++ * 3 + 2;
       if (parent.keys && slot < parent.keys.length) parent.keys[slot] = at;
       if (!parent.keys) {
@@ -192,7 +179,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const shape =
       frame.inner?.length === 1 && frame.inner[0] === result
         ? frame.innerShapes![0]!
-        : shapeOf(frame, result, nodes === true);
+        : shapeOf(frame, result);
     if (!parent) root = shape;
     else if (parent.inner) {
       parent.inner.push(result);
@@ -227,34 +214,9 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     }
     return shape;
   };
-  // Object to shape, built on first use by walking the value beside the shapes: only the tests ask by node.
-  let byNode: Map<unknown, { shape: Shape; depth: number }> | undefined;
-  const nodeShape = (node: object) => {
-    if (!byNode) {
-      byNode = new Map();
-      const stack: Array<[unknown, Shape | undefined, number]> = [[value, root, 0]];
-      while (stack.length > 0) {
-        const [v, shape, level] = stack.pop()!;
-        if (!shape || v === null || typeof v !== 'object') continue;
-        byNode.set(v, { shape, depth: level });
-        const keys = shape.keys ?? [];
-        const count = Array.isArray(v) ? v.length : keys.length / 3;
-        for (let i = 0; i < count; i++) {
-          const item = Array.isArray(v) ? v[i] : (v as Record<string, unknown>)[keys[i * 3] as string];
-          stack.push([item, shape.children?.[i], level + 1]);
-        }
-      }
-    }
-    return byNode.get(node);
-  };
   // An empty document is null to `yaml`, undefined to js-yaml.
   return {
     value: value === undefined ? null : value,
-    startOf: (node) => {
-      const found = nodeShape(node);
-      return found && found.depth === depth ? found.shape.at : undefined;
-    },
-    keyStart: (node, key) => keyStartIn(nodeShape(node)?.shape, key),
     keyStartAt: (path, key) => keyStartIn(shapeAt(path), key),
     lines,
     startAt: (path, key) => {
@@ -295,7 +257,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
  * `[a: 1]` makes a mapping it opens no node for). A value composed without its key (a collection as a key) leaves
  * none of the mapping's values placed.
  */
-function shapeOf(frame: Frame, result: unknown, nodes: boolean): Shape {
+function shapeOf(frame: Frame, result: unknown): Shape {
   const list = Array.isArray(result);
   const keys = frame.keys ?? [];
   const count = list ? result.length : keys.length / 3;
@@ -315,10 +277,10 @@ function shapeOf(frame: Frame, result: unknown, nodes: boolean): Shape {
     }
   }
   if (list) {
-    const aligned = nodes && !frame.keys && (frame.items?.length ?? 0) === result.length;
+    const aligned = !frame.keys && (frame.items?.length ?? 0) === result.length;
     return { at: frame.at, keys: undefined, items: aligned ? (frame.items ?? []) : undefined, children };
   }
-  if (nodes && frame.keys && (frame.items || frame.values * 3 !== frame.keys.length))
+  if (frame.keys && (frame.items || frame.values * 3 !== frame.keys.length))
     for (let i = 2; i < frame.keys.length; i += 3) frame.keys[i] = Number.NaN;
   return { at: frame.at, keys: frame.keys, items: undefined, children };
 }

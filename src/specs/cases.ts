@@ -90,7 +90,7 @@ export function parseCasesDocument(text: string, file: string): CasesSpec {
 
 /** The cases on the light path; undefined when that path cannot read or place all of the file. */
 export function parseCasesLight(text: string, file: string): CasesSpec | undefined {
-  const fast = loadYamlFast(text, { nodes: true, file });
+  const fast = loadYamlFast(text, { file });
   if (!fast) return undefined;
   const caseLine = (index: number, node: unknown) => {
     const at = node !== null && typeof node === 'object' ? fast.startAt(['cases', String(index)]) : undefined;

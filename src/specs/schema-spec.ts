@@ -45,7 +45,7 @@ function validValue(
   kind: 'needle' | 'rubric',
   light: boolean,
 ): { value: unknown; place: KeyPlace } {
-  const fast = light ? loadYamlFast(text, { nodes: true, file }) : undefined;
+  const fast = light ? loadYamlFast(text, { file }) : undefined;
   if (fast) {
     if (satisfiesSchema(kind, fast.value)) return { value: fast.value, place: fastKeyPlace(fast) };
     let problems: Diagnostic[] | undefined;

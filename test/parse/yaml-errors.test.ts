@@ -80,7 +80,7 @@ describe('YAML errors are reported as the yaml package reports them, at their pl
 /** The light path's diagnostics for a text: [] when it reads, undefined when it leaves the text to the Document. */
 function lightDiagnostics(text: string): string[] | undefined {
   try {
-    return loadYamlFast(text, { nodes: true, file: 'f.yaml' }) ? [] : undefined;
+    return loadYamlFast(text, { file: 'f.yaml' }) ? [] : undefined;
   } catch (error) {
     if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
     throw error;

@@ -94,7 +94,7 @@ function paths(value: unknown, path: string[] = []): Array<{ path: string[]; key
 describe('the light path places every node where the yaml Document places it', () => {
   for (const [name, text] of Object.entries(DOCUMENTS)) {
     it(`${name}: every node and key, and paths that leave the document`, () => {
-      const fast = loadYamlFast(text, { nodes: true });
+      const fast = loadYamlFast(text);
       if (!fast) throw new Error('the light path should read this document');
       const { doc, lines } = parseYaml(text, 'doc.yaml');
       const index = new LineIndex(text);
@@ -121,7 +121,7 @@ describe('the light path places every node where the yaml Document places it', (
 
   it('declines the items of a list with an empty item, which js-yaml composes without a node, and places the rest', () => {
     const text = 'd:\n  -\n  - 2\ne:\n';
-    const fast = loadYamlFast(text, { nodes: true })!;
+    const fast = loadYamlFast(text)!;
     expect(fast.startAt(['d', '0'])).toBeUndefined();
     expect(fast.startAt(['d', '0', 'deeper'])).toBeUndefined();
     expect(fast.startAt(['d', '1'])).toBeUndefined();
@@ -133,7 +133,7 @@ describe('the light path places every node where the yaml Document places it', (
 
   it('declines a key js-yaml spells otherwise (a collection as a key) and the values of its mapping', () => {
     const text = 'id: x\n? [a, b]\n: 1\nanswer: y\n';
-    const fast = loadYamlFast(text, { nodes: true })!;
+    const fast = loadYamlFast(text)!;
     expect(fast.startAt([], 'a,b')).toBeUndefined();
     expect(fast.startAt(['answer'])).toBeUndefined();
     expect(fast.startAt([], 'answer')).toBe(text.indexOf('answer'));
@@ -141,7 +141,7 @@ describe('the light path places every node where the yaml Document places it', (
 
   it('declines the items of a flow list holding a single pair, which js-yaml composes without a node', () => {
     const text = 'list: [a: 1, b]\n';
-    const fast = loadYamlFast(text, { nodes: true })!;
+    const fast = loadYamlFast(text)!;
     expect(fast.startAt(['list', '0'])).toBeUndefined();
     expect(fast.startAt(['list', '1'])).toBeUndefined();
     expect(fast.startAt(['list'])).toBe(text.indexOf('['));

@@ -21,7 +21,7 @@ function full(text: string): { value: unknown } | 'rejected' {
 
 /** The light path agrees with the `yaml` path: the same values, or it steps aside (never accepts what yaml rejects). */
 function agree(text: string): 'fast' | 'left to yaml' {
-  const fast = loadYamlFast(text, { depth: 2 });
+  const fast = loadYamlFast(text);
   const reference = full(text);
   if (reference === 'rejected') expect(fast, text).toBeUndefined();
   else if (fast) {
@@ -37,31 +37,31 @@ function agree(text: string): 'fast' | 'left to yaml' {
  */
 function sameKeyPlaces(text: string, fast: NonNullable<ReturnType<typeof loadYamlFast>>): void {
   const doc = parseDocument(text);
-  const walk = (value: unknown, node: unknown): void => {
+  const walk = (value: unknown, node: unknown, path: string[]): void => {
     if (value === null || typeof value !== 'object') return;
     if (isSeq(node)) {
-      for (const [i, v] of (value as unknown[]).entries()) walk(v, node.items[i]);
+      for (const [i, v] of (value as unknown[]).entries()) walk(v, node.items[i], [...path, String(i)]);
       return;
     }
     if (!isMap(node)) return;
     for (const pair of node.items) {
       const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
-      const at = fast.keyStart(value, key);
+      const at = fast.keyStartAt(path, key);
       const explicit = text
         .slice(0, (pair.key as Scalar).range?.[0])
         .trimEnd()
         .endsWith('?');
       if (!explicit) expect(at, `${text}\nkey ${key}`).toBe((pair.key as Scalar).range?.[0]);
       else if (at !== undefined) expect(at).toBe((pair.key as Scalar).range?.[0]);
-      walk((value as Record<string, unknown>)[key], pair.value);
+      walk((value as Record<string, unknown>)[key], pair.value, [...path, key]);
     }
   };
-  walk(fast.value, doc.contents);
+  walk(fast.value, doc.contents, []);
 }
 
 /** Each case's line on the light path equals the line of its node in the `yaml` Document. */
 function sameCaseLines(text: string): void {
-  const fast = loadYamlFast(text, { depth: 2 });
+  const fast = loadYamlFast(text);
   if (!fast) return;
   const items = (fast.value as { cases?: unknown }).cases;
   if (!Array.isArray(items)) return;
@@ -70,7 +70,7 @@ function sameCaseLines(text: string): void {
   const index = new LineIndex(text);
   items.forEach((item, i) => {
     if (item === null || typeof item !== 'object') return;
-    const at = fast.startOf(item);
+    const at = fast.startAt(['cases', String(i)]);
     expect(at === undefined ? undefined : index.position(at).line, `${text}\ncase ${i}`).toBe(
       locate(doc, lines, ['cases', String(i)])?.line,
     );
