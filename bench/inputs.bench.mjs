@@ -28,6 +28,18 @@ function fill(bytes, make, join = ',') {
   return parts.join(join);
 }
 
+/**
+ * 1 MB of task cases in the peer workload's shape (each case its calls in order and its answer), case 7's `match`
+ * written as `match:${match7}` (a typo, or nothing: an emptied value).
+ */
+const peerCases = (id, match7) =>
+  `id: ${id}\ncases:\n${fill(
+    MB,
+    (i) =>
+      `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? match7 : ' strict'}\n        calls: [{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]\n      answer:\n        equals: "Booked R${i}."`,
+    '\n',
+  )}\n`;
+
 const badSteps = (n) =>
   `{"id": "w", "trajectory": {"task_id": "t", "steps": [\n${Array.from({ length: n }, (_, i) => `  {"step_id": ${i}, "step_type": "oops"}`).join(',\n')}\n]}}\n`;
 
@@ -68,12 +80,7 @@ const cases = [
     // One typo in a large cases file, the shape of the peer workload's: each case its calls and answer.
     'cases YAML, 1 MB of cases, one typo',
     'd.cases.yaml',
-    `id: typo\ncases:\n${fill(
-      MB,
-      (i) =>
-        `  - id: case-${i}\n    expect:\n      tool_calls:\n        match: ${i === 7 ? 'stricter' : 'strict'}\n        calls: [{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]\n      answer:\n        equals: "Booked R${i}."`,
-      '\n',
-    )}\n`,
+    peerCases('typo', ' stricter'),
     loadSpecs,
   ],
   [
@@ -81,12 +88,7 @@ const cases = [
     // the file to the Document, 1.5 s).
     'cases YAML, 1 MB of cases, one emptied value',
     'd.cases.yaml',
-    `id: emptied\ncases:\n${fill(
-      MB,
-      (i) =>
-        `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? '' : ' strict'}\n        calls: [{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]\n      answer:\n        equals: "Booked R${i}."`,
-      '\n',
-    )}\n`,
+    peerCases('emptied', ''),
     loadSpecs,
   ],
   [
