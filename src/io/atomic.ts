@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -59,7 +59,7 @@ export async function writeFileAtomic(
     const handle = await open(temp, 'wx');
     try {
       if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
-      else for (const piece of gathered(data)) await handle.write(piece);
+      else await writeChunks(handle, data);
       if (options.fsync !== false) await handle.sync();
     } finally {
       await handle.close();
@@ -73,17 +73,29 @@ export async function writeFileAtomic(
   }
 }
 
-/** The chunks joined into pieces of about a megabyte: one write per piece rather than one per chunk. */
-function* gathered(chunks: Iterable<string>): Generator<string> {
-  let piece = '';
+/** The size of the buffer chunks are gathered in: one write per 256 KB rather than one per chunk. */
+const PIECE_BYTES = 1 << 18;
+
+/**
+ * Writes `chunks` through `handle` (`writeFile` carries on where the last write ended, and retries a short write until
+ * all is written), each encoded into one reused buffer as it comes, written out whenever the next
+ * chunk might not fit. The text is never gathered as strings: a joined string lives across the writes' awaits, so the
+ * young-generation collector promotes it and the old generation of a process writing 48 MB of JUnit grew by 190 MB of
+ * garbage before a full collection (10,000 cases). A chunk is dropped as soon as it is encoded.
+ */
+async function writeChunks(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
+  const buffer = Buffer.allocUnsafe(PIECE_BYTES);
+  let used = 0;
   for (const chunk of chunks) {
-    piece += chunk;
-    if (piece.length >= 1 << 20) {
-      yield piece;
-      piece = '';
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, two units, takes 4).
+    if (used + chunk.length * 3 > PIECE_BYTES && used > 0) {
+      await handle.writeFile(buffer.subarray(0, used));
+      used = 0;
     }
+    if (chunk.length * 3 > PIECE_BYTES) await handle.writeFile(chunk);
+    else used += buffer.write(chunk, used);
   }
-  if (piece !== '') yield piece;
+  if (used > 0) await handle.writeFile(buffer.subarray(0, used));
 }
 
 /**

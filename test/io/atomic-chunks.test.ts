@@ -8,12 +8,35 @@ import { useTmpDir } from '../helpers/tmp.js';
 const tmp = useTmpDir();
 
 describe('writeFileAtomic from chunks made as they are written', () => {
-  it('writes them in order, across the megabyte pieces it gathers them into, non-ASCII text intact', async () => {
+  it('writes them in order, across the buffers it gathers them into, non-ASCII text intact', async () => {
     const dir = await tmp();
     const file = join(dir, 'junit.xml');
     const chunks = Array.from({ length: 3000 }, (_, i) => `<case n="${i}">é✓ ${'x'.repeat(1000)}</case>\n`);
     await writeFileAtomic(file, chunks.values());
     expect(await readFile(file, 'utf8')).toBe(chunks.join(''));
+  });
+
+  it('writes the bytes of the joined text whatever the sizes: tiny, filling a buffer, larger than one, astral', async () => {
+    const dir = await tmp();
+    const file = join(dir, 'report.html');
+    // 256 KiB is the buffer: chunks just under, at and over it (in UTF-16 units and in UTF-8 bytes), mixed with tiny
+    // ones, three-byte and four-byte characters, and an empty chunk.
+    const chunks = [
+      'a',
+      'é'.repeat(87_381),
+      '',
+      // Fits in what is left of the buffer counted in UTF-16 units, not in bytes.
+      '✓'.repeat(30_000),
+      '✓'.repeat(87_382),
+      '😀'.repeat(40_000),
+      'b'.repeat(1 << 18),
+      'c'.repeat((1 << 18) + 1),
+      ...Array.from({ length: 5000 }, (_, i) => `<tr id="${i}">ü😀</tr>`),
+      'x'.repeat(3 << 20),
+      'z',
+    ];
+    await writeFileAtomic(file, chunks.values());
+    expect((await readFile(file)).equals(Buffer.from(chunks.join('')))).toBe(true);
   });
 
   it('leaves the previous file whole and nothing beside it when the chunks fail midway', async () => {
