@@ -5,7 +5,6 @@ import { UsageError, UserError } from '../../errors/index.js';
 import { needlework } from '../../vitest/plugin.js';
 import type { Io } from '../io.js';
 import { checkReporterNames, reporterFor, reporterNotes } from './run-reporters.js';
-import { workerExecArgv } from './worker-gc.js';
 
 export { NEEDLEWORK_REPORTERS } from './run-reporters.js';
 
@@ -74,8 +73,6 @@ function checkShard(shard: string): void {
  */
 export async function runRun(options: RunOptions, io: Io): Promise<number> {
   const root = resolve(options.root ?? process.cwd());
-  // Asked of this Node while the rest starts (14 ms): whether its V8 takes the worker's GC flag.
-  const execArgv = workerExecArgv();
   const needles = options.needles.flatMap((n) => specGlobs(root, n));
   const workupPaths = options.workups.map((w) => resolve(root, w));
   if (options.shard !== undefined) checkShard(options.shard);
@@ -137,7 +134,6 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
         html: join(options.outDir, 'vitest', 'index.html'),
       },
       passWithNoTests: false,
-      execArgv: await execArgv,
       // Spec modules share nothing mutable, so one worker may run several and read the workups once.
       isolate: options.watch || options.ui,
       // Only spec tests run here, and each check carries its place in its spec from load: the line of a generated
