@@ -40,7 +40,7 @@ export function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${HOST_TAG}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
-/** What a file is written from: its text or bytes, or its text in chunks made as they are written. */
+/** What a file is written from: its text or bytes, or its text in chunks made as they are written (each whole characters). */
 export type FileData = string | Uint8Array | Iterable<string>;
 
 /**
@@ -77,11 +77,12 @@ export async function writeFileAtomic(
 const PIECE_BYTES = 1 << 18;
 
 /**
- * Writes `chunks` through `handle` (`writeFile` carries on where the last write ended, and retries a short write until
- * all is written), each encoded into one reused buffer as it comes, written out whenever the next
- * chunk might not fit. The text is never gathered as strings: a joined string lives across the writes' awaits, so the
- * young-generation collector promotes it and the old generation of a process writing 48 MB of JUnit grew by 190 MB of
- * garbage before a full collection (10,000 cases). A chunk is dropped as soon as it is encoded.
+ * Writes `chunks` through `handle` (`writeFile` carries on where the last write ended, and finishes a short write),
+ * each encoded into one reused buffer as it comes, the buffer written out whenever the next chunk might not fit. The
+ * text is never gathered as strings: a joined string lives across the writes' awaits, so the young-generation
+ * collector promotes it, and the old generation of a process writing 48 MB of JUnit grew by 190 MB of garbage before a
+ * full collection (10,000 cases). A chunk is dropped as soon as it is encoded. Each chunk is encoded on its own, so a
+ * surrogate pair split across two chunks would be written as two U+FFFD: the writers yield whole elements and values.
  */
 async function writeChunks(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
   const buffer = Buffer.allocUnsafe(PIECE_BYTES);
