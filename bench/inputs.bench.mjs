@@ -32,13 +32,23 @@ function fill(bytes, make, join = ',') {
  * 1 MB of task cases in the peer workload's shape (each case its calls in order and its answer), case 7's `match`
  * written as `match:${match7}` (a typo, or nothing: an emptied value).
  */
-const peerCases = (id, match7) =>
+const peerCases = (id, match7, shared = false) =>
   `id: ${id}\ncases:\n${fill(
     MB,
     (i) =>
-      `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? match7 : ' strict'}\n        calls: [{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]\n      answer:\n        equals: "Booked R${i}."`,
+      `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? match7 : ' strict'}\n        calls: ${sharedCalls(i, shared)}\n      answer:\n        equals: "Booked R${i}."`,
     '\n',
   )}\n`;
+
+/**
+ * Case i's calls; `shared`: case 0's anchored (`&calls`) and aliased by cases 1-98 (the most the yaml path's alias limit
+ * of 100 lets one anchor be used), as an author who writes a common list once does.
+ */
+const sharedCalls = (i, shared) => {
+  const own = `[{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]`;
+  if (!shared || i > 98) return own;
+  return i === 0 ? `&calls ${own}` : '*calls';
+};
 
 const badSteps = (n) =>
   `{"id": "w", "trajectory": {"task_id": "t", "steps": [\n${Array.from({ length: n }, (_, i) => `  {"step_id": ${i}, "step_type": "oops"}`).join(',\n')}\n]}}\n`;
@@ -89,6 +99,14 @@ const cases = [
     'cases YAML, 1 MB of cases, one emptied value',
     'd.cases.yaml',
     peerCases('emptied', ''),
+    loadSpecs,
+  ],
+  [
+    // The same typo in cases that share an anchored list of calls (the file went to the Document until 2026-11-26:
+    // 1.1-1.5 s for 1 MB with a single anchor, even without a typo).
+    'cases YAML, 1 MB of cases sharing anchored calls, one typo',
+    'd.cases.yaml',
+    peerCases('anchored', ' stricter', true),
     loadSpecs,
   ],
   [

@@ -1,12 +1,14 @@
 // A lighter parse path for large YAML files: js-yaml builds only the values (the `yaml` package's Document of a
 // 5 MB cases file costs about 500 MB at its peak, its CST alone about 350 MB), and remembers where the collections
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
-// (returns undefined) on everything whose meaning it does not pin down the same way: anchors and aliases (the alias
-// limit lives in the `yaml` path), tags, directives, keys that only `yaml` spells differently, and any error. The
-// caller then takes the `yaml` path, so what that path reports stays the single source of diagnostics.
+// (returns undefined) on everything whose meaning it does not pin down the same way: aliases that the `yaml` path's
+// alias limit might refuse (an anchor aliased 100 times, an alias inside an anchored node), anchors and aliases on
+// keys, tags, directives, keys that only `yaml` spells differently, and any error. The caller then takes the `yaml`
+// path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
 import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
+import { MAX_YAML_ALIASES } from './yaml.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
 
 /** The values of one YAML document, and where its nodes and keys start. */
@@ -91,6 +93,10 @@ interface Frame {
   /** The collections composed in it, in order, and their shapes (matched to its keys or items when it closes). */
   inner: unknown[] | undefined;
   innerShapes: Shape[] | undefined;
+  /** It carries an anchor (`&name`); `at` is past it, where the `yaml` composer starts the node. */
+  anchored: boolean;
+  /** It is an alias (`*name`): its value is the anchored node's, its place its own. */
+  alias: boolean;
 }
 
 /**
@@ -106,12 +112,14 @@ interface Shape {
   items: number[] | undefined;
   /** The shapes of its collections, by key (a mapping) or item (a list); undefined where they do not line up. */
   children: Array<Shape | undefined> | undefined;
+  /** An alias: `locate` in the Document places every path through it at the alias itself. */
+  alias?: true;
 }
 
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
- * when the file needs the `yaml` package: a syntax error, a duplicate key, an anchor, alias or tag, a directive, a
- * `null` key. With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this
+ * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias its alias limit might refuse, an
+ * anchor or alias on a key, an anchored empty node, a tag, a directive, a `null` key. With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this
  * path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
@@ -128,25 +136,43 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   };
   // A stack, not recursion of ours: js-yaml bounds the depth it composes (maxDepth).
   const frames: Frame[] = [];
+  // The anchored nodes being composed, and how often each anchor name was aliased. The `yaml` path's alias limit
+  // (`toJS({ maxAliasCount })`) counts an anchor once and each alias of it once more, times the aliases inside it: it
+  // is certain to pass only for an anchor aliased fewer than `MAX_YAML_ALIASES` times with no alias inside it.
+  // Anything else is left to that path, which refuses what exceeds the limit.
+  let anchoredOpen = 0;
+  const aliases = new Map<string, number>();
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
+      const { at, anchored, alias } = nodeProperties(state);
+      if (alias !== undefined) {
+        const uses = (aliases.get(alias) ?? 0) + 1;
+        if (anchoredOpen > 0 || uses >= MAX_YAML_ALIASES) throw new NotFast();
+        aliases.set(alias, uses);
+      }
+      if (anchored) anchoredOpen++;
       frames.push({
-        at: nodeStart(state) + shift,
+        at: at + shift,
         keys: undefined,
         values: 0,
         items: undefined,
         colon: Number.NaN,
         inner: undefined,
         innerShapes: undefined,
+        anchored,
+        alias: alias !== undefined,
       });
       return;
     }
     const frame = frames.pop()!;
+    if (frame.anchored) anchoredOpen--;
     const result = state.result as unknown;
     const parent = frames[frames.length - 1];
     const scalar = result === null || typeof result !== 'object';
     // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
     if (parent && scalar && isKey(state.input, state.position)) {
+      // A key with an anchor or an alias: the Document indexes no text for it.
+      if (frame.anchored || frame.alias) throw new NotFast();
       if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
       else parent.keys = [String(result), frame.at, Number.NaN];
       parent.colon = spacesAfter(state.input, state.position) + shift;
@@ -156,6 +182,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     // places it when it is a mapping's value: after the key's `:` and the spaces that follow; elsewhere its place is
     // the two parsers' to differ on, and none is kept.
     const empty = result === null && state.position + shift <= frame.at;
+    // An anchored empty node: where the composer places it past its anchor is not pinned down here.
+    if (empty && frame.anchored) throw new NotFast();
     const lastKeys = parent?.keys !== undefined && parent.values * 3 + 3 === parent.keys.length;
     const at = !empty ? frame.at : lastKeys ? spacesAfter(text, parent!.colon + 1) : Number.NaN;
     if (!parent) rootStart = at;
@@ -168,6 +196,25 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       }
     }
     if (scalar) return;
+    if (frame.alias) {
+      // The anchored collection itself, met again: nothing of it is placed under the alias.
+      const shape: Shape = {
+        at: frame.at,
+        keys: undefined,
+        items: undefined,
+        children: undefined,
+        alias: true,
+      };
+      if (!parent) root = shape;
+      else if (parent.inner) {
+        parent.inner.push(result);
+        parent.innerShapes!.push(shape);
+      } else {
+        parent.inner = [result];
+        parent.innerShapes = [shape];
+      }
+      return;
+    }
     // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
     // more than its block), so the `yaml` package reads them all.
     const open = state.input.charCodeAt(frame.at - shift);
@@ -226,6 +273,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       for (const segment of path) {
         if (node === null || typeof node !== 'object') break;
         if (!shape) return undefined;
+        // The Document's `locate` does not follow an alias: a path through one is placed at the alias.
+        if (shape.alias) break;
         if (Array.isArray(node)) {
           const index = /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
           if (index < 0 || index >= node.length) break;
@@ -244,8 +293,10 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       }
       // A key is placed only as js-yaml wrote it down: one it spells otherwise (a collection as a key) is left to
       // the Document, which names it as `yaml` does.
-      if (key !== undefined)
+      if (key !== undefined) {
+        if (shape?.alias) return at;
         return node !== null && typeof node === 'object' ? keyStartIn(shape, key) : undefined;
+      }
       return Number.isNaN(at) ? undefined : at;
     },
   };
@@ -319,6 +370,36 @@ function nodeStart(state: State): number {
   const c = state.input.charCodeAt(at);
   if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
   return at;
+}
+
+/**
+ * Where the node js-yaml opens starts, as the `yaml` composer places it, and its properties: past an anchor
+ * (`&name`, and the spaces, line breaks and comments after it), at an alias's `*`. Throws `NotFast` at a tag.
+ */
+function nodeProperties(state: State): { at: number; anchored: boolean; alias: string | undefined } {
+  const input = state.input;
+  let at = contentStart(input, state.position);
+  const c = input.charCodeAt(at);
+  if (c === 0x2a /* * */) return { at, anchored: false, alias: input.slice(at + 1, nameEnd(input, at + 1)) };
+  if (c !== 0x26 /* & */) {
+    if (c === 0x21 /* ! */) throw new NotFast();
+    return { at, anchored: false, alias: undefined };
+  }
+  at = contentStart(input, nameEnd(input, at + 1));
+  const next = input.charCodeAt(at);
+  if (next === 0x21 /* ! */ || next === 0x26 /* & */ || next === 0x2a /* * */) throw new NotFast();
+  return { at, anchored: true, alias: undefined };
+}
+
+/** The end of an anchor or alias name starting at `from`: the first white space or flow indicator. */
+function nameEnd(input: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const c = input.charCodeAt(i);
+    if (Number.isNaN(c) || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) return i;
+    if (c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) return i;
+    i++;
+  }
 }
 
 /** Past the spaces, line breaks and comments js-yaml may stand on when it opens a node. */

@@ -72,6 +72,26 @@ cases:
             args:
               id: 7
 `,
+  'anchors and aliases': `defaults: &calls
+  - name: lookup
+    args: &args { id: 1 }
+  - name: change
+cases:
+  - id: a
+    expect:
+      calls: *calls
+      args: *args
+      answer: &answer "Changed."
+  - &case
+    id: b
+    expect: { answer: "Kept." }
+  - *case
+  - id: d
+    expect: { answer: *answer }
+  - &commented # a comment after the anchor
+    id: c
+list: [*args, &inline {k: v}, *inline, &scalar 7, *scalar]
+`,
 };
 
 /** Every data path of a value, each mapping's keys listed with it. */
