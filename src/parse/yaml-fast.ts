@@ -196,25 +196,6 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       }
     }
     if (scalar) return;
-    if (frame.alias) {
-      // The anchored collection itself, met again: nothing of it is placed under the alias.
-      const shape: Shape = {
-        at: frame.at,
-        keys: undefined,
-        items: undefined,
-        children: undefined,
-        alias: true,
-      };
-      if (!parent) root = shape;
-      else if (parent.inner) {
-        parent.inner.push(result);
-        parent.innerShapes!.push(shape);
-      } else {
-        parent.inner = [result];
-        parent.innerShapes = [shape];
-      }
-      return;
-    }
     // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
     // more than its block), so the `yaml` package reads them all.
     const open = state.input.charCodeAt(frame.at - shift);
@@ -222,9 +203,11 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       if (lines().position(frame.at).line !== lines().position(state.position + shift).line)
         throw new NotFast();
     }
-    // js-yaml opens some collections twice (a flow mapping as a list item): the outer node holds the inner one alone.
-    const shape =
-      frame.inner?.length === 1 && frame.inner[0] === result
+    // An alias is the anchored collection itself, met again: nothing of it is placed under the alias. js-yaml opens
+    // some collections twice (a flow mapping as a list item): the outer node holds the inner one alone.
+    const shape: Shape = frame.alias
+      ? { at: frame.at, keys: undefined, items: undefined, children: undefined, alias: true }
+      : frame.inner?.length === 1 && frame.inner[0] === result
         ? frame.innerShapes![0]!
         : shapeOf(frame, result);
     if (!parent) root = shape;

@@ -74,6 +74,27 @@ function outcome(read: () => unknown): unknown {
   }
 }
 
+/**
+ * Checks that each cases text reads the same (its diagnostics or its cases) on the light path as on the Document, and
+ * counts the texts the light path read, or refused with its own diagnostics, without the Document.
+ */
+function casesReadTheSame(texts: readonly string[], file: string): number {
+  let light = 0;
+  for (const text of texts) {
+    expect(
+      outcome(() => parseCasesText(text, file)),
+      text,
+    ).toEqual(outcome(() => parseCasesDocument(text, file)));
+    try {
+      if (parseCasesLight(text, file)) light++;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      light++;
+    }
+  }
+  return light;
+}
+
 describe('a spec edited at random reads the same on the light path as on the yaml Document', () => {
   for (const [file, kind] of [
     ['needles/compound-alpha.needle.yaml', 'needle'],
@@ -117,19 +138,7 @@ describe('a broken spec reads the same on the light path as on the yaml Document
   for (const file of ['examples/support/support.cases.yaml', 'examples/coding/coding.cases.yaml']) {
     it(`${file}, broken line by line, most of it placed without the Document`, () => {
       const variants = brokenVariants(read(file));
-      let light = 0;
-      for (const text of variants) {
-        expect(
-          outcome(() => parseCasesText(text, file)),
-          text,
-        ).toEqual(outcome(() => parseCasesDocument(text, file)));
-        try {
-          if (parseCasesLight(text, file)) light++;
-        } catch (error) {
-          if (!(error instanceof UserError)) throw error;
-          light++;
-        }
-      }
+      const light = casesReadTheSame(variants, file);
       expect(variants.length).toBeGreaterThan(50);
       // Only an emptied value (a null the two parsers place apart) or a shape the light path does not record goes
       // to the Document.
@@ -163,19 +172,7 @@ describe('a spec with anchors and aliases reads the same on the light path as on
 
   it('broken line by line, and edited at random', () => {
     const variants = [...brokenVariants(text), ...mutatedVariants(text, 300, 11)];
-    let light = 0;
-    for (const variant of variants) {
-      expect(
-        outcome(() => parseCasesText(variant, file)),
-        variant,
-      ).toEqual(outcome(() => parseCasesDocument(variant, file)));
-      try {
-        if (parseCasesLight(variant, file)) light++;
-      } catch (error) {
-        if (!(error instanceof UserError)) throw error;
-        light++;
-      }
-    }
+    const light = casesReadTheSame(variants, file);
     // Random edits often leave an alias without its anchor or put one inside an anchored node (the Document's to
     // refuse or to count): about half the variants are read without the Document (0.53 at seed 11).
     expect(light / variants.length).toBeGreaterThan(0.45);
