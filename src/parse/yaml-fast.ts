@@ -119,8 +119,8 @@ interface Shape {
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
  * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias its alias limit might refuse, an
- * anchor or alias on a key, an anchored empty node, a tag, a directive, a `null` key. With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys, where this
- * path can place them.
+ * anchor or alias on a key, an anchored empty node, a tag, a directive, a `null` key. With `file`, throws what
+ * `parseYaml` throws for a text whose only problem is duplicate keys, where this path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
@@ -347,14 +347,6 @@ function isKey(input: string, at: number): boolean {
   return c === 0x3a /* : */;
 }
 
-/** Where the node js-yaml opens starts (in js-yaml's offsets); throws `NotFast` at an anchor, an alias or a tag. */
-function nodeStart(state: State): number {
-  const at = contentStart(state.input, state.position);
-  const c = state.input.charCodeAt(at);
-  if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
-  return at;
-}
-
 /**
  * Where the node js-yaml opens starts, as the `yaml` composer places it, and its properties: past an anchor
  * (`&name`, and the spaces, line breaks and comments after it), at an alias's `*`. Throws `NotFast` at a tag.
@@ -430,7 +422,10 @@ function duplicateKeys(text: string): number[] | undefined {
   }> = [];
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
-      frames.push({ at: nodeStart(state), keys: undefined, written: 0, values: 0 });
+      // Anchors and aliases are left to the `yaml` package here: this pass does not count what they repeat.
+      const { at, anchored, alias } = nodeProperties(state);
+      if (anchored || alias !== undefined) throw new NotFast();
+      frames.push({ at, keys: undefined, written: 0, values: 0 });
       return;
     }
     const frame = frames.pop()!;
