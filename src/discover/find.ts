@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../errors/index.js';
 
@@ -20,8 +20,14 @@ export function isSpecFile(path: string): boolean {
   return SPEC_FILE.test(path);
 }
 
-export async function isWorkupFolder(dir: string): Promise<boolean> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+/** Whether a folder holds one of `WORKUP_FILES` (a folder that cannot be listed does not). */
+function isWorkupFolder(dir: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
   return WORKUP_FILES.some((name) => names.includes(name));
 }
 
@@ -31,12 +37,12 @@ export async function isWorkupFolder(dir: string): Promise<boolean> {
  * `*.workups.jsonl` files (many workups, one a line).
  */
 export function findWorkups(patterns: string | readonly string[]): Promise<Found> {
-  return find(patterns, 'workups', async (path, isDir) => {
+  return find(patterns, 'workups', (path, isDir) => {
     if (!isDir) return [path];
-    if (await isWorkupFolder(path)) return [path];
-    return walk(path, async (dir, name, isChildDir) => {
+    if (isWorkupFolder(path)) return [path];
+    return walk(path, (dir, name, isChildDir) => {
       const child = join(dir, name);
-      if (isChildDir) return (await isWorkupFolder(child)) ? 'take' : 'descend';
+      if (isChildDir) return isWorkupFolder(child) ? 'take' : 'descend';
       return WORKUP_FILE.test(name) ? 'take' : 'skip';
     });
   });
@@ -44,9 +50,9 @@ export function findWorkups(patterns: string | readonly string[]): Promise<Found
 
 /** Spec files (`*.needle.yaml`, `*.rubric.yaml`, `*.cases.yaml`) named by files, folders (searched) and globs. */
 export function findSpecs(patterns: string | readonly string[]): Promise<Found> {
-  return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml)', async (path, isDir) => {
+  return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml)', (path, isDir) => {
     if (!isDir) return [path];
-    return walk(path, async (_dir, name, isChildDir) =>
+    return walk(path, (_dir, name, isChildDir) =>
       isChildDir ? 'descend' : SPEC_FILE.test(name) ? 'take' : 'skip',
     );
   });
@@ -55,18 +61,18 @@ export function findSpecs(patterns: string | readonly string[]): Promise<Found> 
 async function find(
   patterns: string | readonly string[],
   what: string,
-  expand: (path: string, isDir: boolean) => Promise<string[]>,
+  expand: (path: string, isDir: boolean) => string[],
 ): Promise<Found> {
   const paths: string[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const pattern of typeof patterns === 'string' ? [patterns] : patterns) {
-    const info = await stat(pattern).catch(() => undefined);
+    const info = statSync(pattern, { throwIfNoEntry: false });
     let matched: string[];
     // The glob library is loaded only for a path that is not there: most commands name files and folders, and
     // loading it costs more than a CLI command's whole work on one spec.
     const globber = info ? undefined : await import('tinyglobby');
     if (info) {
-      matched = await expand(pattern, info.isDirectory());
+      matched = expand(pattern, info.isDirectory());
     } else if (globber?.isDynamicPattern(pattern)) {
       // Paths come back as the user wrote the pattern: absolute for an absolute pattern, else relative to the cwd.
       const hits = await globber.glob(pattern, {
@@ -77,9 +83,8 @@ async function find(
       });
       matched = [];
       for (const hit of hits.sort()) {
-        const hitInfo = await stat(hit).catch(() => undefined);
-        if (hitInfo)
-          for (const p of await expand(hit.replace(/\/$/, ''), hitInfo.isDirectory())) matched.push(p);
+        const hitInfo = statSync(hit, { throwIfNoEntry: false });
+        if (hitInfo) for (const p of expand(hit.replace(/\/$/, ''), hitInfo.isDirectory())) matched.push(p);
       }
     } else {
       diagnostics.push({ file: pattern, message: 'no such file or folder' });
@@ -93,20 +98,25 @@ async function find(
 
 type Verdict = 'take' | 'descend' | 'skip';
 
-async function walk(
-  root: string,
-  judge: (dir: string, name: string, isDir: boolean) => Promise<Verdict>,
-): Promise<string[]> {
+/**
+ * The paths under `root` that `judge` takes, in byte order of name, descending where it says. Synchronous: a listing
+ * of thousands of workup folders costs several times more as one `fs/promises` round trip per folder.
+ */
+function walk(root: string, judge: (dir: string, name: string, isDir: boolean) => Verdict): string[] {
   const out: string[] = [];
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    entries = [];
+  }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const verdict = await judge(root, entry.name, entry.isDirectory());
+    const verdict = judge(root, entry.name, entry.isDirectory());
     const path = join(root, entry.name);
     if (verdict === 'take') out.push(path);
-    else if (verdict === 'descend' && entry.isDirectory())
-      for (const p of await walk(path, judge)) out.push(p);
+    else if (verdict === 'descend' && entry.isDirectory()) for (const p of walk(path, judge)) out.push(p);
   }
   return out;
 }

@@ -12,19 +12,18 @@ export type LoadedWorkup = { workup: Workup } | { error: string };
  * Work a reporter does once per workup that its checks name (load the workup, read its meta), started while the
  * tests still run: the main process idles while a worker runs the tests, so a workup read as soon as its tests are
  * collected costs no time at the end of the run (at 10,000 workups the HTML reporter's reading took 3 s after the
- * last test). A few at a time, each workup once; `load` turns a failure into a value.
+ * last test). Each workup once, in order; `load` turns a failure into a value. Loads read their files synchronously,
+ * so the queue is worked in slices of a few milliseconds, each followed by a turn of the event loop: the main process
+ * keeps answering the test worker while it reads.
  */
 export class WorkupPreload<T> {
   private readonly results = new Map<string, Promise<T>>();
   private readonly queue: Array<{ path: string; done: (value: T) => void; fail: (error: unknown) => void }> =
     [];
   private next = 0;
-  private running = 0;
+  private draining = false;
 
-  constructor(
-    private readonly load: (path: string) => Promise<T>,
-    private readonly concurrency = 8,
-  ) {}
+  constructor(private readonly load: (path: string) => Promise<T>) {}
 
   /**
    * Starts on every workup a collected test module checks (its describes' `needleworkWorkup`): a module's tests are
@@ -50,27 +49,30 @@ export class WorkupPreload<T> {
   private start(path: string): void {
     if (this.results.has(path)) return;
     this.results.set(path, new Promise<T>((done, fail) => this.queue.push({ path, done, fail })));
-    this.pump();
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => void this.drain());
+    }
   }
 
-  private pump(): void {
-    while (this.running < this.concurrency && this.next < this.queue.length) {
+  private async drain(): Promise<void> {
+    const sliceEnd = performance.now() + SLICE_MS;
+    while (this.next < this.queue.length && performance.now() < sliceEnd) {
       const { path, done, fail } = this.queue[this.next++]!;
       // Taken entries are dropped a block at a time: the queue neither keeps the whole run nor shifts per item.
       if (this.next === 1024) {
         this.queue.splice(0, 1024);
         this.next = 0;
       }
-      this.running++;
-      this.load(path)
-        .then(done, fail)
-        .finally(() => {
-          this.running--;
-          this.pump();
-        });
+      await this.load(path).then(done, fail);
     }
+    if (this.next < this.queue.length) setImmediate(() => void this.drain());
+    else this.draining = false;
   }
 }
+
+/** How long the preload reads before it lets the event loop turn. */
+const SLICE_MS = 4;
 
 /**
  * The workups of a run, each loaded once for the reporters that show them (HTML, OTel), from the paths the checks

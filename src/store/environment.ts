@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CheckRecord } from '../report/checks.js';
 import { byteCompare } from '../report/checks.js';
@@ -47,8 +47,8 @@ const text = (value: unknown): string | undefined =>
 /** A workup's meta: `meta.json` in its folder, or the `meta` of a single-file workup. */
 async function readMeta(path: string): Promise<WorkupMeta | undefined> {
   try {
-    const folder = (await stat(path)).isDirectory();
-    const data = JSON.parse(await readFile(folder ? join(path, 'meta.json') : path, 'utf8')) as unknown;
+    const folder = statSync(path).isDirectory();
+    const data = JSON.parse(readFileSync(folder ? join(path, 'meta.json') : path, 'utf8')) as unknown;
     const meta = folder ? data : (data as { meta?: unknown })?.meta;
     return typeof meta === 'object' && meta !== null ? (meta as WorkupMeta) : undefined;
   } catch {

@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fromTrajectoryJson } from '../adapters/trajectory-json.js';
 import { findWorkups, WORKUPS_JSONL } from '../discover/find.js';
-import { type Diagnostic, UserError } from '../errors/index.js';
+import { type Diagnostic, describeFsError, UserError } from '../errors/index.js';
+import { readTextFile } from '../io/read-text.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import type { Note } from '../model/note.js';
 import type { Trajectory } from '../model/trajectory.js';
@@ -14,9 +15,6 @@ import { checkSchema } from '../parse/schema.js';
 import { trialFieldProblems, trialFromLayout } from '../trials/layout.js';
 import { folderId } from './folder-name.js';
 import { readLedger } from './ledger.js';
-
-/** Workups loaded at once by `loadWorkups`. */
-const LOAD_CONCURRENCY = 8;
 
 interface WorkupJson {
   id?: string;
@@ -48,7 +46,7 @@ export async function loadWorkup(path: string): Promise<Workup> {
         : []),
     ]);
   }
-  const info = await stat(path).catch(() => undefined);
+  const info = statSync(path, { throwIfNoEntry: false });
   if (!info) throw new UserError({ file: path, message: 'no such file or folder' });
   if (info.isDirectory()) return loadFolder(path);
   if (path.endsWith('.json')) return loadJsonFile(path);
@@ -78,57 +76,46 @@ export interface LoadedWorkups {
 export async function loadWorkups(patterns: string | readonly string[]): Promise<LoadedWorkups> {
   const found = await findWorkups(patterns);
   const failures: WorkupFailure[] = found.diagnostics.map((d) => ({ path: d.file, diagnostics: [d] }));
-  // A few loads at a time: file reads overlap, and the results keep the order the paths were found in.
-  let next = 0;
-  const results = new Array<Workup | WorkupFailure | LoadedWorkups>(found.paths.length);
-  const worker = async (): Promise<void> => {
-    while (next < found.paths.length) {
-      const i = next++;
-      const path = found.paths[i]!;
-      try {
-        // A `*.workups.jsonl` file is many workups, each line loaded on its own (a bad line never stops the others).
-        results[i] = WORKUPS_JSONL.test(path) ? await loadWorkupLines(path) : await loadWorkup(path);
-      } catch (error) {
-        if (!(error instanceof UserError)) throw error;
-        results[i] = { path, diagnostics: [...error.diagnostics] };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
   const workups: Workup[] = [];
-  for (const result of results) {
-    if ('failures' in result) {
-      for (const w of result.workups) workups.push(w);
-      failures.push(...result.failures);
-    } else if ('diagnostics' in result) failures.push(result);
-    else workups.push(result);
+  for (const path of found.paths) {
+    try {
+      // A `*.workups.jsonl` file is many workups, each line loaded on its own (a bad line never stops the others).
+      if (WORKUPS_JSONL.test(path)) {
+        const lines = await loadWorkupLines(path);
+        for (const w of lines.workups) workups.push(w);
+        for (const f of lines.failures) failures.push(f);
+      } else workups.push(await loadWorkup(path));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      failures.push({ path, diagnostics: [...error.diagnostics] });
+    }
   }
   return { workups, failures };
 }
 
 async function loadFolder(dir: string): Promise<Workup> {
   const problems: Diagnostic[] = [];
-  const attempt = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
+  const failed = (error: unknown): undefined => {
+    if (!(error instanceof UserError)) throw error;
+    for (const d of error.diagnostics) problems.push(d);
+    return undefined;
+  };
+  const attempt = <T>(work: () => T): T | undefined => {
     try {
-      return await work();
+      return work();
     } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      for (const d of error.diagnostics) problems.push(d);
-      return undefined;
+      return failed(error);
     }
   };
   const notePath = join(dir, 'note.md');
   const ledgerPath = join(dir, 'provenance.jsonl');
   // One listing instead of a failed open per absent file.
-  const present = new Set(await readdir(dir));
-  const read = (name: string) =>
-    present.has(name) ? readOptional(join(dir, name)) : Promise.resolve(undefined);
-  const [noteText, trajectoryText, goldText, metaText] = await Promise.all([
-    read('note.md'),
-    read('trajectory.json'),
-    read('gold.trajectory.json'),
-    read('meta.json'),
-  ]);
+  const present = new Set(listFolder(dir));
+  const read = (name: string) => (present.has(name) ? readTextFile(join(dir, name), 'optional') : undefined);
+  const noteText = read('note.md');
+  const trajectoryText = read('trajectory.json');
+  const goldText = read('gold.trajectory.json');
+  const metaText = read('meta.json');
   const hasLedger = present.has('provenance.jsonl');
   if (noteText === undefined && !hasLedger && trajectoryText === undefined) {
     throw new UserError({
@@ -137,10 +124,10 @@ async function loadFolder(dir: string): Promise<Workup> {
     });
   }
   const note = noteText === undefined ? undefined : parseNote(noteText, { file: notePath });
-  const ledger = hasLedger ? await attempt(() => readLedger(ledgerPath)) : [];
-  const trajectory = await attempt(async () => readTrajectory(trajectoryText, join(dir, 'trajectory.json')));
-  const gold = await attempt(async () => readTrajectory(goldText, join(dir, 'gold.trajectory.json')));
-  const meta = await attempt(async () => readMeta(metaText, join(dir, 'meta.json')));
+  const ledger = hasLedger ? await readLedger(ledgerPath).catch(failed) : [];
+  const trajectory = attempt(() => readTrajectory(trajectoryText, join(dir, 'trajectory.json')));
+  const gold = attempt(() => readTrajectory(goldText, join(dir, 'gold.trajectory.json')));
+  const meta = attempt(() => readMeta(metaText, join(dir, 'meta.json')));
   if (problems.length > 0) throw new UserError(problems);
   // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it, and its id over the folder's.
   const layout = trialFromLayout(dir);
@@ -154,8 +141,17 @@ async function loadFolder(dir: string): Promise<Workup> {
   });
 }
 
-async function loadJsonFile(file: string): Promise<Workup> {
-  const text = await readText(file);
+/** A folder's entry names; a folder that cannot be listed is a `UserError`. */
+function listFolder(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    throw new UserError({ file: dir, message: `cannot read the folder: ${describeFsError(error)}` });
+  }
+}
+
+function loadJsonFile(file: string): Workup {
+  const text = readTextFile(file);
   return workupOfJson(text, file, 1, basename(file).replace(/(\.workup)?\.json$/, ''), file);
 }
 
@@ -220,7 +216,7 @@ function lineAt({ text, starts }: Lines, n: number): string {
  * `loadWorkup` reads back.
  */
 export async function loadWorkupLines(file: string): Promise<LoadedWorkups> {
-  const lines = linesOf(await readText(file));
+  const lines = linesOf(readTextFile(file));
   const base = basename(file).replace(WORKUPS_JSONL, '');
   const workups: Workup[] = [];
   const failures: WorkupFailure[] = [];
@@ -258,22 +254,16 @@ export async function loadWorkupLines(file: string): Promise<LoadedWorkups> {
 let lastLines: { file: string; mtimeMs: number; size: number; lines: Lines } | undefined;
 
 async function loadWorkupLine(file: string, n: number): Promise<Workup> {
-  const info = await stat(file).catch(() => undefined);
+  const info = statSync(file, { throwIfNoEntry: false });
   if (!info) throw new UserError({ file, message: 'no such file or folder' });
   if (lastLines?.file !== file || lastLines.mtimeMs !== info.mtimeMs || lastLines.size !== info.size) {
-    lastLines = { file, mtimeMs: info.mtimeMs, size: info.size, lines: linesOf(await readText(file)) };
+    lastLines = { file, mtimeMs: info.mtimeMs, size: info.size, lines: linesOf(readTextFile(file)) };
   }
   const { lines } = lastLines;
   const text = n >= 1 && n <= lines.starts.length ? lineAt(lines, n) : '';
   if (text.trim() === '') throw new UserError({ file, line: n, message: 'no workup on this line' });
   const base = basename(file).replace(WORKUPS_JSONL, '');
   return workupOfJson(text, file, n, `${base}-${n}`, `${file}:${n}`);
-}
-
-async function readText(file: string): Promise<string> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
-  });
 }
 
 function assemble(
@@ -320,14 +310,4 @@ export function readMeta(text: string | undefined, file: string): Record<string,
     });
   if (problems.length > 0) throw new UserError(problems);
   return value as Record<string, unknown>;
-}
-
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new UserError({ file, message: `cannot read: ${code ?? String(error)}` });
-  }
 }

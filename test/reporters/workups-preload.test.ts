@@ -42,27 +42,51 @@ function moduleOf(paths: readonly string[]) {
 }
 
 describe('WorkupPreload', () => {
-  it('reads each workup once, whether a collected module or the checks name it, a few at a time', async () => {
+  it('reads each workup once, in order, whether a collected module or the checks name it', async () => {
     const started: string[] = [];
-    let inFlight = 0;
-    let most = 0;
     const preload = new WorkupPreload(async (path) => {
       started.push(path);
-      most = Math.max(most, ++inFlight);
-      await new Promise((done) => setTimeout(done, 2));
-      inFlight--;
       return `read ${path}`;
-    }, 3);
+    });
     const paths = Array.from({ length: 20 }, (_, i) => `w${i}`);
     preload.noteModule(moduleOf(paths.slice(0, 12)));
     preload.noteModule(moduleOf(paths.slice(6, 12)));
-    // Begun when the module is collected, before any check exists.
-    expect(started.length).toBe(3);
+    // Queued when the module is collected, read once the event loop turns, before any check exists.
+    expect(started).toEqual([]);
+    await new Promise((done) => setImmediate(done));
+    expect(started).toEqual(paths.slice(0, 12));
     const got = await preload.forChecks(paths.map(checkOf));
     expect([...got.keys()]).toEqual(paths);
     expect(got.get('w19')).toBe('read w19');
-    expect([...started].sort()).toEqual([...paths].sort());
-    expect(most).toBe(3);
+    expect(started).toEqual(paths);
+  });
+
+  it('lets the event loop turn every few milliseconds while it reads, so the test worker is still answered', async () => {
+    const started: string[] = [];
+    // Each load holds the thread for 1 ms, as a synchronous read of a large workup does.
+    const preload = new WorkupPreload(async (path) => {
+      started.push(path);
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+      return path;
+    });
+    const paths = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    preload.noteModule(moduleOf(paths));
+    const seenAtTurns: number[] = [];
+    const turns = new Promise<void>((done) => {
+      const turn = () => {
+        seenAtTurns.push(started.length);
+        if (started.length < paths.length) setImmediate(turn);
+        else done();
+      };
+      setImmediate(turn);
+    });
+    await preload.forChecks(paths.map(checkOf));
+    await turns;
+    // Turns came between slices of a few reads each, not only before the first read and after the last.
+    const between = seenAtTurns.filter((n) => n > 0 && n < paths.length);
+    expect(between.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...between.map((n, i) => n - (between[i - 1] ?? 0)))).toBeLessThan(20);
   });
 
   it('keeps a workup that does not load as its error, so the report still shows its checks', async () => {

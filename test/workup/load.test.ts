@@ -118,6 +118,27 @@ describe('loadWorkup: bad input', () => {
     ]);
   });
 
+  it('numbers ledger lines alike whether the ledger is read whole or streamed (over 4 MB)', async () => {
+    // Lines broken by CRLF, a lone CR and LF, a blank line, and a bad line after the padding.
+    const head = `${JSON.stringify(ENTRY)}\r\n\r{"id": "g2", "results": [}\n${JSON.stringify({ ...ENTRY, id: 'g1' })}\n`;
+    const ledgerOf = (padding: number) =>
+      `${head}${Array.from({ length: padding }, (_, i) => JSON.stringify({ ...ENTRY, id: `p${i}`, text: 'x'.repeat(60) })).join('\n')}\n${JSON.stringify({ ...ENTRY, id: 1 })}\n`;
+    const whole = await folder({ 'provenance.jsonl': ledgerOf(10) });
+    const streamed = await folder({ 'provenance.jsonl': ledgerOf(40_000) });
+    const problemsOf = async (dir: string) =>
+      (await problems(dir)).map((p) => p.replace(`${dir}/provenance.jsonl`, 'provenance.jsonl'));
+    expect(await problemsOf(whole)).toEqual([
+      "provenance.jsonl:3:26: invalid JSON: Array item expected but got '}'",
+      'provenance.jsonl:4:1: duplicate ledger id "g1" (first on line 1)',
+      'provenance.jsonl:15:7: ledger entry: id must be a string',
+    ]);
+    expect(await problemsOf(streamed)).toEqual([
+      "provenance.jsonl:3:26: invalid JSON: Array item expected but got '}'",
+      'provenance.jsonl:4:1: duplicate ledger id "g1" (first on line 1)',
+      'provenance.jsonl:40005:7: ledger entry: id must be a string',
+    ]);
+  });
+
   it('keeps integers past 2^53 exactly, as strings', async () => {
     const dir = await folder({
       'trajectory.json': JSON.stringify({ task_id: 't', steps: [] }).replace(
