@@ -136,6 +136,10 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
       passWithNoTests: false,
       // Spec modules share nothing mutable, so one worker may run several and read the workups once.
       isolate: options.watch || options.ui,
+      // A worker thread, not a child process: every test's result crosses to the reporters, and a message port costs
+      // far less than a child process's serialised pipe (10,000 cases, `--reporter default`: 9.1-9.7 s against
+      // 11.0-12.4 s; 1,000 cases: 2.46-2.60 s against 2.60-2.85 s).
+      pool: 'threads',
       // Only spec tests run here, and each check carries its place in its spec from load: the line of a generated
       // test in its virtual module tells nobody anything, and finding it costs a stack trace per test and describe.
       includeTaskLocation: false,
