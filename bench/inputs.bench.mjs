@@ -30,25 +30,29 @@ function fill(bytes, make, join = ',') {
 
 /**
  * 1 MB of task cases in the peer workload's shape (each case its calls in order and its answer), case 7's `match`
- * written as `match:${match7}` (a typo, or nothing: an emptied value).
+ * written as `match:${match7}` (a typo, or nothing: an emptied value), and case i's calls as `calls(i)` writes them.
  */
-const peerCases = (id, match7, shared = false) =>
+const peerCases = (id, match7, calls = ownCalls) =>
   `id: ${id}\ncases:\n${fill(
     MB,
     (i) =>
-      `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? match7 : ' strict'}\n        calls: ${sharedCalls(i, shared)}\n      answer:\n        equals: "Booked R${i}."`,
+      `  - id: case-${i}\n    expect:\n      tool_calls:\n        match:${i === 7 ? match7 : ' strict'}\n        calls: ${calls(i)}\n      answer:\n        equals: "Booked R${i}."`,
     '\n',
   )}\n`;
 
+/** Case i's calls, a flow list on one line. */
+const ownCalls = (i) =>
+  `[{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]`;
+
 /**
- * Case i's calls; `shared`: case 0's anchored (`&calls`) and aliased by cases 1-98 (the most the yaml path's alias limit
- * of 100 lets one anchor be used), as an author who writes a common list once does.
+ * Case i's calls, case 0's anchored (`&calls`) and aliased by cases 1-98 (the most the yaml path's alias limit of 100
+ * lets one anchor be used), as an author who writes a common list once does.
  */
-const sharedCalls = (i, shared) => {
-  const own = `[{ name: lookup, args: { id: ${i} } }, { name: book, args: { id: ${i}, seat: "${i % 30}A" } }]`;
-  if (!shared || i > 98) return own;
-  return i === 0 ? `&calls ${own}` : '*calls';
-};
+const sharedCalls = (i) => (i === 0 ? `&calls ${ownCalls(i)}` : i <= 98 ? '*calls' : ownCalls(i));
+
+/** Case i's calls, a flow list over several lines, one call a line, as a formatter writes a long one. */
+const callsOverLines = (i) =>
+  `[\n          { name: lookup, args: { id: ${i} } },\n          { name: book, args: { id: ${i}, seat: "${i % 30}A" } }\n        ]`;
 
 const badSteps = (n) =>
   `{"id": "w", "trajectory": {"task_id": "t", "steps": [\n${Array.from({ length: n }, (_, i) => `  {"step_id": ${i}, "step_type": "oops"}`).join(',\n')}\n]}}\n`;
@@ -106,7 +110,15 @@ const cases = [
     // 1.1-1.5 s for 1 MB with a single anchor, even without a typo).
     'cases YAML, 1 MB of cases sharing anchored calls, one typo',
     'd.cases.yaml',
-    peerCases('anchored', ' stricter', true),
+    peerCases('anchored', ' stricter', sharedCalls),
+    loadSpecs,
+  ],
+  [
+    // The same typo in cases whose calls are flow lists over several lines (the file went to the Document until
+    // 2026-11-27: 1.1-2.5 s CPU).
+    'cases YAML, 1 MB of cases with calls over several lines, one typo',
+    'd.cases.yaml',
+    peerCases('lines', ' stricter', callsOverLines),
     loadSpecs,
   ],
   [

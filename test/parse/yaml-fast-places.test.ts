@@ -39,6 +39,23 @@ e: >-
   folded
 f: [ "x", 'y' ]
 `,
+  'flow collections over several lines': `id: x
+workups: [grounded,
+  guessed, # a comment
+# a comment at the margin
+  single-file
+]
+cases:
+  - id: a
+    calls: [
+      { name: lookup,
+        args: { id: 1 } },
+      { name: "book",
+          args: { id: 1, seat: "1A" } }
+    ]
+  - [1,
+   2]
+`,
   'CRLF line endings': 'a: 1\r\nb:\r\n  - x\r\n  - {c: d}\r\n',
   'a byte-order mark': '\ufeffa: 1\nb: [x, y]\n',
   'compact nested lists and mappings': `- - a
@@ -167,14 +184,16 @@ describe('the light path places every node where the yaml Document places it', (
     expect(fast.startAt(['list'])).toBe(text.indexOf('['));
   });
 
-  it('leaves a flow collection over several lines to the yaml Document, which refuses some js-yaml reads', () => {
+  it('leaves a flow collection over several lines that the yaml lexer cuts short to the yaml Document', () => {
     // The fuzzed spec that found it: `yaml` reports "Flow sequence in block collection must be sufficiently
     // indented", js-yaml read the list.
     expect(loadYamlFast('workups: [grounded, guessed,\nsingle-file]\n')).toBeUndefined();
-    expect(loadYamlFast('workups: [grounded,\n  guessed]\nanswer: { a: 1,\n  b: 2 }\n')).toBeUndefined();
-    expect(loadYamlFast('workups: [grounded, guessed]\nanswer: { a: 1, b: [2, 3] }\n')?.value).toEqual({
-      workups: ['grounded', 'guessed'],
-      answer: { a: 1, b: [2, 3] },
+    expect(loadYamlFast('a:\n  b: { c: 1,\n  d: 2 }\n')).toBeUndefined();
+    expect(loadYamlFast('a: ["quoted\nat the margin"]\n')).toBeUndefined();
+    // The same, sufficiently indented, is read on the light path.
+    expect(loadYamlFast('workups: [grounded, guessed,\n single-file]\n')?.value).toEqual({
+      workups: ['grounded', 'guessed', 'single-file'],
     });
+    expect(loadYamlFast('a:\n  b: { c: 1,\n   d: 2 }\n')?.value).toEqual({ a: { b: { c: 1, d: 2 } } });
   });
 });

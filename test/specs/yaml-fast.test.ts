@@ -241,6 +241,28 @@ const document = fc
   .chain((exotic) => pairs(nodes(exotic), exotic, 1, 5))
   .map((pairs) => pairs.map(([k, v]) => `${k}:${block(v, -2)}`).join(''));
 
+/**
+ * A document with its flow collections broken over lines: after each `[`, `{` and `,` and before each `]` and `}`, a
+ * line break and 0-5 spaces, or none, by the drawn choices in turn. Some of the lines land indented no more than their
+ * block (which the `yaml` package refuses and js-yaml reads), some inside quoted scalars.
+ */
+const brokenFlows = fc
+  .tuple(document, fc.array(fc.integer({ min: -3, max: 5 }), { minLength: 1, maxLength: 30 }))
+  .map(([text, choices]) => {
+    let n = 0;
+    const next = () => choices[n++ % choices.length]!;
+    return text
+      .replace(/([[{,]) ?/g, (_, mark: string) => {
+        const indent = next();
+        return indent < 0 ? `${mark} ` : `${mark}\n${' '.repeat(indent)}`;
+      })
+      .replace(/ ?([\]}])/g, (_, mark: string) => {
+        const indent = next();
+        return indent < 0 ? ` ${mark}` : `\n${' '.repeat(indent)}${mark}`;
+      });
+  })
+  .filter((text) => /[[{,]\n/.test(text));
+
 // A cases list with each item written a different way: compact, on its own line, after comments and blank lines.
 const caseItem = fc.tuple(
   fc.constantFrom(
@@ -289,6 +311,17 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       ['~: a\n', 'left to yaml'],
       ['a: b\n---\nc: d\n', 'left to yaml'],
       ['a: [1, 2\n', 'left to yaml'],
+      // A flow collection over several lines: read when each line of it is indented more than its block (a closing
+      // bracket may stand at the block's own indentation), left to `yaml` when the `yaml` lexer cuts it short.
+      ['a: [1,\n 2]\nb:\n  c: { d: 1,\n   e: 2\n  }\n', 'fast'],
+      ['- [1,\n]\n- [\n  [1,\n 2],\n  3]\n', 'fast'],
+      ['a: [1,\n# a comment at the margin\n  2]\n', 'fast'],
+      ['a: [1,\n2]\n', 'left to yaml'],
+      ['a:\n  b: [1,\n  2]\n', 'left to yaml'],
+      ['a:\n  b: [1,\n ]\n', 'left to yaml'],
+      ['a: [1,\n\t2]\n', 'left to yaml'],
+      ['a: ["x\ny", 2]\n', 'left to yaml'],
+      ['a: 1\na: 2\nb: [1,\n2]\n', 'left to yaml'],
       ['\uFEFFa: 1\n', 'fast'],
       ['a: 1\r\nb: "x\r\n  y"\r\n', 'fast'],
       ['__proto__: { a: 1 }\nb: { __proto__: x }\n', 'fast'],
@@ -311,6 +344,19 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
     );
     // The property must exercise the light path, not only its stepping aside.
     expect(taken).toBeGreaterThan(600);
+  });
+
+  it('agrees on 2,000 generated documents with flow collections over several lines, indented well and badly', () => {
+    const taken = { fast: 0, 'left to yaml': 0 };
+    fc.assert(
+      fc.property(brokenFlows, (text) => {
+        taken[agree(text)]++;
+      }),
+      { numRuns: 2000, seed: 16 },
+    );
+    // Both the light path and its stepping aside for what the `yaml` lexer cuts short are exercised.
+    expect(taken.fast).toBeGreaterThan(300);
+    expect(taken['left to yaml']).toBeGreaterThan(300);
   });
 
   it("places each case on the line where the yaml Document's node starts", () => {
