@@ -202,10 +202,9 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
     // more than its block), which its lexer is asked about once the whole text is read.
     const open = state.input.charCodeAt(frame.at - shift);
-    if (!multiLineFlow && (open === 0x5b /* [ */ || open === 0x7b) /* { */) {
-      if (lines().position(frame.at).line !== lines().position(state.position + shift).line)
-        multiLineFlow = true;
-    }
+    const flow = open === 0x5b || open === 0x7b; // `[` or `{`
+    if (flow && !multiLineFlow)
+      multiLineFlow = lines().position(frame.at).line !== lines().position(state.position + shift).line;
     // An alias is the anchored collection itself, met again: nothing of it is placed under the alias. js-yaml opens
     // some collections twice (a flow mapping as a list item): the outer node holds the inner one alone.
     const shape: Shape = frame.alias
