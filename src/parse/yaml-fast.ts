@@ -98,6 +98,8 @@ interface Frame {
   anchored: boolean;
   /** It is an alias (`*name`): its value is the anchored node's, its place its own. */
   alias: boolean;
+  /** js-yaml's line (from 0) when the node was opened: at or before the line the node starts on. */
+  line: number;
 }
 
 /**
@@ -164,6 +166,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
         innerShapes: undefined,
         anchored,
         alias: alias !== undefined,
+        line: state.line,
       });
       return;
     }
@@ -203,7 +206,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     // more than its block), which its lexer is asked about once the whole text is read.
     const open = state.input.charCodeAt(frame.at - shift);
     const flow = open === 0x5b || open === 0x7b; // `[` or `{`
-    if (flow && !multiLineFlow)
+    // Closed on the line it was opened on: on one line (js-yaml's lines are counted without a line index).
+    if (flow && !multiLineFlow && state.line !== frame.line)
       multiLineFlow = lines().position(frame.at).line !== lines().position(state.position + shift).line;
     // An alias is the anchored collection itself, met again: nothing of it is placed under the alias. js-yaml opens
     // some collections twice (a flow mapping as a list item): the outer node holds the inner one alone.
@@ -408,10 +412,25 @@ function contentStart(input: string, from: number): number {
   }
 }
 
+/** Whether a mapping anywhere in a value has `key` as its own key. */
 function hasKey(value: unknown, key: string): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => hasKey(v, key));
-  return Object.hasOwn(value, key) || Object.values(value).some((v) => hasKey(v, key));
+  // A stack and plain loops: this walks every node of the document, and a callback and an array of values per mapping
+  // made it a tenth of this path's time.
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (typeof node[i] === 'object') stack.push(node[i]);
+      continue;
+    }
+    if (Object.hasOwn(node, key)) return true;
+    for (const k in node) {
+      const v = (node as Record<string, unknown>)[k];
+      if (typeof v === 'object') stack.push(v);
+    }
+  }
+  return false;
 }
 
 const duplicateKeyError = (offset: number) => ({ offset, message: DUPLICATE_KEY });
