@@ -3,8 +3,9 @@
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
 // (returns undefined) on everything whose meaning it does not pin down the same way: aliases that the `yaml` path's
 // alias limit might refuse (an anchor aliased 100 times, an alias inside an anchored node), anchors and aliases on
-// keys, tags, directives, keys that only `yaml` spells differently, and any error. The caller then takes the `yaml`
-// path, so what that path reports stays the single source of diagnostics.
+// keys, tags other than `!!str` on a scalar, block lists with an empty item, directives, keys that only `yaml` spells
+// differently, and any error. The caller then takes the `yaml` path, so what that path reports stays the single
+// source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
 import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
@@ -98,6 +99,8 @@ interface Frame {
   anchored: boolean;
   /** It is an alias (`*name`): its value is the anchored node's, its place its own. */
   alias: boolean;
+  /** It carries the tag `!!str`; `at` is past it, where the `yaml` composer starts the node. */
+  tagged: boolean;
   /** js-yaml's line (from 0) when the node was opened: at or before the line the node starts on. */
   line: number;
 }
@@ -122,9 +125,10 @@ interface Shape {
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
  * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias its alias limit might refuse, an
- * anchor or alias on a key, an anchored empty node, a tag, a directive, a `null` key, a flow collection over several
- * lines that the `yaml` lexer cuts short (`flowCutShort`). With `file`, throws what
- * `parseYaml` throws for a text whose only problem is duplicate keys, where this path can place them.
+ * anchor, alias or tag on a key, an anchored or tagged empty node, a tag other than `!!str`, a block list with an
+ * empty item, a directive, a `null` key, a flow collection over several lines that the `yaml` lexer cuts short
+ * (`flowCutShort`). With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys,
+ * where this path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
@@ -149,7 +153,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   let multiLineFlow = false;
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
-      const { at, anchored, alias } = nodeProperties(state);
+      const { at, anchored, alias, tagged } = nodeProperties(state);
       if (alias !== undefined) {
         const uses = (aliases.get(alias) ?? 0) + 1;
         if (anchoredOpen > 0 || uses >= MAX_YAML_ALIASES) throw new NotFast();
@@ -166,6 +170,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
         innerShapes: undefined,
         anchored,
         alias: alias !== undefined,
+        tagged,
         line: state.line,
       });
       return;
@@ -177,8 +182,9 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const scalar = result === null || typeof result !== 'object';
     // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
     if (parent && scalar && isKey(state.input, state.position)) {
-      // A key with an anchor or an alias: the Document indexes no text for it.
-      if (frame.anchored || frame.alias) throw new NotFast();
+      // A key with an anchor, an alias or a tag: the Document indexes no text for it, and a tag before a key is the
+      // mapping's to the `yaml` package.
+      if (frame.anchored || frame.alias || frame.tagged) throw new NotFast();
       if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
       else parent.keys = [String(result), frame.at, Number.NaN];
       parent.colon = spacesAfter(state.input, state.position) + shift;
@@ -187,9 +193,11 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     // Where this value or item starts. An empty node (js-yaml read nothing of it) is placed where the `yaml` composer
     // places it when it is a mapping's value: after the key's `:` and the spaces that follow; elsewhere its place is
     // the two parsers' to differ on, and none is kept.
-    const empty = result === null && state.position + shift <= frame.at;
-    // An anchored empty node: where the composer places it past its anchor is not pinned down here.
-    if (empty && frame.anchored) throw new NotFast();
+    const nothingRead = state.position + shift <= frame.at;
+    const empty = result === null && nothingRead;
+    // An anchored or tagged empty node (`!!str` makes it ""): where the composer places it past its properties is not
+    // pinned down here.
+    if (nothingRead && (frame.anchored || frame.tagged)) throw new NotFast();
     const lastKeys = parent?.keys !== undefined && parent.values * 3 + 3 === parent.keys.length;
     const at = !empty ? frame.at : lastKeys ? spacesAfter(text, parent!.colon + 1) : Number.NaN;
     if (!parent) rootStart = at;
@@ -202,10 +210,20 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       }
     }
     if (scalar) return;
-    // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
-    // more than its block), which its lexer is asked about once the whole text is read.
     const open = state.input.charCodeAt(frame.at - shift);
     const flow = open === 0x5b || open === 0x7b; // `[` or `{`
+    // A block list with an empty item (`-` and nothing, which js-yaml may compose without a node): js-yaml reads an
+    // item less indented after it as one more item of this list (`- - x\n  -\n- y` is [[x, null, y]] to it, and
+    // [[x, null], y] to the `yaml` package).
+    if (
+      !flow &&
+      !frame.alias &&
+      Array.isArray(result) &&
+      (frame.items?.length !== result.length || frame.items.some(Number.isNaN))
+    )
+      throw new NotFast();
+    // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
+    // more than its block), which its lexer is asked about once the whole text is read.
     // Closed on the line it was opened on: on one line (js-yaml's lines are counted without a line index).
     if (flow && !multiLineFlow && state.line !== frame.line)
       multiLineFlow = lines().position(frame.at).line !== lines().position(state.position + shift).line;
@@ -370,21 +388,40 @@ function isKey(input: string, at: number): boolean {
 
 /**
  * Where the node js-yaml opens starts, as the `yaml` composer places it, and its properties: past an anchor
- * (`&name`, and the spaces, line breaks and comments after it), at an alias's `*`. Throws `NotFast` at a tag.
+ * (`&name`) and a `!!str` tag, in either order, and the spaces, line breaks and comments after each; at an alias's `*`.
+ * Throws `NotFast` at any other tag (js-yaml and the `yaml` package resolve them apart) and at a property repeated.
  */
-function nodeProperties(state: State): { at: number; anchored: boolean; alias: string | undefined } {
+function nodeProperties(state: State): {
+  at: number;
+  anchored: boolean;
+  alias: string | undefined;
+  tagged: boolean;
+} {
   const input = state.input;
   let at = contentStart(input, state.position);
-  const c = input.charCodeAt(at);
-  if (c === 0x2a /* * */) return { at, anchored: false, alias: input.slice(at + 1, nameEnd(input, at + 1)) };
-  if (c !== 0x26 /* & */) {
-    if (c === 0x21 /* ! */) throw new NotFast();
-    return { at, anchored: false, alias: undefined };
+  let c = input.charCodeAt(at);
+  if (c === 0x2a /* * */)
+    return { at, anchored: false, alias: input.slice(at + 1, nameEnd(input, at + 1)), tagged: false };
+  let anchored = false;
+  let tagged = false;
+  for (;;) {
+    if (c === 0x26 /* & */ && !anchored) {
+      anchored = true;
+      at = contentStart(input, nameEnd(input, at + 1));
+    } else if (
+      c === 0x21 /* ! */ &&
+      !tagged &&
+      input.startsWith('!!str', at) &&
+      nameEnd(input, at) === at + 5
+    ) {
+      // `!!str` makes a scalar the string it is written as, for js-yaml and the `yaml` package alike.
+      tagged = true;
+      at = contentStart(input, at + 5);
+    } else break;
+    c = input.charCodeAt(at);
   }
-  at = contentStart(input, nameEnd(input, at + 1));
-  const next = input.charCodeAt(at);
-  if (next === 0x21 /* ! */ || next === 0x26 /* & */ || next === 0x2a /* * */) throw new NotFast();
-  return { at, anchored: true, alias: undefined };
+  if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
+  return { at, anchored, alias: undefined, tagged };
 }
 
 /** The end of an anchor or alias name starting at `from`: the first white space or flow indicator. */
@@ -459,8 +496,8 @@ function duplicateKeys(text: string): number[] | undefined {
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
       // Anchors and aliases are left to the `yaml` package here: this pass does not count what they repeat.
-      const { at, anchored, alias } = nodeProperties(state);
-      if (anchored || alias !== undefined) throw new NotFast();
+      const { at, anchored, alias, tagged } = nodeProperties(state);
+      if (anchored || tagged || alias !== undefined) throw new NotFast();
       frames.push({ at, keys: undefined, written: 0, values: 0 });
       return;
     }

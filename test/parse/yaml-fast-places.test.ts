@@ -56,6 +56,15 @@ cases:
   - [1,
    2]
 `,
+  'strings tagged !!str': `id: !!str 007
+cases:
+  - id: !!str 1
+    expect: { answer: !!str true }
+  - id: &two !!str 2
+    note: !!str # a comment between the tag and the value
+      folded
+    again: *two
+`,
   'CRLF line endings': 'a: 1\r\nb:\r\n  - x\r\n  - {c: d}\r\n',
   'a byte-order mark': '\ufeffa: 1\nb: [x, y]\n',
   'compact nested lists and mappings': `- - a
@@ -156,16 +165,17 @@ describe('the light path places every node where the yaml Document places it', (
     });
   }
 
-  it('declines the items of a list with an empty item, which js-yaml composes without a node, and places the rest', () => {
-    const text = 'd:\n  -\n  - 2\ne:\n';
-    const fast = loadYamlFast(text)!;
-    expect(fast.startAt(['d', '0'])).toBeUndefined();
-    expect(fast.startAt(['d', '0', 'deeper'])).toBeUndefined();
-    expect(fast.startAt(['d', '1'])).toBeUndefined();
-    expect(fast.startAt(['d'])).toBe(text.indexOf('-'));
-    // An empty mapping value stands right after its key's `:`, where the yaml composer puts it.
-    expect(fast.startAt(['e'])).toBe(text.length - 1);
-    expect(fast.startAt([], 'e')).toBe(text.indexOf('e:'));
+  it('leaves a block list with an empty item to the yaml Document, which reads the items after it apart', () => {
+    // js-yaml reads case b into the calls of case a: an empty item, then an item less indented.
+    const text = 'cases:\n  - id: a\n    calls:\n      - name: x\n      -\n  - id: b\n';
+    expect(loadYamlFast(text)).toBeUndefined();
+    expect(parseYaml(text, 'x.yaml').value).toEqual({
+      cases: [{ id: 'a', calls: [{ name: 'x' }, null] }, { id: 'b' }],
+    });
+    expect(loadYamlFast('d:\n  -\n  - 2\n')).toBeUndefined();
+    // An emptied mapping value is no list item: still read, and placed after its key's `:`.
+    const emptied = 'd:\n  - 2\ne:\n';
+    expect(loadYamlFast(emptied)?.startAt(['e'])).toBe(emptied.length - 1);
   });
 
   it('declines a key js-yaml spells otherwise (a collection as a key) and the values of its mapping', () => {

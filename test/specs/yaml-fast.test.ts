@@ -263,6 +263,36 @@ const brokenFlows = fc
   })
   .filter((text) => /[[{,]\n/.test(text));
 
+/** A document with `!!str ` put before values and items by the drawn choices in turn (some land on keys). */
+const taggedStrings = fc
+  .tuple(document, fc.array(fc.boolean(), { minLength: 1, maxLength: 20 }))
+  .map(([text, choices]) => {
+    let n = 0;
+    return text.replace(/(: |- )/g, (mark: string) =>
+      choices[n++ % choices.length] ? `${mark}!!str ` : mark,
+    );
+  })
+  .filter((text) => text.includes('!!str '));
+
+/** Every node the light path places stands where `locate` places it in the Document. */
+function sameNodePlaces(text: string): void {
+  const fast = loadYamlFast(text);
+  if (!fast) return;
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  const index = new LineIndex(text);
+  const walk = (value: unknown, path: string[]): void => {
+    const at = fast.startAt(path);
+    if (at !== undefined) {
+      const { line, column } = index.position(at);
+      expect({ line, column }, `${text}\nat ${path.join('.')}`).toEqual(locate(doc, lines, path));
+    }
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, v] of Object.entries(value)) walk(v, [...path, key]);
+  };
+  walk(fast.value, []);
+}
+
 // A cases list with each item written a different way: compact, on its own line, after comments and blank lines.
 const caseItem = fc.tuple(
   fc.constantFrom(
@@ -304,9 +334,22 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       ['&k a: 1\nb: *k\n', 'left to yaml'],
       ['a: &x 1\n*x : 2\n', 'left to yaml'],
       ['a: &x\nb: 1\n', 'left to yaml'],
-      ['a: &x !!str 1\n', 'left to yaml'],
+      // `!!str` on a scalar, after or before an anchor, is read on the light path; any other tag, a tag on a key or on
+      // a collection, and a tagged empty value are left to `yaml`.
+      ['a: &x !!str 1\nb: !!str &y 2\nc: [*x, *y]\n', 'fast'],
+      ['a: !!str # comment\n  x\nb: !!str "q"\nc: !!str |\n  block\n', 'fast'],
+      ['a: !!str\nb: 1\n', 'left to yaml'],
+      ['!!str a: 1\n', 'left to yaml'],
+      ['a: !!str [1]\n', 'left to yaml'],
+      ['a: !!int 12\n', 'left to yaml'],
+      ['a: !!strange 12\n', 'left to yaml'],
+      ['a: !<tag:yaml.org,2002:str> 12\n', 'left to yaml'],
       ['a: *nowhere\n', 'left to yaml'],
-      ['a: !!str 12\n', 'left to yaml'],
+      ['a: !!str 12\n', 'fast'],
+      // A block list with an empty item: js-yaml reads the less indented item after it into that list.
+      ['l:\n- - x\n  -\n- y\n', 'left to yaml'],
+      ['cases:\n  - id: a\n    calls:\n      - name: x\n      - \n  - id: b\n', 'left to yaml'],
+      ['d:\n  -\n  - 2\n', 'left to yaml'],
       ['%YAML 1.1\n---\na: yes\n', 'left to yaml'],
       ['~: a\n', 'left to yaml'],
       ['a: b\n---\nc: d\n', 'left to yaml'],
@@ -336,14 +379,18 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
 
   it('agrees on 2,000 generated documents (anchors, aliases, tags, block scalars, quoting, numbers, duplicates)', () => {
     let taken = 0;
+    let strings = 0;
     fc.assert(
       fc.property(document, (text) => {
-        if (agree(text) === 'fast') taken++;
+        if (agree(text) !== 'fast') return;
+        taken++;
+        if (text.includes('!!str ')) strings++;
       }),
       { numRuns: 2000, seed: 16 },
     );
-    // The property must exercise the light path, not only its stepping aside.
+    // The property must exercise the light path, not only its stepping aside, `!!str` tags included.
     expect(taken).toBeGreaterThan(600);
+    expect(strings).toBeGreaterThan(5);
   });
 
   it('agrees on 2,000 generated documents with flow collections over several lines, indented well and badly', () => {
@@ -357,6 +404,18 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
     // Both the light path and its stepping aside for what the `yaml` lexer cuts short are exercised.
     expect(taken.fast).toBeGreaterThan(300);
     expect(taken['left to yaml']).toBeGreaterThan(300);
+  });
+
+  it('agrees on 1,000 generated documents with !!str tags, and places every node the Document places', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(taggedStrings, (text) => {
+        if (agree(text) === 'fast') taken++;
+        sameNodePlaces(text);
+      }),
+      { numRuns: 1000, seed: 16 },
+    );
+    expect(taken).toBeGreaterThan(100);
   });
 
   it("places each case on the line where the yaml Document's node starts", () => {
