@@ -451,8 +451,8 @@ function contentStart(input: string, from: number): number {
 
 /** Whether a mapping anywhere in a value has `key` as its own key. */
 function hasKey(value: unknown, key: string): boolean {
-  // A stack and plain loops: this walks every node of the document, and a callback and an array of values per mapping
-  // made it a tenth of this path's time.
+  // A stack and plain loops: this walks every node of the document, where a callback and an array of values per
+  // mapping took 14-44 ms of a 4.5 MB spec (7.5-11 ms now).
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -495,7 +495,8 @@ function duplicateKeys(text: string): number[] | undefined {
   }> = [];
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
-      // Anchors and aliases are left to the `yaml` package here: this pass does not count what they repeat.
+      // Anchors, aliases and tags are left to the `yaml` package here: this pass does not count what aliases repeat,
+      // and a tagged key may be a key of another type.
       const { at, anchored, alias, tagged } = nodeProperties(state);
       if (anchored || tagged || alias !== undefined) throw new NotFast();
       frames.push({ at, keys: undefined, written: 0, values: 0 });
