@@ -4,6 +4,7 @@ import type { CheckRecord } from '../report/checks.js';
 import { byteCompare } from '../report/checks.js';
 import type { TrendEnvironment } from '../report/trend/types.js';
 import { WorkupPreload } from '../report/workups.js';
+import { isWorkupLine, loadWorkup } from '../workup/load.js';
 
 /**
  * What ran, from the `meta` of the workups the checks name: `model` (a string, or an SDK's `{ modelId }`) and the
@@ -38,15 +39,19 @@ type WorkupMeta = Record<string, unknown>;
 
 /** Reads the metas of a run's workups (by the checks' `workupPath`, against `root`), as their tests finish. */
 export function metaLoader(root: string): WorkupPreload<WorkupMeta | undefined> {
-  return new WorkupPreload((path) => readMeta(resolve(root, path)));
+  return new WorkupPreload((path) => metaOf(resolve(root, path)));
 }
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
-/** A workup's meta: `meta.json` in its folder, or the `meta` of a single-file workup. */
-async function readMeta(path: string): Promise<WorkupMeta | undefined> {
+/**
+ * A workup's meta: `meta.json` in its folder, the `meta` of a single-file workup, or that of one line of a
+ * `*.workups.jsonl` file (read as `loadWorkup` reads it, the file's lines split once for all its workups).
+ */
+async function metaOf(path: string): Promise<WorkupMeta | undefined> {
   try {
+    if (isWorkupLine(path)) return (await loadWorkup(path)).meta;
     const folder = statSync(path).isDirectory();
     const data = JSON.parse(readFileSync(folder ? join(path, 'meta.json') : path, 'utf8')) as unknown;
     const meta = folder ? data : (data as { meta?: unknown })?.meta;

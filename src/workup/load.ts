@@ -187,6 +187,11 @@ function workupOfJson(text: string, file: string, firstLine: number, id: string,
 /** One line of such a file, as its workups' `meta.path` names it. */
 const LINE_OF_FILE = /^(.*\.workups\.jsonl):(\d+)$/;
 
+/** Whether a workup path names one line of a `*.workups.jsonl` file (`runs.workups.jsonl:12`), as `loadWorkup` reads it. */
+export function isWorkupLine(path: string): boolean {
+  return LINE_OF_FILE.test(path);
+}
+
 /** A `*.workups.jsonl` file's text and where each of its lines starts. */
 interface Lines {
   text: string;
