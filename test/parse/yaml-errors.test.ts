@@ -7,6 +7,7 @@ import { parseDocument } from 'yaml';
 import { formatDiagnostic, UserError } from '../../src/errors/index.js';
 import { parseYaml } from '../../src/parse/yaml.js';
 import { loadYamlFast } from '../../src/parse/yaml-fast.js';
+import { seededInts } from '../helpers/seeded.js';
 
 /** parseYaml's diagnostics of a text, or [] when it reads. */
 function diagnostics(text: string): string[] {
@@ -138,11 +139,7 @@ describe('duplicate keys found on the light path are reported as the yaml packag
 
 /** The repository's specs with lines repeated, moved and emptied at random: 300 texts, most with duplicate keys. */
 function editedSpecs(): string[] {
-  let state = 5;
-  const int = (n: number) => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return Math.floor((state / 2 ** 31) * n);
-  };
+  const int = seededInts(5);
   const texts: string[] = [];
   for (const file of ['examples/support/support.cases.yaml', 'needles/icd-203.rubric.yaml']) {
     const lines = readFileSync(join(import.meta.dirname, '../..', file), 'utf8').split('\n');

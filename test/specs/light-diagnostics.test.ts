@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, UserError } from '../../src/errors/index.js';
 import { parseCasesDocument, parseCasesLight, parseCasesText } from '../../src/specs/cases.js';
 import { parseSchemaSpec } from '../../src/specs/schema-spec.js';
+import { seededInts } from '../helpers/seeded.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -30,11 +31,7 @@ function brokenVariants(text: string): string[] {
 
 /** `count` seeded random edits of `text` (flipped characters, cut and doubled spans, hostile YAML spliced in). */
 function mutatedVariants(text: string, count: number, seed: number): string[] {
-  let state = seed;
-  const int = (n: number) => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return Math.floor((state / 2 ** 31) * n);
-  };
+  const int = seededInts(seed);
   const CHARACTERS = [' ', '\t', ':', '-', '[', ']', '{', '}', '"', "'", '#', '\n', 'x', '1', '?', ',', '~'];
   const TOKENS = [
     'null',
@@ -70,11 +67,7 @@ function mutatedVariants(text: string, count: number, seed: number): string[] {
  * repeated, a `!!str` tag put before a value.
  */
 function lineEditedVariants(text: string, count: number, seed: number): string[] {
-  let state = seed;
-  const int = (n: number) => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return Math.floor((state / 2 ** 31) * n);
-  };
+  const int = seededInts(seed);
   return Array.from({ length: count }, () => {
     const lines = text.split('\n');
     for (let edits = 1 + int(4); edits > 0; edits--) {
