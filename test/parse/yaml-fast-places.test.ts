@@ -2,10 +2,9 @@
 // node starts must read exactly as one placed by `locate` in the Document (same line, same column), since a file is
 // placed by whichever path can read it.
 import { describe, expect, it } from 'vitest';
-import { locate } from '../../src/parse/locate.js';
-import { LineIndex } from '../../src/parse/position.js';
 import { parseYaml } from '../../src/parse/yaml.js';
 import { loadYamlFast } from '../../src/parse/yaml-fast.js';
+import { expectDocumentPlaces } from '../helpers/yaml-places.js';
 
 /** Documents in the shapes spec authors write, each of which js-yaml's light path reads. */
 const DOCUMENTS: Record<string, string> = {
@@ -120,47 +119,12 @@ list: [*args, &inline {k: v}, *inline, &scalar 7, *scalar]
 `,
 };
 
-/** Every data path of a value, each mapping's keys listed with it. */
-function paths(value: unknown, path: string[] = []): Array<{ path: string[]; keys: string[] }> {
-  const out: Array<{ path: string[]; keys: string[] }> = [];
-  const stack: Array<{ node: unknown; path: string[] }> = [{ node: value, path }];
-  while (stack.length > 0) {
-    const { node, path: at } = stack.pop()!;
-    const keys = node !== null && typeof node === 'object' && !Array.isArray(node) ? Object.keys(node) : [];
-    out.push({ path: at, keys });
-    if (Array.isArray(node))
-      for (const [i, item] of node.entries()) stack.push({ node: item, path: [...at, String(i)] });
-    else
-      for (const key of keys)
-        stack.push({ node: (node as Record<string, unknown>)[key], path: [...at, key] });
-  }
-  return out;
-}
-
 describe('the light path places every node where the yaml Document places it', () => {
   for (const [name, text] of Object.entries(DOCUMENTS)) {
     it(`${name}: every node and key, and paths that leave the document`, () => {
       const fast = loadYamlFast(text);
       if (!fast) throw new Error('the light path should read this document');
-      const { doc, lines } = parseYaml(text, 'doc.yaml');
-      const index = new LineIndex(text);
-      const at = (offset: number | undefined) => {
-        if (offset === undefined) return undefined;
-        const { line, column } = index.position(offset);
-        return { line, column };
-      };
-      let placed = 0;
-      for (const { path, keys } of paths(fast.value)) {
-        expect(at(fast.startAt(path)), path.join('.')).toEqual(locate(doc, lines, path));
-        placed++;
-        for (const key of keys)
-          expect(at(fast.startAt(path, key)), `${path.join('.')} key ${key}`).toEqual(
-            locate(doc, lines, path, key),
-          );
-        // A path one step past the document is placed at its deepest node.
-        expect(at(fast.startAt([...path, 'missing']))).toEqual(locate(doc, lines, [...path, 'missing']));
-        expect(at(fast.startAt([...path, '99']))).toEqual(locate(doc, lines, [...path, '99']));
-      }
+      const placed = expectDocumentPlaces(text, fast, { every: true });
       expect(placed).toBeGreaterThan(3);
     });
   }
