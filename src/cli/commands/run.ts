@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import v8 from 'node:v8';
 import type { VerifierOptions } from '../../entailment/create.js';
 import { UsageError, UserError } from '../../errors/index.js';
 import { needlework } from '../../vitest/plugin.js';
+import { boundHeapGrowth } from '../heap-growth.js';
 import type { Io } from '../io.js';
 import { checkReporterNames, reporterFor, reporterNotes } from './run-reporters.js';
 
@@ -115,11 +115,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     (r): r is InstanceType<typeof NeedleworkTrendReporter> => r instanceof NeedleworkTrendReporter,
   );
 
-  // The test worker's heap grows to about 2.6x what it keeps alive (V8 lets a heap grow up to 4x when its collector is
-  // slow against the program's allocation), and it peaks beside the main process's: a 10,000-case run peaked at
-  // 935-960 MB. Held to 2x, the same run peaked at 735-804 MB in 6 interleaved runs, its wall time within the noise
-  // (12.7-15.1 s against 13.0-14.6 s); a bound of 1.5x held it near 660 MB but cost 25% more CPU (2026-11-27).
-  v8.setFlagsFromString('--heap-growing-percent=100');
+  const freeHeapGrowth = boundHeapGrowth();
   const { startVitest } = await import('vitest/node');
   const { reportWriteFailures } = await import('../../io/report-file.js');
   const writeFailuresBefore = reportWriteFailures();
@@ -178,6 +174,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   const failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
   const ran = vitest.state.getFiles().length > 0;
   await vitest.close();
+  freeHeapGrowth();
   if (!ran) {
     throw new UserError({
       file: options.needles.join(', '),
