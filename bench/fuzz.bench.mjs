@@ -323,7 +323,9 @@ const recorded = await recordedRun(join(dir, 'seed-recorded'));
 const crashes = new Map();
 let total = 0;
 let slow = 0;
+// The slowest input, kept whatever its time, so a near miss can be read and made a fixture.
 let slowest = 0;
+let slowestInput = { kind: '', name: '', text: '' };
 try {
   for (const [kind, seeds, name, load] of await kinds(dir)) {
     if (process.env.FUZZ_KIND && !kind.includes(process.env.FUZZ_KIND)) continue;
@@ -372,7 +374,10 @@ try {
       }
       const used = process.cpuUsage(start);
       const ms = (used.user + used.system) / 1000;
-      slowest = Math.max(slowest, ms);
+      if (ms > slowest) {
+        slowest = ms;
+        slowestInput = { kind, name, text };
+      }
       if (ms > SLOW_MS) {
         slow++;
         await writeFile(join(dir, `slow-${slow}-${name.replace(/\//g, '_')}`), text);
@@ -385,6 +390,14 @@ try {
   console.log(
     `\n${total} inputs (seed ${SEED}): ${[...crashes.values()].reduce((n, c) => n + c.count, 0)} crashes in ${crashes.size} classes, ${slow} over ${SLOW_MS} ms CPU (slowest ${slowest.toFixed(0)} ms)`,
   );
+  if (slowestInput.text) {
+    // Beside the fuzzer's folder, which is removed when nothing was found.
+    const kept = `${dir}-slowest-${slowestInput.name.replace(/\//g, '_')}`;
+    await writeFile(kept, slowestInput.text);
+    console.log(
+      `  slowest input: ${slowestInput.kind}, ${slowestInput.text.length} characters, kept: ${kept}`,
+    );
+  }
   for (const [key, { count, example }] of crashes)
     console.log(`  ${count} x ${key}\n      example kept: ${example}`);
   console.log(

@@ -3,9 +3,9 @@
 // hundreds of thousands of levels deep, a spec with 130,000 diagnostics (which overflowed the stack), a trend history
 // of 200,000 bad runs. Target: none over 1 s CPU, none crashing (our own UserError only). Prints JSON.parse of the
 // same text, measured in this same run, as the yardstick (the machine is shared: compare ratios).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const { loadWorkup } = await import('../dist/src/workup/load.js');
 const { loadSpecs } = await import('../dist/src/specs/load.js');
@@ -54,6 +54,14 @@ const sharedCalls = (i) => (i === 0 ? `&calls ${ownCalls(i)}` : i <= 98 ? '*call
 const callsOverLines = (i) =>
   `[\n          { name: lookup, args: { id: ${i} } },\n          { name: book, args: { id: ${i}, seat: "${i % 30}A" } }\n        ]`;
 
+/**
+ * A workup whose note is 1 MB of cited bullets, one of them carrying `character` (what a fuzzer leaves, or a copy from
+ * a terminal): the block parser reads control characters as the full parser does, and leaves a NUL to it.
+ */
+const bulletsWith = (character) =>
+  `# Workup\n\n## Findings\n\n${fill(MB, (i) => `- Ash Cell is co-located at Compound-Alpha${i === 500 ? character : ''}. [cite:g${i % 9}]`, '\n')}\n`;
+const loadNoteFolder = (file) => loadWorkup(dirname(file));
+
 const badSteps = (n) =>
   `{"id": "w", "trajectory": {"task_id": "t", "steps": [\n${Array.from({ length: n }, (_, i) => `  {"step_id": ${i}, "step_type": "oops"}`).join(',\n')}\n]}}\n`;
 
@@ -78,6 +86,8 @@ const cases = [
     fill(MB, (i) => `{"id": "g${i}", "store": 1, "query": "q", "results": [{"subject": 2}]}`, '\n'),
     readLedger,
   ],
+  ['note.md, 1 MB of cited bullets, one control character', 'w/note.md', bulletsWith('\x05'), loadNoteFolder],
+  ['note.md, 1 MB of cited bullets, one NUL', 'w/note.md', bulletsWith('\0'), loadNoteFolder],
   [
     'needle YAML, 130,000 diagnostics',
     'a.needle.yaml',
@@ -151,6 +161,7 @@ try {
   for (const [label, name, text, load] of cases) {
     if (filter && !label.includes(filter)) continue;
     const file = join(dir, name);
+    await mkdir(dirname(file), { recursive: true });
     await writeFile(file, text);
     let parseMs = 0;
     try {
