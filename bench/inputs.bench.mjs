@@ -56,7 +56,7 @@ const callsOverLines = (i) =>
 
 /**
  * A workup whose note is 1 MB of cited bullets, one of them carrying `character` (what a fuzzer leaves, or a copy from
- * a terminal): the block parser reads control characters as the full parser does, and leaves a NUL to it.
+ * a terminal): the block parser reads control characters as the full parser does.
  */
 const bulletsWith = (character) =>
   `# Workup\n\n## Findings\n\n${fill(MB, (i) => `- Ash Cell is co-located at Compound-Alpha${i === 500 ? character : ''}. [cite:g${i % 9}]`, '\n')}\n`;
@@ -88,6 +88,13 @@ const cases = [
   ],
   ['note.md, 1 MB of cited bullets, one control character', 'w/note.md', bulletsWith('\x05'), loadNoteFolder],
   ['note.md, 1 MB of cited bullets, one NUL', 'w/note.md', bulletsWith('\0'), loadNoteFolder],
+  // A NUL by an emphasis delimiter is still the full parser's (micromark classifies it apart from a U+FFFD).
+  [
+    'note.md, 1 MB of cited bullets, one NUL by an emphasis delimiter',
+    'w/note.md',
+    bulletsWith(' **\0*'),
+    loadNoteFolder,
+  ],
   [
     'needle YAML, 130,000 diagnostics',
     'a.needle.yaml',
