@@ -88,6 +88,12 @@ const cases = [
   ],
   ['note.md, 1 MB of cited bullets, one control character', 'w/note.md', bulletsWith('\x05'), loadNoteFolder],
   ['note.md, 1 MB of cited bullets, one NUL', 'w/note.md', bulletsWith('\0'), loadNoteFolder],
+  [
+    'note.md, 1 MB of cited bullets after a byte-order mark',
+    'w/note.md',
+    `\uFEFF${bulletsWith('')}`,
+    loadNoteFolder,
+  ],
   // A NUL by an emphasis delimiter is still the full parser's (micromark classifies it apart from a U+FFFD).
   [
     'note.md, 1 MB of cited bullets, one NUL by an emphasis delimiter',

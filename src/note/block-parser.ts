@@ -28,9 +28,8 @@ import { type InlineSource, inlineRuns, inlineText, lineEndRuns } from './inline
  *
  * It gives exactly the blocks `mdastBlocks` gives (mdast-util-from-markdown, micromark 4), or undefined for what is
  * left to that parser: a definition label holding a tab that may take it past 999 columns, a paragraph or heading
- * whose inline content `inline.ts` refuses, control
- * characters other than tab, CR and LF, a byte-order mark, and an HTML tag name run into an attribute (`<a:b>`, which
- * micromark reads against the spec) where no paragraph goes on.
+ * whose inline content `inline.ts` refuses, a NUL beside an emphasis delimiter, and an HTML tag name run into an
+ * attribute (`<a:b>`, which micromark reads against the spec) where no paragraph goes on.
  */
 
 const DOCUMENT = 0;
@@ -88,11 +87,11 @@ function open(kind: number): Open {
 
 /**
  * What the full parser reads in ways this one does not: a NUL beside an emphasis delimiter (micromark reads a NUL as
- * U+FFFD, yet `**\0*` is no emphasis to it where `**\uFFFD*` is), or a leading BOM. Other control characters, and a
- * NUL elsewhere, are read alike by both (the differential test writes them into notes), so one of them no longer sends
- * a 1 MB note to the full parser (4-5 s of CPU).
+ * U+FFFD, yet `**\0*` is no emphasis to it where `**\uFFFD*` is). Other control characters, and a NUL elsewhere, are
+ * read alike by both (the differential test writes them into notes), so one of them no longer sends a 1 MB note to
+ * the full parser (4-5 s of CPU).
  */
-const REFUSED = /[*_]\0|\0[*_]|^\uFEFF/;
+const REFUSED = /[*_]\0|\0[*_]/;
 /** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
  * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
 const MARKUP = /[\\`*_<&]|\]\(/;
@@ -115,9 +114,11 @@ const REFUSE = Symbol('refuse');
 /** The note's blocks, as `mdastBlocks` gives them, or undefined when the full parser must read the note. */
 export function parseBlocks(source: string): NoteBlock[] | undefined {
   if (REFUSED.test(source)) return undefined;
+  // micromark drops a leading byte-order mark, and counts its offsets from the text after it.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   try {
     // micromark reads a NUL as U+FFFD, one code unit for one: every offset stays the source's.
-    return PARSER.parse(source.includes('\0') ? source.replaceAll('\0', '\uFFFD') : source);
+    return PARSER.parse(text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
   } catch (error) {
     if (error === REFUSE) return undefined;
     throw error;

@@ -185,12 +185,18 @@ const line = (clean: boolean): fc.Arbitrary<string> => {
   kinds.push({ weight: 1, arbitrary: fc.constantFrom('## Gaps & caveats', '# Provenance', '### Sub-gap') });
   return fc.oneof(...kinds);
 };
+// A note may begin with a byte-order mark, as an editor on Windows writes one.
 const note = fc
-  .tuple(fc.constantFrom(true, true, false), fc.constantFrom('\n', '\n', '\n', '\r\n'), fc.boolean())
-  .chain(([clean, eol, finalEol]) =>
+  .tuple(
+    fc.constantFrom(true, true, false),
+    fc.constantFrom('\n', '\n', '\n', '\r\n'),
+    fc.boolean(),
+    fc.constantFrom('', '', '', '\uFEFF'),
+  )
+  .chain(([clean, eol, finalEol, bom]) =>
     fc
       .array(line(clean), { minLength: 1, maxLength: 12 })
-      .map((lines) => lines.join(clean ? '\n' : eol) + (finalEol ? '\n' : '')),
+      .map((lines) => bom + lines.join(clean ? '\n' : eol) + (finalEol ? '\n' : '')),
   );
 
 describe('parseNote agrees with the parser it replaces (test/reference/parse-note-v1.ts, commit e2889b5)', () => {
@@ -504,6 +510,11 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
     expect(parseBlocks('**\u0000*')).toBeUndefined();
     expect(mdastBlocks('**\u0000*')).not.toStrictEqual(mdastBlocks('**\uFFFD*'));
     expect(parseBlocks('a\u0000b')).toStrictEqual(mdastBlocks('a\u0000b'));
+    // A leading byte-order mark is dropped, and offsets counted from the text after it, as micromark does.
+    expect(parseBlocks('\uFEFF# T\n\n- a [cite:g1]')).toStrictEqual(
+      mdastBlocks('\uFEFF# T\n\n- a [cite:g1]'),
+    );
+    expect(parseBlocks('\uFEFF# T\n\n- a [cite:g1]')).toStrictEqual(parseBlocks('# T\n\n- a [cite:g1]'));
     expect(parseBlocks('a\u0000b')).toStrictEqual([
       { kind: 'paragraph', paragraphs: [[{ text: 'a\uFFFDb', start: 0, end: 3 }]] },
     ]);
