@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lintEstimativeLanguage } from '../../src/metrics/tradecraft/index.js';
 import type { Note } from '../../src/model/note.js';
+import { parseBlocks } from '../../src/note/block-parser.js';
 import { parseNote } from '../../src/note/parse.js';
 import { lintEstimativeLanguage as lintV1 } from '../reference/lint-v1.js';
 import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
@@ -58,6 +59,26 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     expect(new Set(note.segments.map((s) => s.text))).toEqual(new Set(['Halberd met Wren at the depot.']));
     expect(note.citations).toHaveLength(6_944);
     expect(note.segments[6_943]!.position).toMatchObject({ line: 2 + 6_943 * 7 + 1, column: 3 });
+  },
+  // One control character, a NUL or a leading byte-order mark sent the whole note to the full parser (4-5 s of CPU):
+  // now the block parser reads it.
+  'control-character-in-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments).toHaveLength(19_001);
+    expect(note.segments[0]!.text).toBe('a\u0005 b');
+    expect(note.citations).toHaveLength(19_001);
+  },
+  'nul-in-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    // Read as micromark reads it: U+FFFD.
+    expect(note.segments[0]!.text).toBe('a\uFFFD b');
+    expect(note.segments).toHaveLength(19_001);
+  },
+  'byte-order-mark-before-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.sections.map((s) => s.title)).toEqual(['Workup', 'Findings']);
+    expect(note.segments).toHaveLength(19_000);
+    expect(note.segments[18_999]!.position.line).toBe(19_004);
   },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
