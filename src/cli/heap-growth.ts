@@ -12,7 +12,7 @@ const LARGE_RUN_BYTES = 2 ** 30;
  *
  * The test worker's heap grows to about 2.6x what it keeps alive (V8 lets a heap grow up to 4x when its collector is
  * slow against the program's allocation), and it peaks beside the main process's: a 10,000-case run peaked at
- * 931-969 MB. Held to 2x, 20 of 21 such runs peaked at 720-805 MB (one at 883 MB), the median wall and CPU time of 11
+ * 931-969 MB. Held to 2x, 22 of 23 such runs peaked at 720-813 MB (one at 883 MB), the median wall and CPU time of 11
  * interleaved runs unchanged; a bound of 1.5x held it near 660 MB but cost 25-30% more CPU. Held for the whole run, a
  * 100,000-case run (a live heap of gigabytes, collected about 3x as often) took 158 s against 126 s; freed past
  * 1.5 GB, 140 s; freed past 1 GB, 120 s (2026-11-27).
