@@ -89,6 +89,12 @@ const cases = [
   ['note.md, 1 MB of cited bullets, one control character', 'w/note.md', bulletsWith('\x05'), loadNoteFolder],
   ['note.md, 1 MB of cited bullets, one NUL', 'w/note.md', bulletsWith('\0'), loadNoteFolder],
   [
+    'note.md, 1 MB of cited bullets, one `<` before a word',
+    'w/note.md',
+    bulletsWith(' co-l<cated'),
+    loadNoteFolder,
+  ],
+  [
     'note.md, 1 MB of cited bullets after a byte-order mark',
     'w/note.md',
     `\uFEFF${bulletsWith('')}`,

@@ -92,6 +92,8 @@ function open(kind: number): Open {
  * the full parser (4-5 s of CPU).
  */
 const REFUSED = /[*_]\0|\0[*_]/;
+/** An attribute's unquoted value in a tag. */
+const UNQUOTED_VALUE = /=[ \t]*[^ \t"']/;
 /** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
  * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
 const MARKUP = /[\\`*_<&]|\]\(/;
@@ -411,8 +413,12 @@ class BlockParser {
         // Kind 7 may not interrupt a paragraph; micromark lets it start on a lazy line, which ends the paragraph.
         for (let kind = 1; kind <= 7; kind++) {
           if (kind === 7 && container.kind === PARAGRAPH) break;
-          if (matchAt(HTML_OPEN[kind]!, source, at) < 0) continue;
+          const length = matchAt(HTML_OPEN[kind]!, source, at);
+          if (length < 0) continue;
           if (lazy) throw REFUSE;
+          // micromark's complete tag ends an unquoted attribute value at a `/` and lets `=` follow it again
+          // (`<a b=c/d>` is no tag to it, `<a b=c =d>` is one): a tag with such a value is left to it.
+          if (kind === 7 && UNQUOTED_VALUE.test(source.slice(at, at + length))) throw REFUSE;
           const html = open(HTML);
           html.htmlKind = kind;
           this.addChild(html);

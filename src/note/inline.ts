@@ -186,12 +186,26 @@ const LINE_ENDING = /[\r\n]/;
 const CHARACTER_REFERENCE = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{0,30}));/y;
 
 const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\0- <>\x7f]*)>/y;
+// An address's local part as micromark reads it (its `asciiAtext`): the spec's characters but `!`.
 const AUTOLINK_EMAIL =
-  /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
-// An open or closing tag on one line (CommonMark 0.31, section 6.6).
+  /<([A-Za-z0-9.#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
+// An open or closing tag on one line (CommonMark 0.31, section 6.6), as micromark reads it: an unquoted attribute
+// value ends at a `/` after its first character (`<b x=a/b>` is no tag to it).
 const OPEN_TAG =
-  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`]+|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>/y;
+  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`][^ \t\r\n"'=<>`/]*|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>/y;
 const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
+// The first line of a tag that goes on over a line ending (white space in a tag may hold one): an open tag's name,
+// its whole attributes, then at most one more begun (its name, its `=`, an open quote), or a closing tag's name.
+// When a `<` starts neither a tag on one line nor this, nothing of the kind starts there, and it is text.
+const TAG_GOES_ON =
+  /<(?:[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`][^ \t\r\n"'=<>`/]*|'[^'\r\n]*'|"[^"\r\n]*"))?)*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*(?:=[ \t]*(?:'[^'\r\n]*|"[^"\r\n]*)?)?)?|\/[A-Za-z][A-Za-z0-9-]*)[ \t]*(?:\r\n|\r|\n)/y;
+
+/** Where a paragraph's text begins past the spaces and tabs before it. */
+function firstText(text: string): number {
+  let i = 0;
+  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+  return i;
+}
 
 /** The greatest depth of parentheses micromark allows in a link destination. */
 const DESTINATION_BALANCE = 32;
@@ -338,33 +352,40 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
       continue;
     }
     if (c === 60) {
-      // `<`: an autolink, a tag, or text when nothing of the kind can start here.
+      // `<`: an autolink, a tag, or text when nothing of the kind can start here. An autolink is tried first, as
+      // micromark tries it: an address may begin with a digit or a symbol (`<_a@b.c>`, `</a@b.c>`).
       const next = text.charCodeAt(i + 1);
       const letter = (next >= 65 && next <= 90) || (next >= 97 && next <= 122);
-      if (!letter && next !== 47 && next !== 33 && next !== 63) {
-        i++;
-        continue;
-      }
       let match: RegExpExecArray | null = null;
       let kind = AUTOLINK;
       if (letter) {
         AUTOLINK_URI.lastIndex = i;
         match = AUTOLINK_URI.exec(text);
-        if (!match) {
-          AUTOLINK_EMAIL.lastIndex = i;
-          match = AUTOLINK_EMAIL.exec(text);
-        }
-        if (!match) {
-          kind = HTML;
-          OPEN_TAG.lastIndex = i;
-          match = OPEN_TAG.exec(text);
-        }
-      } else if (next === 47) {
+      }
+      if (!match) {
+        AUTOLINK_EMAIL.lastIndex = i;
+        match = AUTOLINK_EMAIL.exec(text);
+      }
+      if (!match && letter) {
+        kind = HTML;
+        OPEN_TAG.lastIndex = i;
+        match = OPEN_TAG.exec(text);
+      } else if (!match && next === 47) {
         kind = HTML;
         CLOSING_TAG.lastIndex = i;
         match = CLOSING_TAG.exec(text);
       }
-      if (!match) throw GIVE_UP;
+      if (!match) {
+        // A comment, a declaration or an instruction (`<!`, `<?`), or a tag over lines: the full parser's. So is a
+        // `<` that begins the paragraph: there an HTML block may start, and micromark's reading of a complete tag
+        // there is not its reading of one in a line (`<a b=c =d>` is a block to it).
+        if (next === 33 || next === 63) throw GIVE_UP;
+        if ((letter || next === 47) && i === firstText(text)) throw GIVE_UP;
+        TAG_GOES_ON.lastIndex = i;
+        if ((letter || next === 47) && TAG_GOES_ON.test(text)) throw GIVE_UP;
+        i++;
+        continue;
+      }
       flushData(i);
       const end = i + match[0].length;
       tokens.push(

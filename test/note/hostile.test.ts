@@ -80,6 +80,12 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     expect(note.segments).toHaveLength(19_000);
     expect(note.segments[18_999]!.position.line).toBe(19_004);
   },
+  // A `<` before a word that starts no tag (a fuzzed letter) sent the whole note to the full parser: 4 s a MB.
+  'less-than-before-a-word-in-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments[0]!.text).toBe('Ash Cell is co-l<cated at Compound-Alpha.');
+    expect(note.segments).toHaveLength(19_001);
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);

@@ -111,6 +111,14 @@ const markup = fc.constantFrom(
   '_x',
   // Control characters (NUL, a terminal's escape sequence, vertical tab, form feed): read by the block parser since
   // 2026-11-27, where one of them used to send the whole note to the full parser.
+  // A `<` that starts no tag (`<cated at`, a tag over lines is the full parser's), addresses that begin with a
+  // symbol, and an unquoted value that micromark ends at a `/`.
+  '<cated at',
+  'n<k',
+  '<_a@b.c>',
+  '</a@b.c>',
+  '<a!b@c.d>',
+  '<a c=d/e>',
   '\u0000',
   '\u0001',
   '\u000b',
@@ -229,6 +237,29 @@ describe('parseNote agrees with the parser it replaces (test/reference/parse-not
     // Most are read by the block parser (the rest it leaves for what else is in them, or for a NUL by a delimiter):
     // before, every one was left to the full parser.
     expect(read).toBeGreaterThanOrEqual(CONTROLS.length * CONTROL_CONSTRUCTS.length * 3 * 0.8);
+  });
+});
+
+describe('a `<` that starts no tag or autolink', () => {
+  it('is text, read by the block parser as micromark reads it', () => {
+    for (const source of [
+      '- Ash Cell is co-l<cated at Compound-Alpha. [cite:g4]',
+      'if n<k then the bound holds [cite:g1]',
+      'a <b c=d/e> f',
+      'mail <_a@b.c> or </a@b.c> [cite:g1]',
+      'x <a!b@c.d> y',
+      '> quoted <x-y z=///> text',
+    ]) {
+      expect(parseBlocks(source), source).toBeDefined();
+      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+    }
+  });
+
+  it('is left to the full parser where a tag may go on over lines, or an HTML block may begin', () => {
+    for (const source of ['a <b\nc=d> e', 'a <b c="d\ne"> f', 'a </b\n c>', '<a c=d =x>', '- <a c=d =x>']) {
+      expect(parseBlocks(source), source).toBeUndefined();
+      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+    }
   });
 });
 
