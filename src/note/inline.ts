@@ -380,9 +380,10 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
         // `<` that begins the paragraph: there an HTML block may start, and micromark's reading of a complete tag
         // there is not its reading of one in a line (`<a b=c =d>` is a block to it).
         if (next === 33 || next === 63) throw GIVE_UP;
-        if ((letter || next === 47) && i === firstText(text)) throw GIVE_UP;
-        TAG_GOES_ON.lastIndex = i;
-        if ((letter || next === 47) && TAG_GOES_ON.test(text)) throw GIVE_UP;
+        if (letter || next === 47) {
+          TAG_GOES_ON.lastIndex = i;
+          if (i === firstText(text) || TAG_GOES_ON.test(text)) throw GIVE_UP;
+        }
         i++;
         continue;
       }
