@@ -115,66 +115,72 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     (r): r is InstanceType<typeof NeedleworkTrendReporter> => r instanceof NeedleworkTrendReporter,
   );
 
-  const freeHeapGrowth = boundHeapGrowth();
-  const { startVitest } = await import('vitest/node');
   const { reportWriteFailures } = await import('../../io/report-file.js');
   const writeFailuresBefore = reportWriteFailures();
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      root,
-      config: false,
-      watch: options.watch,
-      ui: options.ui,
-      open: options.ui,
-      reporters,
-      // Vitest's own file reporters write beside needlework's.
-      outputFile: {
-        json: join(options.outDir, 'results.json'),
-        junit: join(options.outDir, 'vitest-junit.xml'),
-        html: join(options.outDir, 'vitest', 'index.html'),
+  // Heaps are held near their live size while the tests run, and let go whatever way the run ends.
+  const freeHeapGrowth = boundHeapGrowth();
+  let failed: boolean;
+  let ran: boolean;
+  try {
+    const { startVitest } = await import('vitest/node');
+    const vitest = await startVitest(
+      'test',
+      [],
+      {
+        root,
+        config: false,
+        watch: options.watch,
+        ui: options.ui,
+        open: options.ui,
+        reporters,
+        // Vitest's own file reporters write beside needlework's.
+        outputFile: {
+          json: join(options.outDir, 'results.json'),
+          junit: join(options.outDir, 'vitest-junit.xml'),
+          html: join(options.outDir, 'vitest', 'index.html'),
+        },
+        passWithNoTests: false,
+        // Spec modules share nothing mutable, so one worker may run several and read the workups once.
+        isolate: options.watch || options.ui,
+        // A worker thread, not a child process: every test's result crosses to the reporters, and a message port costs
+        // far less than a child process's serialised pipe (10,000 cases, `--reporter default`: 9.1-9.7 s against
+        // 11.0-12.4 s; 1,000 cases: 2.46-2.60 s against 2.60-2.85 s).
+        pool: 'threads',
+        // Only spec tests run here, and each check carries its place in its spec from load: the line of a generated
+        // test in its virtual module tells nobody anything, and finding it costs a stack trace per test and describe.
+        includeTaskLocation: false,
+        ...(options.shard !== undefined && { shard: options.shard }),
+        ...(options.bail !== undefined && { bail: options.bail }),
+        ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),
       },
-      passWithNoTests: false,
-      // Spec modules share nothing mutable, so one worker may run several and read the workups once.
-      isolate: options.watch || options.ui,
-      // A worker thread, not a child process: every test's result crosses to the reporters, and a message port costs
-      // far less than a child process's serialised pipe (10,000 cases, `--reporter default`: 9.1-9.7 s against
-      // 11.0-12.4 s; 1,000 cases: 2.46-2.60 s against 2.60-2.85 s).
-      pool: 'threads',
-      // Only spec tests run here, and each check carries its place in its spec from load: the line of a generated
-      // test in its virtual module tells nobody anything, and finding it costs a stack trace per test and describe.
-      includeTaskLocation: false,
-      ...(options.shard !== undefined && { shard: options.shard }),
-      ...(options.bail !== undefined && { bail: options.bail }),
-      ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),
-    },
-    {
-      plugins: [
-        needlework({
-          includeTests: false,
-          reuseWorkups: !(options.watch || options.ui),
-          needles,
-          workups: workupPaths,
-          ...(entail && { entail }),
-          ...(options.judge !== undefined && {
-            judge: {
-              spec: options.judge,
-              ...(options.samples !== undefined && { samples: options.samples }),
-              ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-            },
+      {
+        plugins: [
+          needlework({
+            includeTests: false,
+            reuseWorkups: !(options.watch || options.ui),
+            needles,
+            workups: workupPaths,
+            ...(entail && { entail }),
+            ...(options.judge !== undefined && {
+              judge: {
+                spec: options.judge,
+                ...(options.samples !== undefined && { samples: options.samples }),
+                ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+              },
+            }),
           }),
-        }),
-      ],
-    },
-  );
-  if (options.watch || options.ui) {
-    await new Promise<void>((done) => vitest.onClose(done));
+        ],
+      },
+    );
+    if (options.watch || options.ui) {
+      await new Promise<void>((done) => vitest.onClose(done));
+    }
+    failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+    ran = vitest.state.getFiles().length > 0;
+    await vitest.close();
+  } finally {
+    freeHeapGrowth();
   }
-  const failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
-  const ran = vitest.state.getFiles().length > 0;
-  await vitest.close();
-  freeHeapGrowth();
   if (!ran) {
     throw new UserError({
       file: options.needles.join(', '),
