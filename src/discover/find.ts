@@ -20,15 +20,21 @@ export function isSpecFile(path: string): boolean {
   return SPEC_FILE.test(path);
 }
 
-/** Whether a folder holds one of `WORKUP_FILES` (a folder that cannot be listed does not). */
-function isWorkupFolder(dir: string): boolean {
+/** Workups found, and the entry names of each workup folder among them, as they were listed to find it. */
+export interface FoundWorkups extends Found {
+  /** Listed once here, so that a loader neither lists nor stats the folder again (10,000 folders: 30,000 calls). */
+  folders: Map<string, string[]>;
+}
+
+/** A folder's entry names when it holds one of `WORKUP_FILES`; undefined otherwise, or when it cannot be listed. */
+function workupFolderNames(dir: string): string[] | undefined {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return false;
+    return undefined;
   }
-  return WORKUP_FILES.some((name) => names.includes(name));
+  return WORKUP_FILES.some((name) => names.includes(name)) ? names : undefined;
 }
 
 /**
@@ -36,8 +42,14 @@ function isWorkupFolder(dir: string): boolean {
  * (not descending into workups, `node_modules` or hidden folders) for workup folders, `*.workup.json` files and
  * `*.workups.jsonl` files (many workups, one a line).
  */
-export function findWorkups(patterns: string | readonly string[]): Promise<Found> {
-  return find(patterns, 'workups', (path, isDir) => {
+export async function findWorkups(patterns: string | readonly string[]): Promise<FoundWorkups> {
+  const folders = new Map<string, string[]>();
+  const isWorkupFolder = (dir: string): boolean => {
+    const names = workupFolderNames(dir);
+    if (names) folders.set(dir, names);
+    return names !== undefined;
+  };
+  const found = await find(patterns, 'workups', (path, isDir) => {
     if (!isDir) return [path];
     if (isWorkupFolder(path)) return [path];
     return walk(path, (dir, name, isChildDir) => {
@@ -46,6 +58,7 @@ export function findWorkups(patterns: string | readonly string[]): Promise<Found
       return WORKUP_FILE.test(name) ? 'take' : 'skip';
     });
   });
+  return { ...found, folders };
 }
 
 /** Spec files (`*.needle.yaml`, `*.rubric.yaml`, `*.cases.yaml`) named by files, folders (searched) and globs. */

@@ -84,7 +84,10 @@ export async function loadWorkups(patterns: string | readonly string[]): Promise
         const lines = await loadWorkupLines(path);
         for (const w of lines.workups) workups.push(w);
         for (const f of lines.failures) failures.push(f);
-      } else workups.push(await loadWorkup(path));
+      } else {
+        const names = found.folders.get(path);
+        workups.push(await (names ? loadFolder(path, names) : loadWorkup(path)));
+      }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       failures.push({ path, diagnostics: [...error.diagnostics] });
@@ -93,7 +96,8 @@ export async function loadWorkups(patterns: string | readonly string[]): Promise
   return { workups, failures };
 }
 
-async function loadFolder(dir: string): Promise<Workup> {
+/** A workup folder; `names`, its entries when the caller has listed it already. */
+async function loadFolder(dir: string, names: readonly string[] = listFolder(dir)): Promise<Workup> {
   const problems: Diagnostic[] = [];
   const failed = (error: unknown): undefined => {
     if (!(error instanceof UserError)) throw error;
@@ -110,7 +114,7 @@ async function loadFolder(dir: string): Promise<Workup> {
   const notePath = join(dir, 'note.md');
   const ledgerPath = join(dir, 'provenance.jsonl');
   // One listing instead of a failed open per absent file.
-  const present = new Set(listFolder(dir));
+  const present = new Set(names);
   const read = (name: string) => (present.has(name) ? readTextFile(join(dir, name), 'optional') : undefined);
   const noteText = read('note.md');
   const trajectoryText = read('trajectory.json');

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findWorkups } from '../../src/discover/find.js';
 import { formatDiagnostic, toolCalls, UserError } from '../../src/index.js';
 import { loadWorkup, loadWorkups } from '../../src/workup/load.js';
 import { useTmpDir } from '../helpers/tmp.js';
@@ -46,6 +47,21 @@ describe('loadWorkups on the fixture world', () => {
       'uncited',
       'unsupported',
     ]);
+  });
+
+  it('loads each folder from the listing that found it, as loadWorkup loads it alone', async () => {
+    const found = await findWorkups(FIXTURES);
+    expect(found.folders.get(join(FIXTURES, 'grounded'))?.sort()).toEqual([
+      'gold.trajectory.json',
+      'meta.json',
+      'note.md',
+      'provenance.jsonl',
+      'trajectory.json',
+    ]);
+    // The single-file workup is no folder: it has no listing.
+    expect([...found.folders.keys()]).toHaveLength(found.paths.length - 1);
+    const { workups } = await loadWorkups(FIXTURES);
+    expect(workups).toStrictEqual(await Promise.all(found.paths.map((path) => loadWorkup(path))));
   });
 
   it('reads the grounded workup whole: note, ledger, trajectory, gold and meta', async () => {
