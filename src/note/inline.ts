@@ -189,16 +189,22 @@ const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\0- <>\x7f]*)>/y;
 // An address's local part as micromark reads it (its `asciiAtext`): the spec's characters but `!`.
 const AUTOLINK_EMAIL =
   /<([A-Za-z0-9.#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
-// An open or closing tag on one line (CommonMark 0.31, section 6.6), as micromark reads it: an unquoted attribute
-// value ends at a `/` after its first character (`<b x=a/b>` is no tag to it).
-const OPEN_TAG =
-  /<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`][^ \t\r\n"'=<>`/]*|'[^'\r\n]*'|"[^"\r\n]*"))?)*[ \t]*\/?>/y;
-const CLOSING_TAG = /<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>/y;
+// The parts of a tag on one line (CommonMark 0.31, section 6.6), as micromark reads them: a tag name, and an
+// attribute's name and its whole `=` value, whose unquoted form ends at a `/` after its first character (`<b x=a/b>`
+// is no tag to it).
+const TAG_NAME = '[A-Za-z][A-Za-z0-9-]*';
+const ATTRIBUTE_NAME = '[ \\t]+[A-Za-z_:][A-Za-z0-9_.:-]*';
+const ATTRIBUTE = `${ATTRIBUTE_NAME}(?:[ \\t]*=[ \\t]*(?:[^ \\t\\r\\n"'=<>\`][^ \\t\\r\\n"'=<>\`/]*|'[^'\\r\\n]*'|"[^"\\r\\n]*"))?`;
+// An open or closing tag on one line.
+const OPEN_TAG = new RegExp(`<${TAG_NAME}(?:${ATTRIBUTE})*[ \\t]*/?>`, 'y');
+const CLOSING_TAG = new RegExp(`</${TAG_NAME}[ \\t]*>`, 'y');
 // The first line of a tag that goes on over a line ending (white space in a tag may hold one): an open tag's name,
 // its whole attributes, then at most one more begun (its name, its `=`, an open quote), or a closing tag's name.
 // When a `<` starts neither a tag on one line nor this, nothing of the kind starts there, and it is text.
-const TAG_GOES_ON =
-  /<(?:[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t\r\n"'=<>`][^ \t\r\n"'=<>`/]*|'[^'\r\n]*'|"[^"\r\n]*"))?)*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*(?:=[ \t]*(?:'[^'\r\n]*|"[^"\r\n]*)?)?)?|\/[A-Za-z][A-Za-z0-9-]*)[ \t]*(?:\r\n|\r|\n)/y;
+const TAG_GOES_ON = new RegExp(
+  `<(?:${TAG_NAME}(?:${ATTRIBUTE})*(?:${ATTRIBUTE_NAME}[ \\t]*(?:=[ \\t]*(?:'[^'\\r\\n]*|"[^"\\r\\n]*)?)?)?|/${TAG_NAME})[ \\t]*(?:\\r\\n|\\r|\\n)`,
+  'y',
+);
 
 /** Where a paragraph's text begins past the spaces and tabs before it. */
 function firstText(text: string): number {
