@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv } from '../parse/ajv.js';
 import type { Score } from './types.js';
 
 /**
@@ -34,7 +35,13 @@ export const VERDICT_EXPECTED =
 
 export type VerdictCheck = { ok: true; score: Score; rationale: string } | { ok: false; problem: string };
 
-const validate = new Ajv({ allErrors: true, strict: true }).compile(VERDICT_SCHEMA);
+let validator: ValidateFunction | undefined;
+
+/** The verdict schema's validator, compiled on the first answer read (a run without a judge never needs it). */
+function validate(data: unknown): boolean {
+  validator ??= newAjv({ allErrors: true, strict: true }).compile(VERDICT_SCHEMA);
+  return validator(data) as boolean;
+}
 
 /**
  * Reads a verdict from an answer's text. The answer is untrusted: it is parsed as JSON and checked against the
@@ -58,7 +65,7 @@ export function readVerdict(text: string): VerdictCheck {
     const verdict = value as { rationale: string; score: Score };
     return { ok: true, score: verdict.score, rationale: verdict.rationale };
   }
-  return { ok: false, problem: describe(validate.errors ?? [], value as Record<string, unknown>) };
+  return { ok: false, problem: describe(validator?.errors ?? [], value as Record<string, unknown>) };
 }
 
 /**

@@ -1,9 +1,10 @@
-import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { newAjv } from '../parse/ajv.js';
 import { migrateHistory } from '../report/trend/migrate.js';
 import { TREND_SCHEMA } from '../report/trend/schema.js';
 import type { TrendRun } from '../report/trend/types.js';
 
-let validateRun: ReturnType<Ajv['compile']> | undefined;
+let validateRun: ValidateFunction | undefined;
 
 /**
  * The runs of a trend.json that its JSON Schema accepts, and one line per run it does not (its index, its id, and
@@ -14,7 +15,7 @@ export function validRuns(data: { schema: 1 | 2; runs: unknown[] }): {
   rejected: string[];
 } {
   if (!validateRun) {
-    const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true });
+    const ajv = newAjv({ allErrors: false, strict: false, allowUnionTypes: true });
     ajv.addSchema(TREND_SCHEMA);
     validateRun = ajv.compile({ $ref: `${TREND_SCHEMA.$id}#/definitions/run` });
   }
