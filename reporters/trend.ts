@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
 import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks } from '../src/report/collect.js';
@@ -9,8 +9,23 @@ import { lendTrendStore, trackTrendWrite } from '../src/report/trend/pending.js'
 import { detectRevision } from '../src/report/trend/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
 import { detectEnvironment, metaLoader } from '../src/store/environment.js';
-import { resolveStore, storeName, withStore } from '../src/store/open.js';
+import {
+  type OpenStoreOptions,
+  openStore,
+  resolveStore,
+  storeName,
+  withOpenedStore,
+} from '../src/store/open.js';
 import { type Retention, retentionPolicy } from '../src/store/retention.js';
+import type { Store } from '../src/store/store.js';
+
+/**
+ * Below this resident size (the whole process, test worker threads included) the store is opened while the last
+ * spec's tests still run, not after them. Opening the embedded store is PostgreSQL starting in WebAssembly (0.4 s on
+ * the 2-core development VM), and a small run's tests leave the main thread idle for longer than that; a large run
+ * would hold PostgreSQL's 130-150 MB beside the test worker's heap at its peak, so it opens the store after.
+ */
+const OPEN_EARLY_BELOW_BYTES = 512 * 1024 * 1024;
 
 export interface NeedleworkTrendOptions {
   /**
@@ -62,6 +77,10 @@ export class NeedleworkTrendReporter implements Reporter {
   failure: string | undefined;
   /** The metas (model, agent version) of this run's workups, read as their tests finish. */
   private metas: ReturnType<typeof metaLoader> | undefined;
+  /** The spec modules of this run not yet collected. */
+  private uncollected = 0;
+  /** The store opened while the last tests ran (`OPEN_EARLY_BELOW_BYTES`), for this run's append. */
+  private opening: Promise<Store> | undefined;
 
   constructor(options: NeedleworkTrendOptions = {}) {
     this.options = {
@@ -77,12 +96,25 @@ export class NeedleworkTrendReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  onTestRunStart(): void {
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.metas = metaLoader(this.vitest?.config.root ?? process.cwd());
+    this.uncollected = specifications.length;
   }
 
   onTestModuleCollected(module: TestModule): void {
     this.metas?.noteModule(module);
+    if (--this.uncollected === 0) this.openEarly();
+  }
+
+  /**
+   * Once every spec is collected, only tests are left to run: a small run opens its store now, so that the append
+   * after the last test does not wait for PostgreSQL to start. A run that will not append opens nothing.
+   */
+  private openEarly(): void {
+    if (this.opening || this.skipReason() || process.memoryUsage.rss() >= OPEN_EARLY_BELOW_BYTES) return;
+    this.opening = openStore(this.storeLocation(), this.storeOptions());
+    // A store that cannot be opened is reported by the append, after the tests, in one line.
+    this.opening.catch(() => undefined);
   }
 
   /** The store this reporter appends to, resolved against the project root. */
@@ -102,40 +134,57 @@ export class NeedleworkTrendReporter implements Reporter {
     return retention;
   }
 
+  private storeOptions(): OpenStoreOptions {
+    return {
+      importOnCreate: [
+        resolve(this.vitest?.config.root ?? process.cwd(), this.options.outputFile),
+        resolve(this.vitest?.config.root ?? process.cwd(), LEGACY_TREND_FILE),
+      ],
+      note: (line) => process.stdout.write(`${line}\n`),
+      ...(this.options.lockTimeoutMs !== undefined && { lockTimeoutMs: this.options.lockTimeoutMs }),
+    };
+  }
+
+  /** The run's scope: a merged report is the whole sharded run, full, whatever the merging process was started with. */
+  private scope() {
+    return this.vitest && !this.vitest.config.mergeReports
+      ? detectScope(this.vitest as unknown as ScopeSource)
+      : ({ kind: 'full' } as const);
+  }
+
+  /** Why this run is not appended (one line for the user), or undefined when it is. */
+  private skipReason(): string | undefined {
+    const shard = this.vitest?.config.shard;
+    if (shard && !this.vitest?.config.mergeReports)
+      return `shard ${shard.index}/${shard.count} leaves the trend to \`vitest --merge-reports\``;
+    const scope = this.scope();
+    if (scope.kind === 'partial' && this.options.partialRuns === 'skip')
+      return `${describeScope(scope)} run not added to the results store ${storeName(this.storeLocation())} (set the trend reporter's partialRuns: 'record' to add it)`;
+    return undefined;
+  }
+
   private async write(testModules: ReadonlyArray<TestModule>, root: string): Promise<void> {
     this.appendedRun = undefined;
     this.failure = undefined;
-    const shard = this.vitest?.config.shard;
-    if (shard && !this.vitest?.config.mergeReports) {
-      process.stdout.write(
-        `needlework: shard ${shard.index}/${shard.count} leaves the trend to \`vitest --merge-reports\`\n`,
+    const opening = this.opening;
+    this.opening = undefined;
+    const skip = this.skipReason();
+    if (skip) {
+      await opening?.then(
+        (store) => store.close(),
+        () => undefined,
       );
+      process.stdout.write(`needlework: ${skip}\n`);
       return;
     }
     const location = this.storeLocation(root);
-    // A merged report is the whole sharded run: full, whatever the merging process was started with.
-    const scope =
-      this.vitest && !this.vitest.config.mergeReports
-        ? detectScope(this.vitest as unknown as ScopeSource)
-        : ({ kind: 'full' } as const);
-    if (scope.kind === 'partial' && this.options.partialRuns === 'skip') {
-      process.stdout.write(
-        `needlework: ${describeScope(scope)} run not added to the results store ${storeName(location)} (set the trend reporter's partialRuns: 'record' to add it)\n`,
-      );
-      return;
-    }
     const checks = collectChecks(testModules, root);
-    const run = buildTrendRun(checks, await detectRevision(root), new Date(), scope);
+    const run = buildTrendRun(checks, await detectRevision(root), new Date(), this.scope());
     const environment = await detectEnvironment(checks, root, this.metas);
     if (environment) run.environment = environment;
     try {
-      const { kept, dropped } = await withStore(
-        location,
-        {
-          importOnCreate: [resolve(root, this.options.outputFile), resolve(root, LEGACY_TREND_FILE)],
-          note: (line) => process.stdout.write(`${line}\n`),
-          ...(this.options.lockTimeoutMs !== undefined && { lockTimeoutMs: this.options.lockTimeoutMs }),
-        },
+      const { kept, dropped } = await withOpenedStore(
+        opening ?? openStore(location, this.storeOptions()),
         async (store) => {
           await store.append(run);
           const dropped = await store.prune(retentionPolicy(this.retention()));

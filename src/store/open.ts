@@ -87,12 +87,20 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
 }
 
 /** Opens the store, runs `fn` with it and closes it, whatever `fn` does. */
-export async function withStore<T>(
+export function withStore<T>(
   location: string,
   options: OpenStoreOptions,
   fn: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const store = await openStore(location, options);
+  return withOpenedStore(openStore(location, options), fn);
+}
+
+/** Runs `fn` with the store that `opening` opens (an `openStore` begun earlier) and closes it, whatever `fn` does. */
+export async function withOpenedStore<T>(
+  opening: Promise<Store>,
+  fn: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await opening;
   try {
     return await fn(store);
   } finally {

@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Vitest } from 'vitest/node';
+import type { TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import { describeScope, detectScope, scopeKey } from '../../src/report/trend/scope.js';
 import { openStore } from '../../src/store/open.js';
@@ -74,4 +74,56 @@ describe('the trend reporter and partial runs', () => {
       write.mockRestore();
     }
   }, 120_000);
+
+  /** A collected spec module with no workup suites. */
+  const collected = { children: { allSuites: () => [] } } as unknown as TestModule;
+  const specs = (n: number) => Array.from({ length: n }, () => ({}) as TestSpecification);
+  const until = async (ok: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((done) => setTimeout(done, 50));
+  };
+
+  it('opens the store of a small full run once the last spec is collected, before its tests end, and appends through it', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const store = join(root, '.needlework', 'store');
+    const lock = `${store}.lock`;
+    try {
+      const reporter = new NeedleworkTrendReporter();
+      reporter.onInit(fakeVitest({}));
+      reporter.onTestRunStart(specs(2));
+      reporter.onTestModuleCollected(collected);
+      // One spec of two: its tests may still declare more, so nothing is opened yet.
+      await new Promise((done) => setTimeout(done, 200));
+      expect(await readdir(root)).toEqual([]);
+      reporter.onTestModuleCollected(collected);
+      await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
+      // The lock is held while the tests still run: the store was opened for this run's append.
+      expect((await stat(lock)).isFile()).toBe(true);
+      await reporter.onTestRunEnd([]);
+      expect(reporter.failure).toBeUndefined();
+      expect(reporter.appendedRun).toBeDefined();
+      expect(await stat(lock).catch(() => undefined)).toBeUndefined();
+      const opened = await openStore(store, { mustExist: true });
+      const history = await historyOf(opened);
+      await opened.close();
+      expect(history.runs.map((run) => run.id)).toEqual([reporter.appendedRun]);
+    } finally {
+      write.mockRestore();
+    }
+  }, 120_000);
+
+  it('opens nothing early for a run it will not append', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const reporter = new NeedleworkTrendReporter();
+      reporter.onInit(fakeVitest({ watch: true }, ['a.test.ts']));
+      reporter.onTestRunStart(specs(1));
+      reporter.onTestModuleCollected(collected);
+      await new Promise((done) => setTimeout(done, 300));
+      expect(await readdir(root)).toEqual([]);
+      await reporter.onTestRunEnd([]);
+      expect(await readdir(root)).toEqual([]);
+    } finally {
+      write.mockRestore();
+    }
+  });
 });
