@@ -28,8 +28,8 @@ import { type InlineSource, inlineRuns, inlineText, lineEndRuns } from './inline
  *
  * It gives exactly the blocks `mdastBlocks` gives (mdast-util-from-markdown, micromark 4), or undefined for what is
  * left to that parser: a definition label holding a tab that may take it past 999 columns, a paragraph or heading
- * whose inline content `inline.ts` refuses, a NUL beside an emphasis delimiter, and an HTML tag name run into an
- * attribute (`<a:b>`, which micromark reads against the spec) where no paragraph goes on.
+ * whose inline content `inline.ts` refuses, and an HTML tag name run into an attribute (`<a:b>`, which micromark
+ * reads against the spec) where no paragraph goes on.
  */
 
 const DOCUMENT = 0;
@@ -85,13 +85,6 @@ function open(kind: number): Open {
   };
 }
 
-/**
- * What the full parser reads in ways this one does not: a NUL beside an emphasis delimiter (micromark reads a NUL as
- * U+FFFD, yet `**\0*` is no emphasis to it where `**\uFFFD*` is). Other control characters, and a NUL elsewhere, are
- * read alike by both (the differential test writes them into notes), so one of them no longer sends a 1 MB note to
- * the full parser (4-5 s of CPU).
- */
-const REFUSED = /[*_]\0|\0[*_]/;
 /** An attribute's unquoted value in a tag. */
 const UNQUOTED_VALUE = /=[ \t]*[^ \t"']/;
 /** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
@@ -115,12 +108,13 @@ const REFUSE = Symbol('refuse');
 
 /** The note's blocks, as `mdastBlocks` gives them, or undefined when the full parser must read the note. */
 export function parseBlocks(source: string): NoteBlock[] | undefined {
-  if (REFUSED.test(source)) return undefined;
   // micromark drops a leading byte-order mark, and counts its offsets from the text after it.
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   try {
-    // micromark reads a NUL as U+FFFD, one code unit for one: every offset stays the source's.
-    return PARSER.parse(text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
+    // micromark reads a NUL as U+FFFD, one code unit for one: every offset stays the source's. Control characters
+    // and NULs are read alike by both parsers (the differential test writes them into notes), so one of them does not
+    // send a 1 MB note to the full parser (4-5 s of CPU).
+    return text.includes('\0') ? PARSER.parse(text.replaceAll('\0', '\uFFFD'), text) : PARSER.parse(text);
   } catch (error) {
     if (error === REFUSE) return undefined;
     throw error;
@@ -142,6 +136,8 @@ const FLOWS: number[] = [];
  */
 class BlockParser {
   private source = '';
+  /** The note as written, when it holds a NUL (`InlineSource.written`). */
+  private written: string | undefined;
   private mayDefine = false;
   private hasCR = false;
   /** The note's definitions (section 4.7), read as its paragraphs close; a new reader for each note that may define. */
@@ -182,8 +178,10 @@ class BlockParser {
   private flowStart = 0;
   private interruptUncertain = false;
 
-  parse(source: string): NoteBlock[] {
+  /** Parses `source`; `written` is the note as written when `source` reads its NULs as U+FFFD. */
+  parse(source: string, written?: string): NoteBlock[] {
     this.source = source;
+    this.written = written;
     this.mayDefine = source.includes(']:');
     if (this.mayDefine) this.definitions = new DefinitionReader();
     this.pending = [];
@@ -550,13 +548,13 @@ class BlockParser {
     };
     if (this.mayDefine && content.includes(']'))
       this.pending.push({
-        input: { text: content, joined: [0], source: [0] },
+        input: this.inlineSource(content, [0], [start]),
         markup: MARKUP.test(content),
         runs: undefined,
         heading: block,
       });
     else if (MARKUP.test(content)) {
-      const text = inlineText(content);
+      const text = inlineText(this.inlineSource(content, [0], [start]));
       if (text === undefined) throw REFUSE;
       block.title = text;
     }
@@ -693,12 +691,12 @@ class BlockParser {
     let runs: TextRun[] | undefined;
     let pending: Pending | undefined;
     if (markup || later || paragraph.trailing) {
-      const input: InlineSource = {
+      const input = this.inlineSource(
         text,
         joined,
-        source: starts.slice(first, last + 1),
-        flow: this.flows.slice(first, last + 1),
-      };
+        starts.slice(first, last + 1),
+        this.flows.slice(first, last + 1),
+      );
       if (later) {
         runs = [];
         pending = { input, markup: markup || paragraph.trailing, runs, heading: undefined };
@@ -727,6 +725,19 @@ class BlockParser {
       else block = { kind: 'paragraph', paragraphs: [runs] };
     }
     this.blocks[paragraph.slot] = block;
+  }
+
+  /** The inline content `text` of lines that start at `source` (and at `joined` in `text`), for `inlineRuns`. */
+  private inlineSource(
+    text: string,
+    joined: readonly number[],
+    source: readonly number[],
+    flow?: readonly number[],
+  ): InlineSource {
+    const input: InlineSource = { text, joined, source };
+    if (flow) input.flow = flow;
+    if (this.written !== undefined) input.written = this.written;
+    return input;
   }
 
   /** The inline content left for the end, read against every definition of the note (section 6.3). */

@@ -27,6 +27,8 @@ export interface InlineSource {
   source: readonly number[];
   /** Where each line starts after its containers' prefixes (its indent included), or -1 where a tab is split. */
   flow?: readonly number[];
+  /** The note as written, when it holds a NUL (`text` holds U+FFFD there, as micromark reads it): see `leftOf`. */
+  written?: string;
 }
 
 const DATA = 0;
@@ -147,10 +149,10 @@ export function lineEndRuns(input: InlineSource): TextRun[] {
 }
 
 /** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
-export function inlineText(text: string): string | undefined {
+export function inlineText(input: InlineSource): string | undefined {
   return unlessGivenUp(() => {
     let out = '';
-    for (const run of flatten(tokenize(text, undefined), { text, joined: [0], source: [0] })) out += run.text;
+    for (const run of flatten(tokenize(input.text, undefined), input)) out += run.text;
     return out;
   });
 }
@@ -664,8 +666,7 @@ function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRu
       case DELIM:
         // A run closes emphasis with its first characters and opens it with its last; what is left is text.
         if (t.closed > 0) flush();
-        if (t.left > 0)
-          data(text.slice(t.start + t.closed, t.end - t.opened), t.start + t.closed, t.end - t.opened);
+        if (t.left > 0) data(leftOf(t, input), t.start + t.closed, t.end - t.opened);
         if (t.opened > 0) flush();
         break;
       case CODE:
@@ -691,7 +692,7 @@ function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRu
           let alt = '';
           while (tokens[k] !== close) {
             k++;
-            alt += altText(tokens[k]!, text);
+            alt += altText(tokens[k]!, input);
           }
           // A reference image keeps no alt text in the tree the note model reads (mdast's `imageReference` has no
           // children to walk).
@@ -708,8 +709,22 @@ function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRu
   return runs;
 }
 
+/**
+ * What emphasis left of a delimiter run: the text between the characters that closed emphasis (from its start) and
+ * those that opened it (from its end). As micromark reads it, with one quirk: its preprocessor keeps a NUL as a chunk
+ * of its own, and when emphasis opens with the end of a run just before one, the run's end moves back from a point
+ * that lies on that chunk, where the text is sliced up to the chunk, the run's whole end: `**\0*` is `**` and
+ * emphasis (CommonMark's reference reads `*`). Read alike, so that a NUL there need not send the note to micromark.
+ */
+function leftOf(t: Token, input: InlineSource): string {
+  if (t.left === 0) return '';
+  const nul =
+    t.opened > 0 && input.written !== undefined && input.written.charCodeAt(sourceAt(input, t.end)) === 0;
+  return input.text.slice(t.start + t.closed, nul ? t.end : t.end - t.opened);
+}
+
 /** What a token inside an image's label adds to its alt text (mdast-util-to-string of the label). */
-function altText(t: Token, text: string): string {
+function altText(t: Token, input: InlineSource): string {
   switch (t.kind) {
     case DATA:
     case CODE:
@@ -718,7 +733,7 @@ function altText(t: Token, text: string): string {
     case HTML:
       return t.value;
     case DELIM:
-      return text.slice(t.start + t.closed, t.end - t.opened);
+      return leftOf(t, input);
     case OPEN:
       return t.match ? '' : t.value;
     default:

@@ -74,6 +74,12 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     expect(note.segments[0]!.text).toBe('a\uFFFD b');
     expect(note.segments).toHaveLength(19_001);
   },
+  // A NUL by an emphasis delimiter, which micromark reads with a quirk of its own (see `leftOf` in inline.ts).
+  'nul-by-an-emphasis-delimiter-in-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments[0]!.text).toBe('a **\uFFFD b');
+    expect(note.segments).toHaveLength(19_001);
+  },
   'byte-order-mark-before-a-megabyte-of-bullets': (note, source) => {
     expect(parseBlocks(source)).toBeDefined();
     expect(note.sections.map((s) => s.title)).toEqual(['Workup', 'Findings']);
