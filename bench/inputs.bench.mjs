@@ -100,6 +100,20 @@ const cases = [
     `\uFEFF${bulletsWith('')}`,
     loadNoteFolder,
   ],
+  // An HTML comment in a line, and comments that never close: the full parser's until 2026-11-27 (3.2 s, and more
+  // than 10 minutes).
+  [
+    'note.md, 1 MB of cited bullets, one HTML comment',
+    'w/note.md',
+    bulletsWith(' <!-- checked twice -->'),
+    loadNoteFolder,
+  ],
+  [
+    'note.md, one 1 MB paragraph of comments and instructions that never close',
+    'w/note.md',
+    `# Workup\n\n${fill(MB, () => 'a <!-- b <? c <!D')} [cite:g1]\n`,
+    loadNoteFolder,
+  ],
   // A NUL by an emphasis delimiter: the full parser's until 2026-11-27 (4.2-4.5 s), for a quirk of micromark's.
   [
     'note.md, 1 MB of cited bullets, one NUL by an emphasis delimiter',

@@ -92,8 +92,8 @@ function token(kind: number, start: number, end: number, value: string): Token {
 const GIVE_UP = Symbol('give up');
 
 /**
- * A paragraph's tokens, and where the first backtick run that opens no code span stands in its text, or -1. After
- * one, micromark ends a text node that ends with a line ending (before a token other than text) not there but where
+ * A paragraph's tokens, and where the first backtick run that opens no code span (or the first comment, CDATA
+ * section, declaration or instruction that never ends) stands in its text, or -1. After one, micromark ends a text node that ends with a line ending (before a token other than text) not there but where
  * the next line starts after its containers' prefixes (`InlineSource.flow`), its indent not included; `flatten` does
  * the same.
  */
@@ -215,6 +215,55 @@ function firstText(text: string): number {
   return i;
 }
 
+/** `declarationEnd` of a construct that begins but never ends: the `<` is text. */
+const UNCLOSED = -2;
+
+/**
+ * The end of the comment (`<!-- -->`, `<!-->`), CDATA section, declaration (`<!DOCTYPE x>`) or processing instruction
+ * (`<? ?>`) that the `<` at `i` begins, as micromark's html-text reads them (CommonMark 0.31, section 6.6); -1 when
+ * none begins there, `UNCLOSED` when one begins and never ends (either way that `<` is text). It may go on over line
+ * endings, the next line's prefix and indent not in `text`, as micromark's paragraph content has them.
+ */
+function declarationEnd(text: string, i: number, find: CloserFinder): number {
+  let end: number;
+  if (text.charCodeAt(i + 1) === 63) end = find('?>', i + 2);
+  else {
+    const c = text.charCodeAt(i + 2);
+    // A comment's opening dashes may be its closing ones: `<!-->` and `<!--->` are comments.
+    if (c === 45) {
+      if (text.charCodeAt(i + 3) !== 45) return -1;
+      end = find('-->', i + 2);
+    } else if (c === 91) {
+      if (!text.startsWith('CDATA[', i + 3)) return -1;
+      end = find(']]>', i + 9);
+    } else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) end = find('>', i + 3);
+    else return -1;
+  }
+  return end === -1 ? UNCLOSED : end;
+}
+
+/** Where the first `closer` at or after `from` ends, or -1 when there is none. */
+type CloserFinder = (closer: string, from: number) => number;
+
+/**
+ * A `CloserFinder` over `text` that keeps each closer's last answer and reuses it while it still holds, so that a
+ * paragraph of 10,000 unclosed `<!--` is searched once, not once for each (the searches it makes cover disjoint
+ * stretches of the text).
+ */
+function closerFinder(text: string): CloserFinder {
+  const last = new Map<string, { from: number; at: number }>();
+  return (closer, from) => {
+    const seen = last.get(closer);
+    let at: number;
+    if (seen && seen.from <= from && (seen.at === -1 || seen.at >= from)) at = seen.at;
+    else {
+      at = text.indexOf(closer, from);
+      last.set(closer, { from, at });
+    }
+    return at === -1 ? -1 : at + closer.length;
+  };
+}
+
 /** The greatest depth of parentheses micromark allows in a link destination. */
 const DESTINATION_BALANCE = 32;
 
@@ -225,11 +274,14 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
   const n = text.length;
   // Backtick runs by length, each list in order, with a cursor that only moves on: a closer is looked for once.
   let backticks: Map<number, { at: number[]; next: number }> | undefined;
+  let findCloser: CloserFinder | undefined;
   let dataStart = 0;
   const flushData = (to: number): void => {
     if (to > dataStart) tokens.push(token(DATA, dataStart, to, text.slice(dataStart, to)));
   };
   const opens: Token[] = [];
+  // How many of `opens` are images: in an image's label, a comment over lines is the full parser's (see below).
+  let imagesOpen = 0;
   // Brackets below this depth of `opens` may no longer open a link (a link holds no link).
   let inactiveBelow = 0;
   const delims: Token[] = [];
@@ -383,11 +435,31 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
         CLOSING_TAG.lastIndex = i;
         match = CLOSING_TAG.exec(text);
       }
+      if (!match && (next === 33 || next === 63)) {
+        // A comment, a CDATA section, a declaration or an instruction (`<!`, `<?`) on one line; a `<` that begins
+        // the paragraph is the full parser's (there an HTML block may start).
+        findCloser ??= closerFinder(text);
+        const end = declarationEnd(text, i, findCloser);
+        // One over lines inside an image's label is the full parser's: the alt text holds its value, which micromark
+        // takes with the next line's prefix as its own.
+        if (end > 0 && imagesOpen > 0 && LINE_ENDING.test(text.slice(i, end))) throw GIVE_UP;
+        if (end !== -1 && i === firstText(text)) throw GIVE_UP;
+        if (end < 0) {
+          // One begun that never ends was read up to the paragraph's end, as an unticked run is (see `untickedAt`).
+          if (end === UNCLOSED && untickedAt === -1) untickedAt = i;
+          i++;
+          continue;
+        }
+        flushData(i);
+        tokens.push(token(HTML, i, end, text.slice(i, end)));
+        i = end;
+        dataStart = i;
+        continue;
+      }
       if (!match) {
-        // A comment, a declaration or an instruction (`<!`, `<?`), or a tag over lines: the full parser's. So is a
-        // `<` that begins the paragraph: there an HTML block may start, and micromark's reading of a complete tag
-        // there is not its reading of one in a line (`<a b=c =d>` is a block to it).
-        if (next === 33 || next === 63) throw GIVE_UP;
+        // A tag over lines: the full parser's. So is a `<` that begins the paragraph: there an HTML block may start,
+        // and micromark's reading of a complete tag there is not its reading of one in a line (`<a b=c =d>` is a
+        // block to it).
         if (letter || next === 47) {
           TAG_GOES_ON.lastIndex = i;
           if (i === firstText(text) || TAG_GOES_ON.test(text)) throw GIVE_UP;
@@ -413,6 +485,7 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
       t.index = tokens.length;
       tokens.push(t);
       opens.push(t);
+      if (image) imagesOpen++;
       lastBracket = i;
       i = end;
       dataStart = i;
@@ -421,6 +494,7 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
     if (c === 93 && opens.length > 0) {
       flushData(i);
       const opener = opens.pop()!;
+      if (opener.image) imagesOpen--;
       const active = opener.image || opens.length >= inactiveBelow;
       if (opens.length < inactiveBelow) inactiveBelow = opens.length;
       let end = -1;

@@ -92,6 +92,22 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     expect(note.segments[0]!.text).toBe('Ash Cell is co-l<cated at Compound-Alpha.');
     expect(note.segments).toHaveLength(19_001);
   },
+  // An HTML comment in a line, and a paragraph of comments, instructions and declarations that never close: both
+  // were the full parser's (3.2 s; more than 10 minutes, micromark reading each to the paragraph's end).
+  'html-comment-in-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments[0]!.text).toBe('Ash Cell met Wren at the depot.');
+    expect(note.segments).toHaveLength(19_001);
+  },
+  'comments-that-never-close-in-one-paragraph': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments).toHaveLength(1);
+    expect(note.citations).toHaveLength(1);
+    // All of it text (sentences break after each `!` and `?`, and are tidied, so only spaces move).
+    expect(note.segments[0]!.text.replace(/ /g, '')).toBe(
+      source.slice('# Workup\n\n'.length, -'[cite:g1]\n'.length).replace(/ /g, ''),
+    );
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);
