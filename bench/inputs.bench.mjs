@@ -165,6 +165,13 @@ const cases = [
     loadSpecs,
   ],
   [
+    // The same typo after a `%YAML 1.2` directive (the file went to the Document until 2026-11-27: 2.2 s CPU).
+    'cases YAML, 1 MB of cases after a %YAML 1.2 directive, one typo',
+    'd.cases.yaml',
+    `%YAML 1.2\n---\n${peerCases('directive', ' stricter')}`,
+    loadSpecs,
+  ],
+  [
     // The fuzzer's: a run of `[` after a flow map on line after line, each an error token (15 s before reading stopped
     // at a thousand errors).
     'cases YAML, 1 MB of stray brackets after flow maps',

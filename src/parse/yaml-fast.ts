@@ -3,7 +3,7 @@
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
 // (returns undefined) on everything whose meaning it does not pin down the same way: aliases that the `yaml` path's
 // alias limit might refuse (an anchor aliased 100 times, an alias inside an anchored node), anchors and aliases on
-// keys, tags other than `!!str` on a scalar, block lists with an empty item, directives, keys that only `yaml` spells
+// keys, tags other than `!!str` on a scalar, block lists with an empty item, directives other than `%YAML 1.2`, keys that only `yaml` spells
 // differently, and any error. The caller then takes the `yaml` path, so what that path reports stays the single
 // source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
@@ -68,6 +68,26 @@ const CORE = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, fl
 
 /** Thrown from the listener to stop at the first construct this path leaves to the `yaml` package. */
 class NotFast extends Error {}
+
+/** A line that starts with `%` (a directive, before a document). */
+const DIRECTIVE = /^%/gm;
+/** `%YAML 1.2` lines, blank and comment lines, then the document's `---`. */
+const YAML_1_2_HEADER =
+  /(?:%YAML 1\.2[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n)|[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*---(?=[ \t\r\n]|$)/y;
+
+/**
+ * Whether the text's directives (if any) leave its meaning to YAML 1.2 as both parsers read it: none, or `%YAML 1.2`
+ * (the version both read by default) before the document's `---`. `%YAML 1.1` changes the schema and `%TAG` the
+ * tags, which js-yaml does not honour as the `yaml` package does: such a text is that package's.
+ */
+function plainDirectives(text: string, from: number): boolean {
+  DIRECTIVE.lastIndex = from;
+  if (!DIRECTIVE.test(text)) return true;
+  YAML_1_2_HEADER.lastIndex = from;
+  if (!YAML_1_2_HEADER.test(text)) return false;
+  DIRECTIVE.lastIndex = YAML_1_2_HEADER.lastIndex;
+  return !DIRECTIVE.test(text);
+}
 
 /** What `loadYamlFast` records beside the values. */
 export interface FastYamlOptions {
@@ -143,15 +163,14 @@ interface Shape {
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
  * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias its alias limit might refuse, an
  * anchor, alias or tag on a key, an anchored or tagged empty node, a tag other than `!!str`, a block list with an
- * empty item, a directive, a `null` key, a flow collection over several lines that the `yaml` lexer cuts short
+ * empty item, a directive other than `%YAML 1.2`, a `null` key, a flow collection over several lines that the `yaml` lexer cuts short
  * (`flowCutShort`). With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys,
  * where this path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
-  // A `%YAML 1.1` directive changes the schema; js-yaml would not honour it the way `yaml` does.
-  if (/^%/m.test(text)) return undefined;
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!plainDirectives(text, shift)) return undefined;
   let root: Shape | undefined;
   let rootStart = Number.NaN;
   let index: LineIndex | undefined;

@@ -76,6 +76,8 @@ cases:
   'empty and null values':
     'a:\nb: ~\nc: null\nd: [null, 2]\ne:   # comment\nf: {g: , h: 1, i:}\nj:\n\nk:\n  l:\n  m: 1\nn: \t\no: x\n',
   'a document start marker and a comment first': '# heading comment\n---\na: 1\nb:\n  c: [2]\n',
+  'a %YAML 1.2 directive':
+    '%YAML 1.2 # the version\n# a comment\n\n--- # start\na: 1\nb:\n  c: [2, "%x"]\nd: |\n  %not a directive\n',
   'cases as a task-cases file writes them': `id: support
 defaults:
   answer:
@@ -169,5 +171,13 @@ describe('the light path places every node where the yaml Document places it', (
       workups: ['grounded', 'guessed', 'single-file'],
     });
     expect(loadYamlFast('a:\n  b: { c: 1,\n   d: 2 }\n')?.value).toEqual({ a: { b: { c: 1, d: 2 } } });
+  });
+
+  it('leaves directives other than %YAML 1.2 to the yaml Document, which honours them', () => {
+    expect(loadYamlFast('%YAML 1.1\n---\na: yes\n')).toBeUndefined();
+    expect(parseYaml('%YAML 1.1\n---\na: yes\n', 'a.yaml').value).toEqual({ a: true });
+    expect(loadYamlFast('%TAG !e! tag:example.com,2000:\n---\na: 1\n')).toBeUndefined();
+    expect(loadYamlFast('%YAML 1.2\n---\na: 1\n...\n%YAML 1.2\n---\nb: 2\n')).toBeUndefined();
+    expect(loadYamlFast('%YAML 1.2\n---\na: yes\n')?.value).toEqual({ a: 'yes' });
   });
 });
