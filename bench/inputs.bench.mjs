@@ -114,6 +114,13 @@ const cases = [
     `# Workup\n\n${fill(MB, () => 'a <!-- b <? c <!D')} [cite:g1]\n`,
     loadNoteFolder,
   ],
+  // A code span over two lines: the full parser's until 2026-11-27.
+  [
+    'note.md, 1 MB of cited bullets, one code span over two lines',
+    'w/note.md',
+    bulletsWith(' `grep -r\n  depot`'),
+    loadNoteFolder,
+  ],
   // A NUL by an emphasis delimiter: the full parser's until 2026-11-27 (4.2-4.5 s), for a quirk of micromark's.
   [
     'note.md, 1 MB of cited bullets, one NUL by an emphasis delimiter',

@@ -168,6 +168,8 @@ class BlockParser {
   private blank = false;
   /** Whether a list item opened on this line interrupts (see `line`). */
   private interrupt = false;
+  /** Whether a blank line since the last line that was not blank closed an item or a block quote. */
+  private closedByBlank = false;
   // The open paragraph's lines: where each one's content starts, where it ends (line ending excluded), where the next
   // line starts, and where it starts after its containers' prefixes (see `InlineSource.flow`); filled by index.
   private readonly starts = STARTS;
@@ -356,6 +358,12 @@ class BlockParser {
     this.matched = matched;
     this.flowStart = this.partialTab ? -1 : this.offset;
     const allClosed = matched === this.depth;
+    // A blank line ends an item that began blank here; micromark ends it at the next line that is not blank, so that
+    // line is one that closed containers (see `Open.uncertain`).
+    const closedByBlank = this.closedByBlank;
+    if (!this.blank) this.closedByBlank = false;
+    else if (!allClosed && stack.slice(matched, this.depth).some((b) => b.kind === ITEM || b.kind === QUOTE))
+      this.closedByBlank = true;
     let container = stack[matched - 1]!;
     // Whether new list items interrupt (micromark's `interrupt`, set for the whole line): when every open container
     // continues and a paragraph or indented code is open. Then an item may not be empty, and an ordered one must be
@@ -465,7 +473,7 @@ class BlockParser {
         // 4.4 indented code
         this.advanceOffset(4, true);
         const code = open(INDENTED);
-        code.uncertain = !allClosed;
+        code.uncertain = !allClosed || closedByBlank;
         this.addChild(code);
         return;
       }
@@ -734,7 +742,7 @@ class BlockParser {
     source: readonly number[],
     flow?: readonly number[],
   ): InlineSource {
-    const input: InlineSource = { text, joined, source };
+    const input: InlineSource = { text, joined, source, note: this.source };
     if (flow) input.flow = flow;
     if (this.written !== undefined) input.written = this.written;
     return input;

@@ -29,6 +29,8 @@ export interface InlineSource {
   flow?: readonly number[];
   /** The note as written, when it holds a NUL (`text` holds U+FFFD there, as micromark reads it): see `leftOf`. */
   written?: string;
+  /** The note as read (a NUL as U+FFFD), which `source` and `flow` are offsets into: see `codeOverLines`. */
+  note?: string;
 }
 
 const DATA = 0;
@@ -107,7 +109,7 @@ interface Tokenized {
  * labels (normalized, see `definitions.ts`), none when omitted.
  */
 export function inlineRuns(input: InlineSource, labels?: ReadonlySet<string>): TextRun[] | undefined {
-  return unlessGivenUp(() => flatten(tokenize(input.text, labels), input));
+  return unlessGivenUp(() => flatten(tokenize(input, labels), input));
 }
 
 /**
@@ -152,7 +154,7 @@ export function lineEndRuns(input: InlineSource): TextRun[] {
 export function inlineText(input: InlineSource): string | undefined {
   return unlessGivenUp(() => {
     let out = '';
-    for (const run of flatten(tokenize(input.text, undefined), input)) out += run.text;
+    for (const run of flatten(tokenize(input, undefined), input)) out += run.text;
     return out;
   });
 }
@@ -264,10 +266,48 @@ function closerFinder(text: string): CloserFinder {
   };
 }
 
+/**
+ * A code span's content that goes on over lines, as micromark keeps it (and mdast's `inlineCode` value): each line
+ * ending as written, and each next line from where its containers' prefixes end, its indent included (which a
+ * paragraph's text leaves out). A line that starts inside a tab is the full parser's.
+ */
+function codeOverLines(input: InlineSource, from: number, to: number): string {
+  const { text, joined, source, flow, note } = input;
+  if (flow === undefined || note === undefined) throw GIVE_UP;
+  let line = lineAt(joined, from);
+  let out = '';
+  let at = from;
+  while (line + 1 < joined.length && joined[line + 1]! <= to) {
+    line++;
+    const start = flow[line]!;
+    if (start < 0) throw GIVE_UP;
+    out += text.slice(at, joined[line]) + note.slice(start, source[line]);
+    at = joined[line]!;
+  }
+  return out + text.slice(at, to);
+}
+
+/**
+ * A code span's content without its padding (section 6.1): one space or line ending at each end, taken off when it
+ * has both and something other than spaces and line endings between (a tab or a no-break space is content).
+ */
+function withoutPadding(content: string): string {
+  const first = content.charCodeAt(0);
+  const last = content.charCodeAt(content.length - 1);
+  if (!(first === 32 || first === 10 || first === 13) || !(last === 32 || last === 10 || last === 13))
+    return content;
+  if (!CODE_DATA.test(content)) return content;
+  const head = first === 13 && content.charCodeAt(1) === 10 ? 2 : 1;
+  const tail = last === 10 && content.charCodeAt(content.length - 2) === 13 ? 2 : 1;
+  return content.slice(head, content.length - tail);
+}
+const CODE_DATA = /[^ \r\n]/;
+
 /** The greatest depth of parentheses micromark allows in a link destination. */
 const DESTINATION_BALANCE = 32;
 
-function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokenized {
+function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined): Tokenized {
+  const { text } = input;
   const defines = labels !== undefined && labels.size > 0;
   let untickedAt = -1;
   const tokens: Token[] = [];
@@ -330,12 +370,11 @@ function tokenize(text: string, labels: ReadonlySet<string> | undefined): Tokeni
       }
       const close = runs.at[runs.next]!;
       runs.next++;
-      let content = text.slice(end, close);
-      if (LINE_ENDING.test(content)) throw GIVE_UP;
-      if (content.length > 1 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '')
-        content = content.slice(1, -1);
+      const content = LINE_ENDING.test(text.slice(end, close))
+        ? codeOverLines(input, end, close)
+        : text.slice(end, close);
       flushData(i);
-      tokens.push(token(CODE, i, close + length, content));
+      tokens.push(token(CODE, i, close + length, withoutPadding(content)));
       i = close + length;
       dataStart = i;
       continue;

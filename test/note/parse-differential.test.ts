@@ -111,6 +111,10 @@ const markup = fc.constantFrom(
   '_x',
   // Control characters (NUL, a terminal's escape sequence, vertical tab, form feed): read by the block parser since
   // 2026-11-27, where one of them used to send the whole note to the full parser.
+  // Code spans over lines, and a tab or a no-break space between a code span's spaces.
+  '`a\nb`',
+  '` \t `',
+  '` \u00a0 `',
   // A `<` that starts no tag (`<cated at`, a tag over lines is the full parser's), addresses that begin with a
   // symbol, and an unquoted value that micromark ends at a `/`.
   '<cated at',
@@ -629,6 +633,39 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
       { numRuns: 5_000, seed: 27 },
     );
     expect(read).toBeGreaterThanOrEqual(4_500);
+  });
+
+  it('reads a code span over lines as micromark keeps it, and takes off only spaces and line endings as padding', () => {
+    for (const source of [
+      'a `b\n   c` d',
+      '- a ``b\n  c\r\n  d`` e [cite:g1]',
+      '> a `b\n>    c` d\n> e',
+      '1. a `\n   b\n   ` c',
+      '> a `b\nc` d',
+      'a ` \t ` b ` \u00a0 ` c `  ` d',
+    ]) {
+      expect(parseBlocks(source), JSON.stringify(source)).toBeDefined();
+      expect(parseBlocks(source), JSON.stringify(source)).toStrictEqual(mdastBlocks(source));
+      expect(parseNote(source), JSON.stringify(source)).toStrictEqual(parseNoteV1(source));
+    }
+    // A tab or a no-break space is content: only the spaces around it are padding (a trim() took them all).
+    expect(parseBlocks('a ` \t ` b')![0]).toMatchObject({
+      paragraphs: [[{ text: 'a ' }, { text: '\t' }, { text: ' b' }]],
+    });
+    // The next line's indent is the code's, though the paragraph's text leaves it out.
+    expect(parseBlocks('a `b\n   c` d')![0]).toMatchObject({
+      paragraphs: [[{ text: 'a ' }, { text: 'b\n   c' }, { text: ' d' }]],
+    });
+  });
+
+  it('leaves to the full parser indented code after an item a blank line ended, where an empty item follows', () => {
+    // micromark ends an item that began blank at the next line that is not blank, not at the blank line: the code
+    // there is opened on a line that closed containers, where its reading of an interrupting item is its own.
+    for (const source of ['*\n\n    a\n*', '*\n\n\n    a\n*', '> *\n>\n>     a\n> *']) {
+      expect(parseBlocks(source) ?? mdastBlocks(source), source).toStrictEqual(mdastBlocks(source));
+    }
+    expect(parseBlocks('*\n\n    a\n*')).toBeUndefined();
+    expect(parseBlocks('a\n\n    a\n*')).toStrictEqual(mdastBlocks('a\n\n    a\n*'));
   });
 
   it('leaves to the full parser what it does not read: HTML on a lazy line, a long label with a tab', () => {
