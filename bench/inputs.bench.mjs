@@ -114,6 +114,20 @@ const cases = [
     `# Workup\n\n${fill(MB, () => 'a <!-- b <? c <!D')} [cite:g1]\n`,
     loadNoteFolder,
   ],
+  // A tag over two lines, and 90 KB of comments that never close beside one: the full parser's until 2026-11-27
+  // (the second 22 s: micromark reads each comment to its paragraph's end).
+  [
+    'note.md, 1 MB of cited bullets, one tag over two lines',
+    'w/note.md',
+    bulletsWith(' <span\n  class="x">'),
+    loadNoteFolder,
+  ],
+  [
+    'note.md, 90 KB of comments that never close, a tag over two lines after them',
+    'w/note.md',
+    `# Workup\n\n${'a <!-- b '.repeat(10_000)}[cite:g1]\n\n- Ash Cell met Wren <b\n  class=x> at the depot. [cite:g4]\n`,
+    loadNoteFolder,
+  ],
   // A code span over two lines: the full parser's until 2026-11-27.
   [
     'note.md, 1 MB of cited bullets, one code span over two lines',

@@ -94,14 +94,16 @@ function token(kind: number, start: number, end: number, value: string): Token {
 const GIVE_UP = Symbol('give up');
 
 /**
- * A paragraph's tokens, and where the first backtick run that opens no code span (or the first comment, CDATA
- * section, declaration or instruction that never ends) stands in its text, or -1. After one, micromark ends a text node that ends with a line ending (before a token other than text) not there but where
- * the next line starts after its containers' prefixes (`InlineSource.flow`), its indent not included; `flatten` does
- * the same.
+ * A paragraph's tokens, and the stretches of its text that micromark read twice: from a construct that it tried and
+ * gave up on past a line ending, to where it gave up (a backtick run that opens no code span, or a comment that never
+ * ends: the paragraph's end; a tag over lines: where it stops being one), as `[from, to)` pairs in order, merged.
+ * micromark feeds a paragraph's text to its inline reader line by line, telling it where each line starts after its
+ * containers' prefixes when it feeds that line; a line ending read again after that point ends a text node (before a
+ * token other than text) not there but where the next line starts (`InlineSource.flow`). `flatten` does the same.
  */
 interface Tokenized {
   tokens: Token[];
-  untickedAt: number;
+  replayed: number[];
 }
 
 /**
@@ -204,11 +206,75 @@ const OPEN_TAG = new RegExp(`<${TAG_NAME}(?:${ATTRIBUTE})*[ \\t]*/?>`, 'y');
 const CLOSING_TAG = new RegExp(`</${TAG_NAME}[ \\t]*>`, 'y');
 // The first line of a tag that goes on over a line ending (white space in a tag may hold one): an open tag's name,
 // its whole attributes, then at most one more begun (its name, its `=`, an open quote), or a closing tag's name.
-// When a `<` starts neither a tag on one line nor this, nothing of the kind starts there, and it is text.
+// When a `<` starts neither a tag on one line nor this, nothing of the kind starts there, and it is text; when it
+// starts this, `tagOverLines` reads the rest.
 const TAG_GOES_ON = new RegExp(
   `<(?:${TAG_NAME}(?:${ATTRIBUTE})*(?:${ATTRIBUTE_NAME}[ \\t]*(?:=[ \\t]*(?:'[^'\\r\\n]*|"[^"\\r\\n]*)?)?)?|/${TAG_NAME})[ \\t]*(?:\\r\\n|\\r|\\n)`,
   'y',
 );
+
+/**
+ * The end of the open or closing tag at `i` that goes on over lines (its first line matched `TAG_GOES_ON`), read as
+ * micromark's html-text reads one (CommonMark 0.31, section 6.6): white space may hold a line ending, and a quoted
+ * value any. When it is no tag, `~at`, where micromark stops reading it.
+ */
+function tagOverLines(text: string, i: number): number {
+  const n = text.length;
+  const closing = text.charCodeAt(i + 1) === 47;
+  let k = closing ? i + 3 : i + 2;
+  while (k < n && isTagNameCode(text.charCodeAt(k))) k++;
+  if (closing) {
+    k = pastSpace(text, k);
+    return text.charCodeAt(k) === 62 ? k + 1 : ~k;
+  }
+  for (;;) {
+    // Between attributes (the name is followed by white space, `/` or `>`, as `TAG_GOES_ON` checked).
+    k = pastSpace(text, k);
+    let c = text.charCodeAt(k);
+    if (c === 62) return k + 1;
+    if (c === 47) return text.charCodeAt(k + 1) === 62 ? k + 2 : ~(k + 1);
+    if (!(c === 58 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return ~k;
+    k++;
+    while (k < n && isAttributeNameCode(text.charCodeAt(k))) k++;
+    const after = pastSpace(text, k);
+    if (text.charCodeAt(after) !== 61) {
+      k = after;
+      continue;
+    }
+    k = pastSpace(text, after + 1);
+    c = text.charCodeAt(k);
+    if (c === 34 || c === 39) {
+      const close = text.indexOf(c === 34 ? '"' : "'", k + 1);
+      if (close === -1) return ~n;
+      k = close + 1;
+      c = text.charCodeAt(k);
+      if (!(c === 47 || c === 62 || c === 32 || c === 9 || c === 10 || c === 13)) return ~k;
+      continue;
+    }
+    if (k >= n || c === 60 || c === 61 || c === 62 || c === 96) return ~k;
+    // An unquoted value: its first character, then up to white space, `/` or `>`.
+    k++;
+    for (; k < n; k++) {
+      c = text.charCodeAt(k);
+      if (c === 34 || c === 39 || c === 60 || c === 61 || c === 96) return ~k;
+      if (c === 47 || c === 62 || c === 32 || c === 9 || c === 10 || c === 13) break;
+    }
+    if (k >= n) return ~n;
+  }
+}
+
+/** Past the spaces, tabs and line endings at `k` (a paragraph holds no blank line, so at most one line ending). */
+function pastSpace(text: string, k: number): number {
+  for (;;) {
+    const c = text.charCodeAt(k);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return k;
+    k++;
+  }
+}
+
+const isTagNameCode = (c: number): boolean =>
+  c === 45 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAttributeNameCode = (c: number): boolean => isTagNameCode(c) || c === 46 || c === 58 || c === 95;
 
 /** Where a paragraph's text begins past the spaces and tabs before it. */
 function firstText(text: string): number {
@@ -309,7 +375,13 @@ const DESTINATION_BALANCE = 32;
 function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined): Tokenized {
   const { text } = input;
   const defines = labels !== undefined && labels.size > 0;
-  let untickedAt = -1;
+  const replayed: number[] = [];
+  /** Marks `[from, to)` as read twice (see `Tokenized`). */
+  const replay = (from: number, to: number): void => {
+    const last = replayed.length - 1;
+    if (last > 0 && from <= replayed[last]!) replayed[last] = Math.max(replayed[last]!, to);
+    else replayed.push(from, to);
+  };
   const tokens: Token[] = [];
   const n = text.length;
   // Backtick runs by length, each list in order, with a cursor that only moves on: a closer is looked for once.
@@ -363,8 +435,8 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
       const runs = backticks.get(length);
       while (runs && runs.next < runs.at.length && runs.at[runs.next]! <= i) runs.next++;
       if (!runs || runs.next === runs.at.length) {
-        // A run that opens no code span is text (see `untickedAt`).
-        if (untickedAt === -1) untickedAt = i;
+        // A run that opens no code span is text, read up to the paragraph's end first (see `Tokenized`).
+        replay(i, n);
         i = end;
         continue;
       }
@@ -484,8 +556,8 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
         if (end > 0 && imagesOpen > 0 && LINE_ENDING.test(text.slice(i, end))) throw GIVE_UP;
         if (end !== -1 && i === firstText(text)) throw GIVE_UP;
         if (end < 0) {
-          // One begun that never ends was read up to the paragraph's end, as an unticked run is (see `untickedAt`).
-          if (end === UNCLOSED && untickedAt === -1) untickedAt = i;
+          // One begun that never ends was read up to the paragraph's end first (see `Tokenized`).
+          if (end === UNCLOSED) replay(i, n);
           i++;
           continue;
         }
@@ -501,7 +573,19 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
         // block to it).
         if (letter || next === 47) {
           TAG_GOES_ON.lastIndex = i;
-          if (i === firstText(text) || TAG_GOES_ON.test(text)) throw GIVE_UP;
+          if (i === firstText(text)) throw GIVE_UP;
+          if (TAG_GOES_ON.test(text)) {
+            // A tag that goes on over a line ending, or what micromark reads as one up to where it stops.
+            const end = tagOverLines(text, i);
+            if (end >= 0) {
+              flushData(i);
+              tokens.push(token(HTML, i, end, text.slice(i, end)));
+              i = end;
+              dataStart = i;
+              continue;
+            }
+            replay(i, ~end);
+          }
         }
         i++;
         continue;
@@ -574,7 +658,7 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
   }
   flushData(n);
   processEmphasis(delims);
-  return { tokens, untickedAt };
+  return { tokens, replayed };
 }
 
 /**
@@ -742,17 +826,17 @@ function processEmphasis(list: Token[]): void {
 }
 
 /** The runs of a token list, text merged as mdast merges it: only adjacent text in the same parent. */
-function flatten({ tokens, untickedAt }: Tokenized, input: InlineSource): TextRun[] {
+function flatten({ tokens, replayed }: Tokenized, input: InlineSource): TextRun[] {
   const { text } = input;
   const runs: TextRun[] = [];
   // The open run of text (merged text nodes), as offsets into the joined text.
   let value = '';
   let start = -1;
   let end = -1;
-  /** The source end of a run ending at `end`: after a line ending that follows an unticked run, micromark's. */
+  /** The source end of a run ending at `end`: after a line ending micromark read twice, its (see `Tokenized`). */
   const endOf = (end: number): number => {
     const c = text.charCodeAt(end - 1);
-    if (untickedAt === -1 || untickedAt >= end || (c !== 10 && c !== 13) || end >= text.length)
+    if ((c !== 10 && c !== 13) || end >= text.length || !within(replayed, end - 1))
       return sourceEnd(input, end);
     const line = lineAt(input.joined, end);
     const flow = input.joined[line] === end ? input.flow?.[line] : undefined;
@@ -852,6 +936,19 @@ function altText(t: Token, input: InlineSource): string {
     default:
       return '';
   }
+}
+
+/** Whether `at` lies in one of the `[from, to)` pairs of `ranges` (in order, apart). */
+function within(ranges: readonly number[], at: number): boolean {
+  let lo = 0;
+  let hi = ranges.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (at < ranges[mid * 2]!) hi = mid - 1;
+    else if (at >= ranges[mid * 2 + 1]!) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 /** The line of a joined-text offset (binary search: the last line starting at or before it). */

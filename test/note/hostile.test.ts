@@ -108,6 +108,13 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
       source.slice('# Workup\n\n'.length, -'[cite:g1]\n'.length).replace(/ /g, ''),
     );
   },
+  // The same beside a tag over lines, which sent the whole note to micromark: more than 10 minutes (90 KB: 22 s).
+  'comments-that-never-close-beside-a-tag-over-lines': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments).toHaveLength(2);
+    expect(note.segments[1]!.text).toBe('Ash Cell met Wren at the depot.');
+    expect(note.citations).toHaveLength(2);
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);

@@ -115,9 +115,11 @@ const markup = fc.constantFrom(
   '`a\nb`',
   '` \t `',
   '` \u00a0 `',
-  // A `<` that starts no tag (`<cated at`, a tag over lines is the full parser's), addresses that begin with a
+  // A `<` that starts no tag (`<cated at`), a tag over lines, addresses that begin with a
   // symbol, and an unquoted value that micromark ends at a `/`.
   '<cated at',
+  '<b\nc=d>',
+  '</b\n>',
   'n<k',
   // Comments, CDATA sections, declarations and instructions in a line, read by the block parser since 2026-11-27,
   // and ones that never end (text, read as micromark reads an unticked backtick run).
@@ -295,8 +297,37 @@ describe('a `<` that starts no tag or autolink', () => {
     expect(parseBlocks('![a <!-- b c --> d](u)')).toStrictEqual(mdastBlocks('![a <!-- b c --> d](u)'));
   });
 
-  it('is left to the full parser where a tag may go on over lines, or an HTML block may begin', () => {
-    for (const source of ['a <b\nc=d> e', 'a <b c="d\ne"> f', 'a </b\n c>', '<a c=d =x>', '- <a c=d =x>']) {
+  it('begins a tag that goes on over lines, read by the block parser as micromark reads it', () => {
+    for (const source of [
+      'a <b\nc=d> e',
+      'a <b c="d\ne"> f',
+      'a </b\n c>',
+      '- a <span\n  class="x"\n  id=y\n  /> b [cite:g1]',
+      "> a <i\n> title='t'>b</i\n> > c",
+      // No tag: text. micromark read it up to where it stopped, and a text node that ends a line it read twice ends
+      // where the next line starts after the containers' prefixes.
+      '1. a <b\n   c=d e=> <i>',
+      '- x</bx\n  y:z</bx <i>',
+      '- x</bx\n  <i>y\n  z\n  <i>',
+    ]) {
+      expect(parseBlocks(source), source).toBeDefined();
+      expect(parseBlocks(source), source).toStrictEqual(mdastBlocks(source));
+      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+    }
+    // Read twice up to the `<` where the closing tag stopped: the first text ends where the next line's content starts
+    // (10, not 8); the second ends at its line ending (19), which micromark read once.
+    expect(parseBlocks('- x</bx\n  <i>y\n  z\n  <i>')![0]).toMatchObject({
+      paragraphs: [
+        [
+          { text: 'x</bx\n', start: 2, end: 10 },
+          { text: 'y\nz\n', start: 13, end: 19 },
+        ],
+      ],
+    });
+  });
+
+  it('is left to the full parser where an HTML block may begin', () => {
+    for (const source of ['<a c=d =x>', '- <a c=d =x>', '<b\nc=d> e']) {
       expect(parseBlocks(source), source).toBeUndefined();
       expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
     }
