@@ -128,6 +128,13 @@ const cases = [
     `# Workup\n\n${'a <!-- b '.repeat(10_000)}[cite:g1]\n\n- Ash Cell met Wren <b\n  class=x> at the depot. [cite:g4]\n`,
     loadNoteFolder,
   ],
+  // A link over two lines: the full parser's until 2026-11-27.
+  [
+    'note.md, 1 MB of cited bullets, one link over two lines',
+    'w/note.md',
+    bulletsWith(' [the log](https://example.com/runs/\n  42)'),
+    loadNoteFolder,
+  ],
   // A code span over two lines: the full parser's until 2026-11-27.
   [
     'note.md, 1 MB of cited bullets, one code span over two lines',

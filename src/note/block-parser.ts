@@ -87,9 +87,12 @@ function open(kind: number): Open {
 
 /** An attribute's unquoted value in a tag. */
 const UNQUOTED_VALUE = /=[ \t]*[^ \t"']/;
-/** Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end, a paragraph is its source
- * (white space at a line's end is seen by `addLine`, so that this need not try every space). */
-const MARKUP = /[\\`*_<&]|\]\(/;
+/**
+ * Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end,
+ * a paragraph is its source (white space at a line's end is seen by `addLine`, so that this need not try every space).
+ * A `][` is markup for where micromark stops reading its label, which may move the end of a hard break (`Tokenized`).
+ */
+const MARKUP = /[\\`*_<&]|\][([]/;
 
 /**
  * Inline content read once the blocks are done (see `BlockParser.pending`): a paragraph's runs, filled in place, or

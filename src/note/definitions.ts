@@ -15,7 +15,7 @@ import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
  */
 
 /** The greatest label size micromark takes (its `linkReferenceSizeMax`). */
-const LABEL_MAX = 999;
+export const LABEL_MAX = 999;
 
 /** What `labelEnd` returns when a tab in the label might take it past the size micromark counts in columns. */
 export const UNSURE = -2;

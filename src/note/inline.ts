@@ -1,7 +1,7 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
-import { angleDestinationEnd, labelEnd, normalizeLabel, UNSURE } from './definitions.js';
+import { angleDestinationEnd, LABEL_MAX, labelEnd, normalizeLabel, UNSURE } from './definitions.js';
 
 /**
  * The inline content of one paragraph or heading, read as CommonMark does (micromark 4, as mdast-util-from-markdown
@@ -626,10 +626,19 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
         const textStart = lastBracket === opener.start ? opener.end : -1;
         if (text.charCodeAt(i + 1) === 40) {
           end = resourceEnd(text, i + 1);
+          if (end < 0) {
+            // Not a resource: micromark read up to where it gave up, past a line ending perhaps (see `Tokenized`).
+            replay(i, ~end);
+            end = -1;
+          }
           reference = end === -1;
           // Section 6.3: no resource after a defined label leaves a shortcut reference, the `(` text after it.
           if (end === -1 && defines && defined(text, textStart, i, labels)) end = i + 1;
-        } else if (defines) end = referenceEnd(text, i, textStart, labels);
+        } else {
+          // micromark reads a full reference's label whether or not the note defines it, past line endings too.
+          if (text.charCodeAt(i + 1) === 91) replay(i, labelStop(text, i + 1));
+          if (defines) end = referenceEnd(text, i, textStart, labels);
+        }
       }
       lastBracket = i;
       if (end === -1) {
@@ -680,6 +689,35 @@ function referenceEnd(text: string, at: number, textStart: number, labels: Reado
   return isDefined ? at + 1 : -1;
 }
 
+/**
+ * Where micromark's label reader (`factoryLabel`) stops in the `[...]` opening at `at`: after its `]`, or at what it
+ * gives up on (the text's end, a `[`, a `]` after only white space, the character past its 999). A tab counts as
+ * the columns it fills there: a label with one that may reach the bound is the full parser's.
+ */
+function labelStop(text: string, at: number): number {
+  if (labelEnd(text, at) === UNSURE) throw GIVE_UP;
+  let size = 0;
+  let seen = false;
+  let tabs = false;
+  for (let i = at + 1; ; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) continue;
+    if (Number.isNaN(c) || c === 91 || size > LABEL_MAX) {
+      if (tabs && size > LABEL_MAX) throw GIVE_UP;
+      return i;
+    }
+    if (c === 93) return seen ? i + 1 : i;
+    size++;
+    if (c === 9) tabs = true;
+    else if (c !== 32) seen = true;
+    const d = text.charCodeAt(i + 1);
+    if (c === 92 && (d === 91 || d === 92 || d === 93)) {
+      size++;
+      i++;
+    }
+  }
+}
+
 /** Whether a link's text from `textStart` (-1: it holds a bracket) to the `]` at `at` is a defined label. */
 function defined(text: string, textStart: number, at: number, labels: ReadonlySet<string>): boolean {
   return textStart !== -1 && labels.has(normalizeLabel(text.slice(textStart, at)));
@@ -701,62 +739,66 @@ function backtickRuns(text: string): Map<number, { at: number[]; next: number }>
 }
 
 /**
- * Where an inline link's resource, `(destination "title")` from the `(` at `at`, ends (after its `)`), or -1 when
- * none is there, as micromark's resource construct fails on one line: an angle destination cut by `<`, a line
- * ending or the text's end; parentheses left open at a space or the text's end; what follows the destination or
- * the title not `)`; a title the text's end cuts. Where micromark may read on (a line ending in white space or in a
- * title, a tab, an unescaped `(` in a title, parentheses nested deeper than its bound) this gives up.
+ * Where an inline link's resource, `(destination "title")` from the `(` at `at`, ends (after its `)`), read as
+ * micromark's resource construct reads it (white space, a line ending in it included, around the destination and the
+ * title; a title over lines; a raw destination ended by white space at balance zero), or `~at` where micromark gives
+ * up on it: an angle destination cut by `<`, a line ending or the text's end; white space, a control character, the
+ * text's end or a `(` past its bound of 32 inside parentheses; no destination; what follows the destination or the
+ * title not `)`; a title the text's end cuts. An unescaped `(` in a `(…)` title (micromark reads one there, against
+ * the spec) is the full parser's.
  */
 function resourceEnd(text: string, at: number): number {
-  let i = skipSpace(text, at + 1);
+  let i = pastSpace(text, at + 1);
   if (text.charCodeAt(i) === 41) return i + 1;
   const destinationStart = i;
   if (text.charCodeAt(i) === 60) {
-    i = angleDestinationEnd(text, i);
-    if (i === -1) return -1;
+    const end = angleDestinationEnd(text, i);
+    // An unescaped `<` or a line ending inside, or no `>`: micromark gives up on the destination there.
+    if (end === -1) return ~enclosedStop(text, i);
+    i = end;
   } else {
     let balance = 0;
     for (;;) {
       const c = text.charCodeAt(i);
-      if (Number.isNaN(c) || c === 32 || c === 10 || (c === 41 && balance === 0)) break;
-      if (c < 32 || c === 127) throw GIVE_UP;
-      if (c === 40) {
-        if (balance >= DESTINATION_BALANCE) throw GIVE_UP;
-        balance++;
-      } else if (c === 41) balance--;
+      if (balance === 0 && (Number.isNaN(c) || c === 41 || c === 32 || c === 9 || c === 10 || c === 13))
+        break;
+      if (c === 40 && balance < DESTINATION_BALANCE) balance++;
+      else if (c === 41) balance--;
+      // White space or the text's end inside parentheses, a `(` past the bound, a control character.
+      else if (Number.isNaN(c) || c === 32 || c === 40 || c < 32 || c === 127) return ~i;
       i += c === 92 && /[()\\]/.test(text[i + 1] ?? '') ? 2 : 1;
     }
-    // Open parentheses at a space, a line ending or the text's end, or no destination before the text's end.
-    if (balance !== 0 || i === destinationStart) return -1;
+    if (i === destinationStart) return ~i;
   }
   const afterDestination = i;
-  i = skipSpace(text, i);
+  i = pastSpace(text, i);
   const c = text.charCodeAt(i);
   if (i > afterDestination && (c === 34 || c === 39 || c === 40)) {
     const closing = c === 40 ? 41 : c;
     i++;
     for (;;) {
       const d = text.charCodeAt(i);
-      if (Number.isNaN(d)) return -1;
-      if (d === 10 || d === 13 || (c === 40 && d === 40)) throw GIVE_UP;
+      if (Number.isNaN(d)) return ~i;
+      if (c === 40 && d === 40) throw GIVE_UP;
       if (d === closing) {
         i++;
         break;
       }
       i += d === 92 && ASCII_PUNCTUATION.test(text[i + 1] ?? '') ? 2 : 1;
     }
-    i = skipSpace(text, i);
+    i = pastSpace(text, i);
   }
-  return text.charCodeAt(i) === 41 ? i + 1 : -1;
+  return text.charCodeAt(i) === 41 ? i + 1 : ~i;
 }
 
-function skipSpace(text: string, at: number): number {
-  let i = at;
+/** Where micromark stops reading a `<...>` destination that `angleDestinationEnd` refuses: at its `<`, line ending or end. */
+function enclosedStop(text: string, at: number): number {
+  let i = at + 1;
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) throw GIVE_UP;
-    if (c !== 32 && c !== 9) return i;
-    i++;
+    if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return i;
+    const d = text.charCodeAt(i + 1);
+    i += c === 92 && (d === 60 || d === 62 || d === 92) ? 2 : 1;
   }
 }
 

@@ -120,6 +120,9 @@ const markup = fc.constantFrom(
   '<cated at',
   '<b\nc=d>',
   '</b\n>',
+  '[l](http://x\n.com)',
+  '[l](x\n"t")',
+  '[l][x\ny',
   'n<k',
   // Comments, CDATA sections, declarations and instructions in a line, read by the block parser since 2026-11-27,
   // and ones that never end (text, read as micromark reads an unticked backtick run).
@@ -697,6 +700,36 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
     }
     expect(parseBlocks('*\n\n    a\n*')).toBeUndefined();
     expect(parseBlocks('a\n\n    a\n*')).toStrictEqual(mdastBlocks('a\n\n    a\n*'));
+  });
+
+  it('reads link resources and full reference labels over lines, and where micromark gives up on them', () => {
+    for (const source of [
+      '[a](\nhttp://x\n"t\nu"\n) b',
+      '- [a](http://x\n  "t") b [cite:g1]',
+      '> [a](x\n> .com) b <i>',
+      '[a](x\ty) b',
+      '[a](x(y\tz)) b',
+      `[a](${'('.repeat(33)}x${')'.repeat(33)}) b`,
+      '[a](<x\ny>) b',
+      '- [a][x  \n  y[ z',
+      '- [a][x\n  <i>y[ z',
+      '[a][b\nc] d\n\n[b c]: /u',
+    ]) {
+      expect(parseBlocks(source), JSON.stringify(source)).toBeDefined();
+      expect(parseBlocks(source), JSON.stringify(source)).toStrictEqual(mdastBlocks(source));
+      expect(parseNote(source), JSON.stringify(source)).toStrictEqual(parseNoteV1(source));
+    }
+    // micromark reads the label after `[a]` to the `[` on the next line even where no definition could match, and the
+    // hard break before it, read twice, ends where that line's content starts (12, not 10).
+    expect(parseBlocks('- [a][x  \n  y[ z')![0]).toMatchObject({
+      paragraphs: [
+        [
+          { text: '[a][x', start: 2, end: 7 },
+          { text: ' ', start: 7, end: 12 },
+          { text: 'y[ z', start: 12, end: 16 },
+        ],
+      ],
+    });
   });
 
   it('leaves to the full parser what it does not read: HTML on a lazy line, a long label with a tab', () => {
