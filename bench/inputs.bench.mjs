@@ -128,6 +128,14 @@ const cases = [
     `# Workup\n\n${'a <!-- b '.repeat(10_000)}[cite:g1]\n\n- Ash Cell met Wren <b\n  class=x> at the depot. [cite:g4]\n`,
     loadNoteFolder,
   ],
+  // A `<` before a bullet's first word (a paragraph that begins with `<` and no tag): the full parser's until
+  // 2026-11-27 (4.6 s).
+  [
+    'note.md, 1 MB of cited bullets, one begins with "<"',
+    'w/note.md',
+    `# Workup\n\n## Findings\n\n${fill(MB, (i) => `- ${i === 500 ? '<' : ''}Ash Cell is co-located at Compound-Alpha. [cite:g${i % 9}]`, '\n')}\n`,
+    loadNoteFolder,
+  ],
   // A link over two lines: the full parser's until 2026-11-27.
   [
     'note.md, 1 MB of cited bullets, one link over two lines',

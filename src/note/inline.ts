@@ -276,6 +276,9 @@ const isTagNameCode = (c: number): boolean =>
   c === 45 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isAttributeNameCode = (c: number): boolean => isTagNameCode(c) || c === 46 || c === 58 || c === 95;
 
+/** An attribute's unquoted value (`=` then no quote) on the line from `lastIndex`. */
+const UNQUOTED_ON_LINE = /[^\r\n]*?=[ \t]*[^ \t\r\n"']/y;
+
 /** Where a paragraph's text begins past the spaces and tabs before it. */
 function firstText(text: string): number {
   let i = 0;
@@ -568,12 +571,15 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
         continue;
       }
       if (!match) {
-        // A tag over lines: the full parser's. So is a `<` that begins the paragraph: there an HTML block may start,
-        // and micromark's reading of a complete tag there is not its reading of one in a line (`<a b=c =d>` is a
-        // block to it).
+        // A `<` that begins the paragraph, on a line with an unquoted attribute value, is the full parser's: an HTML
+        // block may start there, and micromark reads an unquoted value in a block's tag otherwise than in a line's
+        // (`<a b=c =d>` is a block to it, and no tag in a line).
         if (letter || next === 47) {
+          if (i === firstText(text)) {
+            UNQUOTED_ON_LINE.lastIndex = i;
+            if (UNQUOTED_ON_LINE.test(text)) throw GIVE_UP;
+          }
           TAG_GOES_ON.lastIndex = i;
-          if (i === firstText(text)) throw GIVE_UP;
           if (TAG_GOES_ON.test(text)) {
             // A tag that goes on over a line ending, or what micromark reads as one up to where it stops.
             const end = tagOverLines(text, i);

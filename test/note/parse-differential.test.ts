@@ -329,9 +329,16 @@ describe('a `<` that starts no tag or autolink', () => {
     });
   });
 
-  it('is left to the full parser where an HTML block may begin', () => {
-    for (const source of ['<a c=d =x>', '- <a c=d =x>', '<b\nc=d> e']) {
+  it('is left to the full parser where an HTML block may begin: an unquoted value on the line of a leading `<`', () => {
+    for (const source of ['<a c=d =x>', '- <a c=d =x>', '> <b c=d/e> f']) {
       expect(parseBlocks(source), source).toBeUndefined();
+      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+    }
+    // Any other `<` that begins a paragraph is read here (a fuzzed `<` before a bullet's first word sent the note to
+    // the full parser).
+    for (const source of ['- <sh Cell is co-located. [cite:g4]', '<b\nc=d> e', '<b c="d"> e', '</b\n> e']) {
+      expect(parseBlocks(source), source).toBeDefined();
+      expect(parseBlocks(source), source).toStrictEqual(mdastBlocks(source));
       expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
     }
   });
