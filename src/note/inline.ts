@@ -750,8 +750,8 @@ function backtickRuns(text: string): Map<number, { at: number[]; next: number }>
  * title; a title over lines; a raw destination ended by white space at balance zero), or `~at` where micromark gives
  * up on it: an angle destination cut by `<`, a line ending or the text's end; white space, a control character, the
  * text's end or a `(` past its bound of 32 inside parentheses; no destination; what follows the destination or the
- * title not `)`; a title the text's end cuts. An unescaped `(` in a `(…)` title (micromark reads one there, against
- * the spec) is the full parser's.
+ * title not `)`; a title the text's end cuts. An unescaped `(` in a `(…)` title is title, as micromark reads it
+ * (the spec does not allow one there).
  */
 function resourceEnd(text: string, at: number): number {
   let i = pastSpace(text, at + 1);
@@ -785,7 +785,6 @@ function resourceEnd(text: string, at: number): number {
     for (;;) {
       const d = text.charCodeAt(i);
       if (Number.isNaN(d)) return ~i;
-      if (c === 40 && d === 40) throw GIVE_UP;
       if (d === closing) {
         i++;
         break;

@@ -721,6 +721,8 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
       '- [a][x  \n  y[ z',
       '- [a][x\n  <i>y[ z',
       '[a][b\nc] d\n\n[b c]: /u',
+      // A `(` in a `(…)` title: title to micromark (not to the spec).
+      '[a](x (b(c))) d',
     ]) {
       expect(parseBlocks(source), JSON.stringify(source)).toBeDefined();
       expect(parseBlocks(source), JSON.stringify(source)).toStrictEqual(mdastBlocks(source));
