@@ -97,7 +97,7 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    this.metas = metaLoader(this.vitest?.config.root ?? process.cwd());
+    this.metas = metaLoader(this.root());
     this.uncollected = specifications.length;
   }
 
@@ -117,13 +117,18 @@ export class NeedleworkTrendReporter implements Reporter {
     this.opening.catch(() => undefined);
   }
 
+  /** The project root: Vitest's, else the working directory. */
+  private root(): string {
+    return this.vitest?.config.root ?? process.cwd();
+  }
+
   /** The store this reporter appends to, resolved against the project root. */
-  storeLocation(root: string = this.vitest?.config.root ?? process.cwd()): string {
+  storeLocation(root: string = this.root()): string {
     return resolveStore(this.options.store, root);
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
-    const root = this.vitest?.config.root ?? process.cwd();
+    const root = this.root();
     return trackTrendWrite(this.storeLocation(root), this.write(testModules, root));
   }
 
@@ -137,8 +142,8 @@ export class NeedleworkTrendReporter implements Reporter {
   private storeOptions(): OpenStoreOptions {
     return {
       importOnCreate: [
-        resolve(this.vitest?.config.root ?? process.cwd(), this.options.outputFile),
-        resolve(this.vitest?.config.root ?? process.cwd(), LEGACY_TREND_FILE),
+        resolve(this.root(), this.options.outputFile),
+        resolve(this.root(), LEGACY_TREND_FILE),
       ],
       note: (line) => process.stdout.write(`${line}\n`),
       ...(this.options.lockTimeoutMs !== undefined && { lockTimeoutMs: this.options.lockTimeoutMs }),
@@ -164,18 +169,33 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   private async write(testModules: ReadonlyArray<TestModule>, root: string): Promise<void> {
-    this.appendedRun = undefined;
-    this.failure = undefined;
     const opening = this.opening;
     this.opening = undefined;
+    let handedOver = false;
+    try {
+      handedOver = await this.append(testModules, root, opening);
+    } finally {
+      // A store opened early and not used (no append, or a throw before it) is closed: its lock is released.
+      if (opening && !handedOver)
+        await opening.then(
+          (store) => store.close(),
+          () => undefined,
+        );
+    }
+  }
+
+  /** Appends the run through `opening` (or a store it opens); whether `opening` was handed to the append. */
+  private async append(
+    testModules: ReadonlyArray<TestModule>,
+    root: string,
+    opening: Promise<Store> | undefined,
+  ): Promise<boolean> {
+    this.appendedRun = undefined;
+    this.failure = undefined;
     const skip = this.skipReason();
     if (skip) {
-      await opening?.then(
-        (store) => store.close(),
-        () => undefined,
-      );
       process.stdout.write(`needlework: ${skip}\n`);
-      return;
+      return false;
     }
     const location = this.storeLocation(root);
     const checks = collectChecks(testModules, root);
@@ -205,6 +225,8 @@ export class NeedleworkTrendReporter implements Reporter {
       process.stderr.write(`needlework: ${terminalSafe(this.failure)}\n`);
       process.exitCode = 1;
     }
+    // `withOpenedStore` closed the store whatever happened.
+    return true;
   }
 }
 

@@ -111,6 +111,28 @@ describe('the trend reporter and partial runs', () => {
     }
   }, 120_000);
 
+  it('closes a store it opened early when the run cannot be appended, so its lock is released', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const lock = `${join(root, '.needlework', 'store')}.lock`;
+    try {
+      const reporter = new NeedleworkTrendReporter();
+      reporter.onInit(fakeVitest({}));
+      reporter.onTestRunStart(specs(1));
+      reporter.onTestModuleCollected(collected);
+      await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
+      // A module Vitest could not have given: reading its checks throws before the append.
+      const broken = {
+        get moduleId(): string {
+          throw new Error('no module');
+        },
+      } as unknown as TestModule;
+      await expect(reporter.onTestRunEnd([broken])).rejects.toThrow('no module');
+      expect(await stat(lock).catch(() => undefined)).toBeUndefined();
+    } finally {
+      write.mockRestore();
+    }
+  }, 120_000);
+
   it('opens nothing early for a run it will not append', async () => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
