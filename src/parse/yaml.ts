@@ -38,11 +38,13 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   const tokens: CST.Token[] = [];
   let syntaxErrors = 0;
   try {
-    for (const token of new Parser(lines.addNewLine).parse(text)) {
-      tokens.push(token);
-      // A file this broken is read no further: composing a million stray tokens took seconds for as many errors.
-      if (token.type === 'error' && ++syntaxErrors > MAX_YAML_ERRORS) break;
-    }
+    withoutStackTraces(() => {
+      for (const token of new Parser(lines.addNewLine).parse(text)) {
+        tokens.push(token);
+        // A file this broken is read no further: composing a million stray tokens took seconds for as many errors.
+        if (token.type === 'error' && ++syntaxErrors > MAX_YAML_ERRORS) break;
+      }
+    });
   } catch (error) {
     // The `yaml` parser recurses when a run of items ends under a broken indentation (3,000 `- { a: b }` lines after
     // a stray `}`): js-yaml reads the same text without recursion and says where it first goes wrong.
@@ -56,19 +58,21 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   // `logLevel: 'error'`: a collection used as a key becomes its text, which the spec's schema then reports as an
   // unknown key, at its line; the yaml package would also print a Node warning about it on stderr.
   const composer = new Composer({ prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
-  for (const next of composer.compose(tokens, true, text.length)) {
-    if (!doc) doc = next;
-    else {
-      doc.errors.push(
-        new YAMLParseError(
-          [next.range[0], next.range[1]],
-          'MULTIPLE_DOCS',
-          'Source contains multiple documents; please use YAML.parseAllDocuments()',
-        ),
-      );
-      break;
+  withoutStackTraces(() => {
+    for (const next of composer.compose(tokens, true, text.length)) {
+      if (!doc) doc = next;
+      else {
+        doc.errors.push(
+          new YAMLParseError(
+            [next.range[0], next.range[1]],
+            'MULTIPLE_DOCS',
+            'Source contains multiple documents; please use YAML.parseAllDocuments()',
+          ),
+        );
+        break;
+      }
     }
-  }
+  });
   if (!doc) throw new UserError({ file, message: 'expected a YAML document, found nothing' });
   const errors = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
   if (errors.length > 0) {
@@ -87,6 +91,21 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new UserError({ file, message: `cannot expand the document: ${message}` });
+  }
+}
+
+/**
+ * Runs `fn` with no stack traces captured. The `yaml` package makes an Error for every problem it meets, each
+ * capturing a stack trace that nobody reads (its message and place become ours): the fuzz bench's slowest input, 227 KB
+ * of cases with thousands of duplicate keys, spent 12% of its CPU there.
+ */
+function withoutStackTraces(fn: () => void): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    fn();
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
