@@ -365,8 +365,9 @@ class BlockParser {
     // line is one that closed containers (see `Open.uncertain`).
     const closedByBlank = this.closedByBlank;
     if (!this.blank) this.closedByBlank = false;
-    else if (!allClosed && stack.slice(matched, this.depth).some((b) => b.kind === ITEM || b.kind === QUOTE))
-      this.closedByBlank = true;
+    else
+      for (let k = matched; k < this.depth; k++)
+        if (stack[k]!.kind === ITEM || stack[k]!.kind === QUOTE) this.closedByBlank = true;
     let container = stack[matched - 1]!;
     // Whether new list items interrupt (micromark's `interrupt`, set for the whole line): when every open container
     // continues and a paragraph or indented code is open. Then an item may not be empty, and an ordered one must be

@@ -174,16 +174,16 @@ function lineEnd(text: string, at: number): number {
 }
 
 /**
- * Where a destination in angle brackets from the `<` at `at` ends (after its `>`), or -1 when a `<`, a line ending or
- * the text's end comes first; `\<`, `\>` and `\\` are escapes (micromark's `factoryDestination`, for link
- * resources and definitions alike).
+ * Where a destination in angle brackets from the `<` at `at` ends (after its `>`), or `~at` where micromark gives up
+ * on it: a `<`, a line ending or the text's end before the `>`; `\<`, `\>` and `\\` are escapes (micromark's
+ * `factoryDestination`, for link resources and definitions alike).
  */
 export function angleDestinationEnd(text: string, at: number): number {
   let i = at + 1;
   for (;;) {
     const c = text.charCodeAt(i);
     if (c === 62) return i + 1;
-    if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return -1;
+    if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return ~i;
     const d = text.charCodeAt(i + 1);
     i += c === 92 && (d === 60 || d === 62 || d === 92) ? 2 : 1;
   }
@@ -197,7 +197,7 @@ export function angleDestinationEnd(text: string, at: number): number {
 function destinationEnd(text: string, at: number): number {
   let i = at;
   let c = text.charCodeAt(i);
-  if (c === 60) return angleDestinationEnd(text, i);
+  if (c === 60) return Math.max(angleDestinationEnd(text, i), -1);
   if (Number.isNaN(c) || c === 32 || c === 41 || c < 32 || c === 127) return -1;
   let balance = 0;
   for (;;) {

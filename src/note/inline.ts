@@ -445,9 +445,8 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
       }
       const close = runs.at[runs.next]!;
       runs.next++;
-      const content = LINE_ENDING.test(text.slice(end, close))
-        ? codeOverLines(input, end, close)
-        : text.slice(end, close);
+      const raw = text.slice(end, close);
+      const content = LINE_ENDING.test(raw) ? codeOverLines(input, end, close) : raw;
       flushData(i);
       tokens.push(token(CODE, i, close + length, withoutPadding(content)));
       i = close + length;
@@ -549,57 +548,43 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
         CLOSING_TAG.lastIndex = i;
         match = CLOSING_TAG.exec(text);
       }
+      // Else an HTML construct that the regular expressions do not end: a comment, CDATA section, declaration or
+      // instruction (`<!`, `<?`), or a tag over lines. Where none is, the `<` is text.
+      let end = match ? i + match[0].length : -1;
       if (!match && (next === 33 || next === 63)) {
-        // A comment, a CDATA section, a declaration or an instruction (`<!`, `<?`) on one line; a `<` that begins
-        // the paragraph is the full parser's (there an HTML block may start).
         findCloser ??= closerFinder(text);
-        const end = declarationEnd(text, i, findCloser);
+        end = declarationEnd(text, i, findCloser);
         // One over lines inside an image's label is the full parser's: the alt text holds its value, which micromark
-        // takes with the next line's prefix as its own.
+        // takes with the next line's prefix as its own. One that begins the paragraph is too (an HTML block may
+        // start there).
         if (end > 0 && imagesOpen > 0 && LINE_ENDING.test(text.slice(i, end))) throw GIVE_UP;
         if (end !== -1 && i === firstText(text)) throw GIVE_UP;
-        if (end < 0) {
-          // One begun that never ends was read up to the paragraph's end first (see `Tokenized`).
-          if (end === UNCLOSED) replay(i, n);
-          i++;
-          continue;
-        }
-        flushData(i);
-        tokens.push(token(HTML, i, end, text.slice(i, end)));
-        i = end;
-        dataStart = i;
-        continue;
-      }
-      if (!match) {
+        // One begun that never ends was read up to the paragraph's end first (see `Tokenized`).
+        if (end === UNCLOSED) replay(i, n);
+      } else if (!match && (letter || next === 47)) {
         // A `<` that begins the paragraph, on a line with an unquoted attribute value, is the full parser's: an HTML
         // block may start there, and micromark reads an unquoted value in a block's tag otherwise than in a line's
         // (`<a b=c =d>` is a block to it, and no tag in a line).
-        if (letter || next === 47) {
-          if (i === firstText(text)) {
-            UNQUOTED_ON_LINE.lastIndex = i;
-            if (UNQUOTED_ON_LINE.test(text)) throw GIVE_UP;
-          }
-          TAG_GOES_ON.lastIndex = i;
-          if (TAG_GOES_ON.test(text)) {
-            // A tag that goes on over a line ending, or what micromark reads as one up to where it stops.
-            const end = tagOverLines(text, i);
-            if (end >= 0) {
-              flushData(i);
-              tokens.push(token(HTML, i, end, text.slice(i, end)));
-              i = end;
-              dataStart = i;
-              continue;
-            }
-            replay(i, ~end);
-          }
+        if (i === firstText(text)) {
+          UNQUOTED_ON_LINE.lastIndex = i;
+          if (UNQUOTED_ON_LINE.test(text)) throw GIVE_UP;
         }
+        TAG_GOES_ON.lastIndex = i;
+        if (TAG_GOES_ON.test(text)) {
+          // A tag that goes on over a line ending, or what micromark reads as one up to where it stops.
+          end = tagOverLines(text, i);
+          if (end < 0) replay(i, ~end);
+        }
+      }
+      if (end < 0) {
         i++;
         continue;
       }
       flushData(i);
-      const end = i + match[0].length;
       tokens.push(
-        kind === AUTOLINK ? token(AUTOLINK, i + 1, end - 1, match[1]!) : token(HTML, i, end, match[0]),
+        match && kind === AUTOLINK
+          ? token(AUTOLINK, i + 1, end - 1, match[1]!)
+          : token(HTML, i, end, text.slice(i, end)),
       );
       i = end;
       dataStart = i;
@@ -697,24 +682,22 @@ function referenceEnd(text: string, at: number, textStart: number, labels: Reado
 
 /**
  * Where micromark's label reader (`factoryLabel`) stops in the `[...]` opening at `at`: after its `]`, or at what it
- * gives up on (the text's end, a `[`, a `]` after only white space, the character past its 999). A tab counts as
- * the columns it fills there: a label with one that may reach the bound is the full parser's.
+ * gives up on (the text's end, a `[`, a `]` after only white space, the character past its 999). micromark counts a
+ * tab as the columns it fills, which depend on where its line starts: a label with tabs that may reach the bound is
+ * the full parser's (as `labelEnd` leaves it).
  */
 function labelStop(text: string, at: number): number {
-  if (labelEnd(text, at) === UNSURE) throw GIVE_UP;
   let size = 0;
   let seen = false;
-  let tabs = false;
+  let tabs = 0;
   for (let i = at + 1; ; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || c === 13) continue;
-    if (Number.isNaN(c) || c === 91 || size > LABEL_MAX) {
-      if (tabs && size > LABEL_MAX) throw GIVE_UP;
-      return i;
-    }
+    if (tabs > 0 && size + 3 * tabs > LABEL_MAX) throw GIVE_UP;
+    if (Number.isNaN(c) || c === 91 || size > LABEL_MAX) return i;
     if (c === 93) return seen ? i + 1 : i;
     size++;
-    if (c === 9) tabs = true;
+    if (c === 9) tabs++;
     else if (c !== 32) seen = true;
     const d = text.charCodeAt(i + 1);
     if (c === 92 && (d === 91 || d === 92 || d === 93)) {
@@ -758,10 +741,8 @@ function resourceEnd(text: string, at: number): number {
   if (text.charCodeAt(i) === 41) return i + 1;
   const destinationStart = i;
   if (text.charCodeAt(i) === 60) {
-    const end = angleDestinationEnd(text, i);
-    // An unescaped `<` or a line ending inside, or no `>`: micromark gives up on the destination there.
-    if (end === -1) return ~enclosedStop(text, i);
-    i = end;
+    i = angleDestinationEnd(text, i);
+    if (i < 0) return i;
   } else {
     let balance = 0;
     for (;;) {
@@ -794,17 +775,6 @@ function resourceEnd(text: string, at: number): number {
     i = pastSpace(text, i);
   }
   return text.charCodeAt(i) === 41 ? i + 1 : ~i;
-}
-
-/** Where micromark stops reading a `<...>` destination that `angleDestinationEnd` refuses: at its `<`, line ending or end. */
-function enclosedStop(text: string, at: number): number {
-  let i = at + 1;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (Number.isNaN(c) || c === 60 || c === 10 || c === 13) return i;
-    const d = text.charCodeAt(i + 1);
-    i += c === 92 && (d === 60 || d === 62 || d === 92) ? 2 : 1;
-  }
 }
 
 /**

@@ -6,6 +6,14 @@ import { mdastBlocks } from '../../src/note/mdast-blocks.js';
 import { parseNote } from '../../src/note/parse.js';
 import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
 
+/** `source` is read by the block parser, to the blocks the full parser reads, and to the note the e2889b5 parser reads. */
+function expectReadAlike(source: string): void {
+  const name = JSON.stringify(source);
+  expect(parseBlocks(source), name).toBeDefined();
+  expect(parseBlocks(source), name).toStrictEqual(mdastBlocks(source));
+  expect(parseNote(source), name).toStrictEqual(parseNoteV1(source));
+}
+
 const WORKUPS = new URL('../../fixtures/workups/', import.meta.url);
 
 /** Every note the fixtures hold: each workup folder's note.md and the `note` of each single-file workup. */
@@ -290,9 +298,7 @@ describe('a `<` that starts no tag or autolink', () => {
       '- a <?x\n  y ?> z [cite:g1]',
       '1. a <!D\n   x> b',
     ]) {
-      expect(parseBlocks(source), source).toBeDefined();
-      expect(parseBlocks(source), source).toStrictEqual(mdastBlocks(source));
-      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+      expectReadAlike(source);
     }
     // One over lines in an image's label is the full parser's (micromark's value for it, which the alt text holds,
     // keeps part of the next line's prefix).
@@ -313,9 +319,7 @@ describe('a `<` that starts no tag or autolink', () => {
       '- x</bx\n  y:z</bx <i>',
       '- x</bx\n  <i>y\n  z\n  <i>',
     ]) {
-      expect(parseBlocks(source), source).toBeDefined();
-      expect(parseBlocks(source), source).toStrictEqual(mdastBlocks(source));
-      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+      expectReadAlike(source);
     }
     // Read twice up to the `<` where the closing tag stopped: the first text ends where the next line's content starts
     // (10, not 8); the second ends at its line ending (19), which micromark read once.
@@ -337,9 +341,7 @@ describe('a `<` that starts no tag or autolink', () => {
     // Any other `<` that begins a paragraph is read here (a fuzzed `<` before a bullet's first word sent the note to
     // the full parser).
     for (const source of ['- <sh Cell is co-located. [cite:g4]', '<b\nc=d> e', '<b c="d"> e', '</b\n> e']) {
-      expect(parseBlocks(source), source).toBeDefined();
-      expect(parseBlocks(source), source).toStrictEqual(mdastBlocks(source));
-      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+      expectReadAlike(source);
     }
   });
 });
@@ -685,9 +687,7 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
       '> a `b\nc` d',
       'a ` \t ` b ` \u00a0 ` c `  ` d',
     ]) {
-      expect(parseBlocks(source), JSON.stringify(source)).toBeDefined();
-      expect(parseBlocks(source), JSON.stringify(source)).toStrictEqual(mdastBlocks(source));
-      expect(parseNote(source), JSON.stringify(source)).toStrictEqual(parseNoteV1(source));
+      expectReadAlike(source);
     }
     // A tab or a no-break space is content: only the spaces around it are padding (a trim() took them all).
     expect(parseBlocks('a ` \t ` b')![0]).toMatchObject({
@@ -724,9 +724,7 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
       // A `(` in a `(…)` title: title to micromark (not to the spec).
       '[a](x (b(c))) d',
     ]) {
-      expect(parseBlocks(source), JSON.stringify(source)).toBeDefined();
-      expect(parseBlocks(source), JSON.stringify(source)).toStrictEqual(mdastBlocks(source));
-      expect(parseNote(source), JSON.stringify(source)).toStrictEqual(parseNoteV1(source));
+      expectReadAlike(source);
     }
     // micromark reads the label after `[a]` to the `[` on the next line even where no definition could match, and the
     // hard break before it, read twice, ends where that line's content starts (12, not 10).
