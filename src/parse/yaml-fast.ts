@@ -3,8 +3,8 @@
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
 // (returns undefined) on everything whose meaning it does not pin down the same way: aliases that the `yaml` path's
 // alias limit might refuse (an anchor aliased 100 times, an alias inside an anchored node), anchors and aliases on
-// keys, tags other than `!!str` on a scalar, block lists with an empty item, directives other than `%YAML 1.2`, keys that only `yaml` spells
-// differently, and any error. The caller then takes the `yaml` path, so what that path reports stays the single
+// keys, tags other than `!!str` on a scalar, block lists with an empty item, directives other than `%YAML 1.2`, keys
+// that only `yaml` spells differently, and any error. The caller then takes the `yaml` path, so what that path reports stays the single
 // source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
 import { UserError } from '../errors/index.js';
@@ -163,8 +163,8 @@ interface Shape {
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
  * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias its alias limit might refuse, an
  * anchor, alias or tag on a key, an anchored or tagged empty node, a tag other than `!!str`, a block list with an
- * empty item, a directive other than `%YAML 1.2`, a `null` key, a flow collection over several lines that the `yaml` lexer cuts short
- * (`flowCutShort`). With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys,
+ * empty item, a directive other than `%YAML 1.2`, a `null` key, a flow collection over several lines that the `yaml`
+ * lexer cuts short (`flowCutShort`). With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys,
  * where this path can place them.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
