@@ -1,12 +1,12 @@
 import {
   ATX_OPEN,
+  completeTag,
   FENCE_OPEN,
   HTML_CLOSE,
   HTML_OPEN,
   listMarker,
   matchAt,
   SETEXT_UNDERLINE,
-  TAG_NAME_THEN_ATTRIBUTE,
   thematicBreak,
 } from './block-starts.js';
 import type { NoteBlock, TextRun } from './blocks.js';
@@ -85,8 +85,6 @@ function open(kind: number): Open {
   };
 }
 
-/** An attribute's unquoted value in a tag. */
-const UNQUOTED_VALUE = /=[ \t]*[^ \t"']/;
 /**
  * Inline markup (character references included), read by `inlineRuns`; with none and no white space at a line's end,
  * a paragraph is its source (white space at a line's end is seen by `addLine`, so that this need not try every space).
@@ -414,21 +412,17 @@ class BlockParser {
         return;
       }
       if (!indented && c === 60) {
-        // Where a paragraph goes on (not lazily), no HTML block of kind 7 may start, so micromark's reading of one
-        // there does not matter: an autolink opening a paragraph's line (`<https://...>`, a definition's
-        // destination on a line of its own) stays ours.
-        if (container.kind !== PARAGRAPH && matchAt(TAG_NAME_THEN_ATTRIBUTE, source, at) > 0) throw REFUSE;
         // An HTML block on a lazy line: micromark ends it, and may end containers, in ways of its own.
         const lazy = this.matched < this.depth && this.tip.kind === PARAGRAPH;
         // Kind 7 may not interrupt a paragraph; micromark lets it start on a lazy line, which ends the paragraph.
         for (let kind = 1; kind <= 7; kind++) {
-          if (kind === 7 && container.kind === PARAGRAPH) break;
-          const length = matchAt(HTML_OPEN[kind]!, source, at);
-          if (length < 0) continue;
+          if (
+            kind === 7
+              ? container.kind === PARAGRAPH || !completeTag(source, at, this.lineEnd)
+              : matchAt(HTML_OPEN[kind]!, source, at) < 0
+          )
+            continue;
           if (lazy) throw REFUSE;
-          // micromark's complete tag ends an unquoted attribute value at a `/` and lets `=` follow it again
-          // (`<a b=c/d>` is no tag to it, `<a b=c =d>` is one): a tag with such a value is left to it.
-          if (kind === 7 && UNQUOTED_VALUE.test(source.slice(at, at + length))) throw REFUSE;
           const html = open(HTML);
           html.htmlKind = kind;
           this.addChild(html);

@@ -44,11 +44,8 @@ export function listMarker(source: string, at: number, lineEnd: number): number 
 const BLOCK_NAMES =
   'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul';
 const END = '(?=[ \\t\\r\\n]|$)';
-// A complete open or closing tag (section 6.6), then only spaces or tabs up to the line's end.
-const ATTRIBUTE = `[ \\t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \\t]*=[ \\t]*(?:[^ \\t\\r\\n"'=<>\`]+|'[^'\\r\\n]*'|"[^"\\r\\n]*"))?`;
-const COMPLETE_TAG = `(?:<[A-Za-z][A-Za-z0-9-]*(?:${ATTRIBUTE})*[ \\t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \\t]*>)[ \\t]*(?=\\r|\\n|$)`;
 
-/** 4.6 HTML blocks: the start condition of each of the seven kinds, index 1 to 7. */
+/** 4.6 HTML blocks: the start condition of kinds 1 to 6, index 1 to 6 (kind 7 is `completeTag`). */
 export const HTML_OPEN: readonly RegExp[] = [
   /(?!)/y,
   /<(?:pre|script|style|textarea)(?=[ \t>\r\n]|$)/iy,
@@ -57,8 +54,82 @@ export const HTML_OPEN: readonly RegExp[] = [
   /<![A-Za-z]/y,
   /<!\[CDATA\[/y,
   new RegExp(`</?(?:${BLOCK_NAMES})(?:${END}|/?>)`, 'iy'),
-  new RegExp(COMPLETE_TAG, 'y'),
 ];
+
+const isSpace = (c: number): boolean => c === 32 || c === 9;
+const isAlpha = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAlphanumeric = (c: number): boolean => isAlpha(c) || (c >= 48 && c <= 57);
+const isAttributeNameCode = (c: number): boolean =>
+  c === 45 || c === 46 || c === 58 || c === 95 || isAlphanumeric(c);
+/** The line's end, a quote, `/`, `<`, `=`, `>`, a backtick, a space or a tab. */
+const endsUnquotedValue = (c: number): boolean =>
+  c === -1 || c === 34 || c === 39 || c === 47 || c === 60 || c === 61 || c === 62 || c === 96 || isSpace(c);
+
+/**
+ * 4.6 HTML block of kind 7: whether the line from the `<` at `at` to `lineEnd` is one complete open or closing tag
+ * (then only spaces or tabs), as micromark's html-flow states read it (micromark-core-commonmark `html-flow.js`, from
+ * `tagName` to `completeAfter`). They read an unquoted attribute value otherwise than the spec (section 6.6) and than
+ * micromark's tag in a line: it ends at a `/`, and `=` may follow it again, so `<a b=c/d>` is no block and
+ * `<a b=c=d>`, `<a b=c =d>` are. What is no block is a paragraph, so the block parser reads them as micromark does.
+ * The caller has ruled out kinds 1 and 6 (a raw or block name not followed by `/`).
+ */
+export function completeTag(source: string, at: number, lineEnd: number): boolean {
+  // `code(i)`: the character at `i`, or -1 at the line's end (micromark's line ending or end of file).
+  const code = (i: number): number => (i < lineEnd ? source.charCodeAt(i) : -1);
+  let i = at + 1;
+  const closing = code(i) === 47;
+  if (closing) i++;
+  if (!isAlpha(code(i))) return false;
+  while (code(i) === 45 || isAlphanumeric(code(i))) i++;
+  const after = code(i);
+  if (after !== -1 && after !== 47 && after !== 62 && !isSpace(after)) return false;
+  if (closing) {
+    while (isSpace(code(i))) i++;
+    return completeEnd(i);
+  }
+  for (;;) {
+    // completeAttributeNameBefore
+    let c = code(i);
+    if (c === 47) return completeEnd(i + 1);
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    if (!(c === 58 || c === 95 || isAlpha(c))) return completeEnd(i);
+    // completeAttributeName
+    i++;
+    while (isAttributeNameCode(code(i))) i++;
+    // completeAttributeNameAfter, and each value after it: `=` may follow an unquoted value at once
+    for (;;) {
+      while (isSpace(code(i))) i++;
+      if (code(i) !== 61) break;
+      i++;
+      // completeAttributeValueBefore
+      while (isSpace(code(i))) i++;
+      c = code(i);
+      if (c === -1 || c === 60 || c === 61 || c === 62 || c === 96) return false;
+      if (c === 34 || c === 39) {
+        const close = source.indexOf(String.fromCharCode(c), i + 1);
+        if (close === -1 || close >= lineEnd) return false;
+        i = close + 1;
+        // completeAttributeValueQuotedAfter
+        c = code(i);
+        if (c !== 47 && c !== 62 && !isSpace(c)) return false;
+        break;
+      }
+      // completeAttributeValueUnquoted
+      while (!endsUnquotedValue(code(i))) i++;
+    }
+  }
+
+  // completeEnd, then completeAfter: `>`, then only spaces or tabs to the line's end.
+  function completeEnd(j: number): boolean {
+    if (code(j) !== 62) return false;
+    j++;
+    while (isSpace(code(j))) j++;
+    return j >= lineEnd;
+  }
+}
 
 /** The end condition of HTML block kinds 1-5, looked for in the rest of a line (kinds 6 and 7 end at a blank line). */
 export const HTML_CLOSE: readonly RegExp[] = [
@@ -69,12 +140,6 @@ export const HTML_CLOSE: readonly RegExp[] = [
   />/,
   /\]\]>/,
 ];
-
-/**
- * A `<` tag name followed by `:`, `_` or `.`: micromark reads an attribute there without the white space the spec
- * asks for (an HTML block of kind 7 the regex above does not take), so the block parser leaves such a line to it.
- */
-export const TAG_NAME_THEN_ATTRIBUTE = /<[A-Za-z][A-Za-z0-9-]*[:_.]/y;
 
 /** Whether `re` (sticky) matches `source` at `at`; its match's length, or -1. */
 export function matchAt(re: RegExp, source: string, at: number): number {

@@ -276,16 +276,6 @@ const isTagNameCode = (c: number): boolean =>
   c === 45 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isAttributeNameCode = (c: number): boolean => isTagNameCode(c) || c === 46 || c === 58 || c === 95;
 
-/** An attribute's unquoted value (`=` then no quote) on the line from `lastIndex`. */
-const UNQUOTED_ON_LINE = /[^\r\n]*?=[ \t]*[^ \t\r\n"']/y;
-
-/** Where a paragraph's text begins past the spaces and tabs before it. */
-function firstText(text: string): number {
-  let i = 0;
-  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
-  return i;
-}
-
 /** `declarationEnd` of a construct that begins but never ends: the `<` is text. */
 const UNCLOSED = -2;
 
@@ -555,20 +545,11 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
         findCloser ??= closerFinder(text);
         end = declarationEnd(text, i, findCloser);
         // One over lines inside an image's label is the full parser's: the alt text holds its value, which micromark
-        // takes with the next line's prefix as its own. One that begins the paragraph is too (an HTML block may
-        // start there).
+        // takes with the next line's prefix as its own.
         if (end > 0 && imagesOpen > 0 && LINE_ENDING.test(text.slice(i, end))) throw GIVE_UP;
-        if (end !== -1 && i === firstText(text)) throw GIVE_UP;
         // One begun that never ends was read up to the paragraph's end first (see `Tokenized`).
         if (end === UNCLOSED) replay(i, n);
       } else if (!match && (letter || next === 47)) {
-        // A `<` that begins the paragraph, on a line with an unquoted attribute value, is the full parser's: an HTML
-        // block may start there, and micromark reads an unquoted value in a block's tag otherwise than in a line's
-        // (`<a b=c =d>` is a block to it, and no tag in a line).
-        if (i === firstText(text)) {
-          UNQUOTED_ON_LINE.lastIndex = i;
-          if (UNQUOTED_ON_LINE.test(text)) throw GIVE_UP;
-        }
         TAG_GOES_ON.lastIndex = i;
         if (TAG_GOES_ON.test(text)) {
           // A tag that goes on over a line ending, or what micromark reads as one up to where it stops.

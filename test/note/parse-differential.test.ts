@@ -210,6 +210,10 @@ const line = (clean: boolean): fc.Arbitrary<string> => {
         '***',
         '===',
         '<div>',
+        // A line's leading tag, read as micromark's HTML block reads its unquoted values.
+        '<a b=c=d>',
+        '<b c=d/e> f',
+        '<i c=d =x>',
         '[g1]: http://example.com',
         '-',
         ' ',
@@ -333,11 +337,21 @@ describe('a `<` that starts no tag or autolink', () => {
     });
   });
 
-  it('is left to the full parser where an HTML block may begin: an unquoted value on the line of a leading `<`', () => {
-    for (const source of ['<a c=d =x>', '- <a c=d =x>', '> <b c=d/e> f']) {
-      expect(parseBlocks(source), source).toBeUndefined();
-      expect(parseNote(source), source).toStrictEqual(parseNoteV1(source));
+  it("reads a line's leading tag as micromark's HTML block does: an unquoted value ends at `/`, and `=` may follow it", () => {
+    // Blocks to micromark (no segment), and no tag to the spec: `=` after a value starts another value.
+    for (const source of ['<a c=d =x>', '- <a c=d =x>', '<a b=c=d>\n', '<a b=c/>', '</a \t>  ']) {
+      expectReadAlike(source);
+      expect(parseBlocks(source), source).toStrictEqual([]);
     }
+    // No block to micromark, and a tag to the spec (the value `d/e` ends at its `/`): a paragraph, its text the tag.
+    for (const source of ['> <b c=d/e> f', '<b c=d/e>', '<a b="c"d>', '<a b=c`d>', '<a:b>', '<a/b>']) {
+      expectReadAlike(source);
+      expect(parseBlocks(source), source).toHaveLength(1);
+    }
+    // Not on a paragraph's line: no HTML block of kind 7 interrupts one.
+    expect(parseBlocks('p\n<a b=c=d>')).toStrictEqual([
+      { kind: 'paragraph', paragraphs: [[{ text: 'p\n<a b=c=d>', start: 0, end: 11 }]] },
+    ]);
     // Any other `<` that begins a paragraph is read here (a fuzzed `<` before a bullet's first word sent the note to
     // the full parser).
     for (const source of ['- <sh Cell is co-located. [cite:g4]', '<b\nc=d> e', '<b c="d"> e', '</b\n> e']) {
