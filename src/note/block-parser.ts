@@ -412,7 +412,6 @@ class BlockParser {
         return;
       }
       if (!indented && c === 60) {
-        // An HTML block on a lazy line: micromark ends it, and may end containers, in ways of its own.
         const lazy = this.matched < this.depth && this.tip.kind === PARAGRAPH;
         // Kind 7 may not interrupt a paragraph; micromark lets it start on a lazy line, which ends the paragraph.
         for (let kind = 1; kind <= 7; kind++) {
@@ -422,7 +421,10 @@ class BlockParser {
               : matchAt(HTML_OPEN[kind]!, source, at) < 0
           )
             continue;
-          if (lazy) throw REFUSE;
+          // On a lazy line, micromark lets kind 7 end the paragraph and opens it in the deepest container, as if the
+          // line went on every one (the containers it does not go on close at the next line that does not either);
+          // kinds 1-6 interrupt the paragraph as the spec reads it.
+          if (lazy && kind === 7) this.matched = this.depth - 1;
           const html = open(HTML);
           html.htmlKind = kind;
           this.addChild(html);

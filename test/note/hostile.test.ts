@@ -125,6 +125,16 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     );
     expect(note.segments[0]!.position).toEqual({ line: 5, column: 1, offset: 51 });
   },
+  // A tag on a lazy line, which micromark opens inside the block quote or item: the full parser's until 2026-11-27.
+  'html-tag-on-a-lazy-line-before-a-megabyte-of-bullets': (note, source) => {
+    expect(parseBlocks(source)).toBeDefined();
+    expect(note.segments).toHaveLength(19_002);
+    expect(note.segments.slice(0, 3).map((s) => s.text)).toEqual([
+      'Ash Cell met Wren at the depot.',
+      'Wren left the depot.',
+      'Ash Cell is co-located at Compound-Alpha.',
+    ]);
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);

@@ -210,6 +210,7 @@ const line = (clean: boolean): fc.Arbitrary<string> => {
         '***',
         '===',
         '<div>',
+        '<span>',
         // A line's leading tag, read as micromark's HTML block reads its unquoted values.
         '<a b=c=d>',
         '<b c=d/e> f',
@@ -753,8 +754,33 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
     });
   });
 
-  it('leaves to the full parser what it does not read: HTML on a lazy line, a long label with a tab', () => {
-    expect(parseBlocks('> a\n<span>\n')).toBeUndefined();
+  it('reads an HTML block on a lazy line as micromark does: a whole-line tag inside the deepest container', () => {
+    // A line that is one tag (kind 7) ends the paragraph and opens inside the block quote or item, so a line that
+    // goes on the item goes on the block; kinds 1-6 interrupt the paragraph and close the containers, as in the spec.
+    for (const source of [
+      '> a\n<span>\nb',
+      '- a\n<span>\n  b',
+      '> > a\n<span>\n> b',
+      '> > a\n> <div>\n> b',
+      '> a\n<!-- x\nb -->\nc',
+      '- a\r\n<i b=c>\r\n  - d',
+      '- a\n<div>\n  b',
+    ]) {
+      expectReadAlike(source);
+    }
+    expect(parseBlocks('- a\n<span>\n  b')).toStrictEqual([
+      { kind: 'bullet', paragraphs: [[{ text: 'a', start: 2, end: 3 }]] },
+    ]);
+    expect(parseBlocks('- a\n<div>\n  b')).toStrictEqual([
+      { kind: 'bullet', paragraphs: [[{ text: 'a', start: 2, end: 3 }]] },
+    ]);
+    expect(parseBlocks('> > a\n<span>\n> b')).toStrictEqual([
+      { kind: 'paragraph', paragraphs: [[{ text: 'a', start: 4, end: 5 }]] },
+      { kind: 'paragraph', paragraphs: [[{ text: 'b', start: 15, end: 16 }]] },
+    ]);
+  });
+
+  it('leaves to the full parser what it does not read: a long label with a tab', () => {
     // Micromark counts a tab in a label as the columns it fills: near its 999 bound, that is left to it.
     expect(parseBlocks(`[${'a'.repeat(997)}\tb]: /u\n`)).toBeUndefined();
     expect(parseBlocks(`[a\tb]: /u\n\n[a b]`)).toStrictEqual(mdastBlocks(`[a\tb]: /u\n\n[a b]`));
