@@ -123,11 +123,12 @@ export function parseBlocks(source: string): NoteBlock[] | undefined {
 }
 
 // The open paragraph's line lists, shared by every parse (one runs at a time, to its end): a note's paragraphs reuse
-// their room rather than allocate four lists each.
+// their room rather than allocate five lists each.
 const STARTS: number[] = [];
 const ENDS: number[] = [];
 const NEXTS: number[] = [];
 const FLOWS: number[] = [];
+const FLOW_COLUMNS: number[] = [];
 
 /**
  * The parser, one for every parse (each runs to its end before the next starts, and `parse` resets it). One
@@ -177,8 +178,13 @@ class BlockParser {
   private readonly ends = ENDS;
   private readonly nexts = NEXTS;
   private readonly flows = FLOWS;
-  /** Where the line starts after the prefixes of the containers it continues (-1 inside a split tab). */
+  private readonly flowColumns = FLOW_COLUMNS;
+  /**
+   * Where the line starts after the prefixes of the containers it continues, as micromark places it: past a tab that
+   * a prefix took in part, whose other columns `flowColumn` (inside that tab) then tells.
+   */
   private flowStart = 0;
+  private flowColumn = 0;
   private interruptUncertain = false;
 
   /** Parses `source`; `written` is the note as written when `source` reads its NULs as U+FFFD. */
@@ -357,7 +363,8 @@ class BlockParser {
       if (!ok) break;
     }
     this.matched = matched;
-    this.flowStart = this.partialTab ? -1 : this.offset;
+    this.flowStart = this.partialTab ? this.offset + 1 : this.offset;
+    this.flowColumn = this.column;
     const allClosed = matched === this.depth;
     // A blank line ends an item that began blank here; micromark ends it at the next line that is not blank, so that
     // line is one that closed containers (see `Open.uncertain`).
@@ -527,6 +534,7 @@ class BlockParser {
     this.ends[k] = this.lineEnd;
     this.nexts[k] = this.next;
     this.flows[k] = this.flowStart;
+    this.flowColumns[k] = this.flowColumn;
   }
 
   /** 4.2: an ATX heading from the `#` run of `length` at `at`, its content without the closing sequence. */
@@ -704,6 +712,7 @@ class BlockParser {
         joined,
         starts.slice(first, last + 1),
         this.flows.slice(first, last + 1),
+        this.flowColumns.slice(first, last + 1),
       );
       if (later) {
         runs = [];
@@ -741,9 +750,13 @@ class BlockParser {
     joined: readonly number[],
     source: readonly number[],
     flow?: readonly number[],
+    flowColumn?: readonly number[],
   ): InlineSource {
     const input: InlineSource = { text, joined, source, note: this.source };
-    if (flow) input.flow = flow;
+    if (flow && flowColumn) {
+      input.flow = flow;
+      input.flowColumn = flowColumn;
+    }
     if (this.written !== undefined) input.written = this.written;
     return input;
   }

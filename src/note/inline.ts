@@ -25,8 +25,12 @@ export interface InlineSource {
   text: string;
   joined: readonly number[];
   source: readonly number[];
-  /** Where each line starts after its containers' prefixes (its indent included), or -1 where a tab is split. */
+  /**
+   * Where each line starts after its containers' prefixes (its indent included), as micromark places it: past a tab
+   * that a prefix took in part. `flowColumn` is the column there (inside such a tab).
+   */
   flow?: readonly number[];
+  flowColumn?: readonly number[];
   /** The note as written, when it holds a NUL (`text` holds U+FFFD there, as micromark reads it): see `leftOf`. */
   written?: string;
   /** The note as read (a NUL as U+FFFD), which `source` and `flow` are offsets into: see `codeOverLines`. */
@@ -326,24 +330,56 @@ function closerFinder(text: string): CloserFinder {
 }
 
 /**
- * A code span's content that goes on over lines, as micromark keeps it (and mdast's `inlineCode` value): each line
- * ending as written, and each next line from where its containers' prefixes end, its indent included (which a
- * paragraph's text leaves out). A line that starts inside a tab is the full parser's.
+ * The text from `from` to `to` of a construct that goes on over lines, as micromark keeps it (mdast's `inlineCode`
+ * value, an HTML node's value): each line ending as written, then the next line's indent from where its containers'
+ * prefixes end (which a paragraph's text leaves out), less its first `drop` white space codes. micromark reads a tab
+ * as one code and a virtual space for each further column it fills (a prefix may take some of them), and writes a tab
+ * code as a tab, a virtual space after one as nothing, and any other as a space. A code span keeps the whole indent
+ * (`drop` 0); an HTML construct takes up to 3 codes as the line's prefix (micromark-core-commonmark `html-text.js`,
+ * `lineEndingAfter`: `factorySpace` up to `tabSize`, which takes one code fewer than its bound). A virtual space
+ * written as a space is written as `virtual`.
  */
-function codeOverLines(input: InlineSource, from: number, to: number): string {
-  const { text, joined, source, flow, note } = input;
-  if (flow === undefined || note === undefined) throw GIVE_UP;
+function overLines(input: InlineSource, from: number, to: number, drop: number, virtual = ' '): string {
+  const { text, joined } = input;
   let line = lineAt(joined, from);
   let out = '';
   let at = from;
   while (line + 1 < joined.length && joined[line + 1]! <= to) {
     line++;
-    const start = flow[line]!;
-    if (start < 0) throw GIVE_UP;
-    out += text.slice(at, joined[line]) + note.slice(start, source[line]);
+    out += text.slice(at, joined[line]) + indentKept(input, line, drop, virtual);
     at = joined[line]!;
   }
   return out + text.slice(at, to);
+}
+
+/** Line `line`'s indent, as `overLines` keeps it. */
+function indentKept(input: InlineSource, line: number, drop: number, virtual: string): string {
+  const { flow, flowColumn, source, note } = input;
+  if (flow === undefined || flowColumn === undefined || note === undefined) throw GIVE_UP;
+  let out = '';
+  let left = drop;
+  const code = (written: string): void => {
+    if (left > 0) left--;
+    else out += written;
+  };
+  let column = flowColumn[line]!;
+  // A tab a prefix took in part (micromark's place is past it, its column inside it): a virtual space for each of
+  // its other columns, after no tab code.
+  if (column % 4 !== 0 && note.charCodeAt(flow[line]! - 1) === 9)
+    for (; column % 4 !== 0; column++) code(virtual);
+  for (let at = flow[line]!; at < source[line]!; at++) {
+    if (note.charCodeAt(at) === 32) {
+      code(' ');
+      column++;
+      continue;
+    }
+    const stop = column + 4 - (column % 4);
+    const kept = left === 0;
+    code('\t');
+    // Its virtual spaces: nothing after the tab, a space each where the tab code was taken.
+    for (column++; column < stop; column++) if (!kept) code(virtual);
+  }
+  return out;
 }
 
 /**
@@ -385,8 +421,6 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
     if (to > dataStart) tokens.push(token(DATA, dataStart, to, text.slice(dataStart, to)));
   };
   const opens: Token[] = [];
-  // How many of `opens` are images: in an image's label, a comment over lines is the full parser's (see below).
-  let imagesOpen = 0;
   // Brackets below this depth of `opens` may no longer open a link (a link holds no link).
   let inactiveBelow = 0;
   const delims: Token[] = [];
@@ -436,9 +470,13 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
       const close = runs.at[runs.next]!;
       runs.next++;
       const raw = text.slice(end, close);
-      const content = LINE_ENDING.test(raw) ? codeOverLines(input, end, close) : raw;
+      // Over lines, a virtual space is written as a NUL (which `text` never holds: micromark reads one as U+FFFD) until
+      // the padding is known: it is content, where a space may be padding.
+      const value = LINE_ENDING.test(raw)
+        ? withoutPadding(overLines(input, end, close, 0, '\0')).replaceAll('\0', ' ')
+        : withoutPadding(raw);
       flushData(i);
-      tokens.push(token(CODE, i, close + length, withoutPadding(content)));
+      tokens.push(token(CODE, i, close + length, value));
       i = close + length;
       dataStart = i;
       continue;
@@ -544,9 +582,6 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
       if (!match && (next === 33 || next === 63)) {
         findCloser ??= closerFinder(text);
         end = declarationEnd(text, i, findCloser);
-        // One over lines inside an image's label is the full parser's: the alt text holds its value, which micromark
-        // takes with the next line's prefix as its own.
-        if (end > 0 && imagesOpen > 0 && LINE_ENDING.test(text.slice(i, end))) throw GIVE_UP;
         // One begun that never ends was read up to the paragraph's end first (see `Tokenized`).
         if (end === UNCLOSED) replay(i, n);
       } else if (!match && (letter || next === 47)) {
@@ -580,7 +615,6 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
       t.index = tokens.length;
       tokens.push(t);
       opens.push(t);
-      if (image) imagesOpen++;
       lastBracket = i;
       i = end;
       dataStart = i;
@@ -589,7 +623,6 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
     if (c === 93 && opens.length > 0) {
       flushData(i);
       const opener = opens.pop()!;
-      if (opener.image) imagesOpen--;
       const active = opener.image || opens.length >= inactiveBelow;
       if (opens.length < inactiveBelow) inactiveBelow = opens.length;
       let end = -1;
@@ -838,7 +871,7 @@ function flatten({ tokens, replayed }: Tokenized, input: InlineSource): TextRun[
       return sourceEnd(input, end);
     const line = lineAt(input.joined, end);
     const flow = input.joined[line] === end ? input.flow?.[line] : undefined;
-    if (flow === undefined || flow < 0) throw GIVE_UP;
+    if (flow === undefined) throw GIVE_UP;
     return flow;
   };
   const flush = (): void => {
@@ -926,7 +959,8 @@ function altText(t: Token, input: InlineSource): string {
     case AUTOLINK:
       return t.value;
     case HTML:
-      return t.value;
+      // Its value, over lines as micromark keeps it.
+      return LINE_ENDING.test(t.value) ? overLines(input, t.start, t.end, 3) : t.value;
     case DELIM:
       return leftOf(t, input);
     case OPEN:
