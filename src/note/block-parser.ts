@@ -54,8 +54,11 @@ interface Open {
   fenceLength: number;
   fenceIndent: number;
   htmlKind: number;
-  /** INDENTED: opened on a line that ended containers, after which micromark's `interrupt` is not what it is else. */
-  uncertain: boolean;
+  /**
+   * INDENTED: opened on a line that ended containers and opened none, where micromark ends it at the line's end: the
+   * next line finds no open code (so a list item there does not interrupt), and an indented line opens new code.
+   */
+  oneLine: boolean;
   // PARAGRAPH: how many lines it has (their places are the parser's `starts`, `ends`, `nexts` and `flows`: only one
   // paragraph is open at a time, the deepest block), and the slot of `blocks` it fills.
   lines: number;
@@ -77,7 +80,7 @@ function open(kind: number): Open {
     fenceLength: 0,
     fenceIndent: 0,
     htmlKind: 0,
-    uncertain: false,
+    oneLine: false,
     trailing: false,
     lines: 0,
     slot: -1,
@@ -185,7 +188,6 @@ class BlockParser {
    */
   private flowStart = 0;
   private flowColumn = 0;
-  private interruptUncertain = false;
 
   /** Parses `source`; `written` is the note as written when `source` reads its NULs as U+FFFD. */
   parse(source: string, written?: string): NoteBlock[] {
@@ -199,6 +201,7 @@ class BlockParser {
     this.stack[0] = open(DOCUMENT);
     this.depth = 1;
     this.matched = 1;
+    this.closedByBlank = false;
     let lineStart = 0;
     for (;;) {
       this.findLineEnd(lineStart);
@@ -299,6 +302,7 @@ class BlockParser {
     this.column = 0;
     this.partialTab = false;
     const { source, stack } = this;
+    if (this.tip.kind === INDENTED && this.tip.oneLine) this.close();
 
     // 1. The open blocks the line continues.
     let matched = 1;
@@ -367,12 +371,13 @@ class BlockParser {
     this.flowColumn = this.column;
     const allClosed = matched === this.depth;
     // A blank line ends an item that began blank here; micromark ends it at the next line that is not blank, so that
-    // line is one that closed containers (see `Open.uncertain`).
+    // line is one that closed containers (see `Open.oneLine`). A block quote it ends at the blank line, as here, and
+    // with it what the block quote holds.
     const closedByBlank = this.closedByBlank;
+    // (Whether the line is blank is known here only if a block was open to continue.)
+    if (this.depth === 1) this.findNextNonspace();
     if (!this.blank) this.closedByBlank = false;
-    else
-      for (let k = matched; k < this.depth; k++)
-        if (stack[k]!.kind === ITEM || stack[k]!.kind === QUOTE) this.closedByBlank = true;
+    else if (matched < this.depth && stack[matched]!.kind === ITEM) this.closedByBlank = true;
     let container = stack[matched - 1]!;
     // Whether new list items interrupt (micromark's `interrupt`, set for the whole line): when every open container
     // continues and a paragraph or indented code is open. Then an item may not be empty, and an ordered one must be
@@ -381,9 +386,9 @@ class BlockParser {
     const leafOpen = tipKind === PARAGRAPH || tipKind === INDENTED || tipKind === FENCE || tipKind === HTML;
     this.interrupt =
       (tipKind === PARAGRAPH || tipKind === INDENTED) && matched >= this.depth - (leafOpen ? 1 : 0);
-    this.interruptUncertain = this.interrupt && this.tip.uncertain;
 
     // 2. New blocks the line opens.
+    const continued = container;
     const leaf = container.kind === FENCE || container.kind === INDENTED || container.kind === HTML;
     while (!leaf) {
       this.findNextNonspace();
@@ -480,7 +485,9 @@ class BlockParser {
         // 4.4 indented code
         this.advanceOffset(4, true);
         const code = open(INDENTED);
-        code.uncertain = !allClosed || closedByBlank;
+        // micromark's "lazy" line: one that ends containers and opens none (code-indented.js `furtherStart` ends
+        // code at the end of a lazy line).
+        code.oneLine = (!allClosed || closedByBlank) && container === continued;
         this.addChild(code);
         return;
       }
@@ -592,7 +599,6 @@ class BlockParser {
       let k = at + length;
       while (this.code(k) === 32 || this.code(k) === 9) k++;
       if ((ordered && (length !== 2 || source.charCodeAt(at) !== 49)) || k >= this.lineEnd) {
-        if (this.interruptUncertain) throw REFUSE;
         return undefined;
       }
     }
