@@ -10,8 +10,9 @@ import {
   thematicBreak,
 } from './block-starts.js';
 import type { NoteBlock, TextRun } from './blocks.js';
-import { DefinitionReader, UNSURE } from './definitions.js';
-import { type InlineSource, inlineRuns, inlineText, lineEndRuns } from './inline.js';
+import { DefinitionReader } from './definitions.js';
+import { inlineRuns, inlineText, lineEndRuns } from './inline.js';
+import type { InlineSource } from './inline-source.js';
 
 /**
  * The block structure of CommonMark 0.31 (sections 4 and 5), read line by line with one record per open block, as the
@@ -26,10 +27,9 @@ import { type InlineSource, inlineRuns, inlineText, lineEndRuns } from './inline
  * (`definitions.ts`); as a definition may follow the links that use it, a note holding `]:` has the inline content
  * of its paragraphs and headings with a `]` read once the blocks are done, against all its definitions.
  *
- * It gives exactly the blocks `mdastBlocks` gives (mdast-util-from-markdown, micromark 4), or undefined for what is
- * left to that parser: a definition label holding a tab that may take it past 999 columns, a paragraph or heading
- * whose inline content `inline.ts` refuses, and an HTML tag name run into an attribute (`<a:b>`, which micromark
- * reads against the spec) where no paragraph goes on.
+ * It gives exactly the blocks that mdast-util-from-markdown (micromark 4) gives, walked as
+ * `test/reference/mdast-blocks.ts` walks them, for any note: where micromark reads the spec its own way, this reads it
+ * as micromark does (each place says so).
  */
 
 const DOCUMENT = 0;
@@ -107,22 +107,15 @@ interface Pending {
   heading: { title: string } | undefined;
 }
 
-/** Thrown inside the parser when the full parser must read the note. */
-const REFUSE = Symbol('refuse');
-
-/** The note's blocks, as `mdastBlocks` gives them, or undefined when the full parser must read the note. */
-export function parseBlocks(source: string): NoteBlock[] | undefined {
+/**
+ * The note's blocks, as the CommonMark parser mdast-util-from-markdown (micromark 4) gives them, walked as
+ * `test/reference/mdast-blocks.ts` walks its tree.
+ */
+export function parseBlocks(source: string): NoteBlock[] {
   // micromark drops a leading byte-order mark, and counts its offsets from the text after it.
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  try {
-    // micromark reads a NUL as U+FFFD, one code unit for one: every offset stays the source's. Control characters
-    // and NULs are read alike by both parsers (the differential test writes them into notes), so one of them does not
-    // send a 1 MB note to the full parser (4-5 s of CPU).
-    return text.includes('\0') ? PARSER.parse(text.replaceAll('\0', '\uFFFD'), text) : PARSER.parse(text);
-  } catch (error) {
-    if (error === REFUSE) return undefined;
-    throw error;
-  }
+  // micromark reads a NUL as U+FFFD, one code unit for one: every offset stays the source's.
+  return text.includes('\0') ? PARSER.parse(text.replaceAll('\0', '\uFFFD'), text) : PARSER.parse(text);
 }
 
 // The open paragraph's line lists, shared by every parse (one runs at a time, to its end): a note's paragraphs reuse
@@ -577,9 +570,7 @@ class BlockParser {
         heading: block,
       });
     else if (MARKUP.test(content)) {
-      const text = inlineText(this.inlineSource(content, [0], [start]));
-      if (text === undefined) throw REFUSE;
-      block.title = text;
+      block.title = inlineText(this.inlineSource(content, [0], [start]));
     }
     this.addChild(undefined);
     this.blocks.push(block);
@@ -667,9 +658,17 @@ class BlockParser {
     if (paragraph.defined !== -1) return paragraph.defined;
     let lines = 0;
     if (this.mayDefine && this.source.charCodeAt(this.starts[0]!) === 91) {
-      const { text, joined } = this.joinLines(0, paragraph.lines - 1);
-      const start = this.definitions.read(text);
-      if (start === UNSURE) throw REFUSE;
+      const last = paragraph.lines - 1;
+      const { text, joined } = this.joinLines(0, last);
+      const start = this.definitions.read(
+        this.inlineSource(
+          text,
+          joined,
+          this.starts.slice(0, last + 1),
+          this.flows.slice(0, last + 1),
+          this.flowColumns.slice(0, last + 1),
+        ),
+      );
       // A definition ends at its line's end, so its content starts on a line of its own.
       if (start === text.length) lines = paragraph.lines;
       else while (joined[lines]! < start) lines++;
@@ -724,10 +723,8 @@ class BlockParser {
         runs = [];
         pending = { input, markup: markup || paragraph.trailing, runs, heading: undefined };
         this.pending.push(pending);
-      } else if (markup) {
-        runs = inlineRuns(input);
-        if (!runs) throw REFUSE;
-      } else runs = lineEndRuns(input);
+      } else if (markup) runs = inlineRuns(input);
+      else runs = lineEndRuns(input);
     } else {
       runs = [{ text, start: starts[first]!, end: ends[last]! }];
     }
@@ -771,11 +768,9 @@ class BlockParser {
   private readPending(): void {
     const labels = this.definitions.labels;
     for (const { input, markup, runs, heading } of this.pending) {
-      let read: TextRun[] | undefined;
-      if (markup || labels.size > 0) {
-        read = inlineRuns(input, labels);
-        if (!read) throw REFUSE;
-      } else {
+      let read: TextRun[];
+      if (markup || labels.size > 0) read = inlineRuns(input, labels);
+      else {
         const { text, source } = input;
         read = [
           {

@@ -1,6 +1,6 @@
 /**
- * What the segment builder needs of a note's markdown, whichever reader produced it: headings and the text runs of
- * each claim segment, in the order the old tree walk met them.
+ * What the segment builder needs of a note's markdown: headings and the text runs of each claim segment, in the order
+ * a walk of the CommonMark tree meets them (`test/reference/mdast-blocks.ts`).
  */
 
 /** A run of plain text taken from one inline node, and its source range (UTF-16 offsets, end exclusive). */

@@ -1,4 +1,6 @@
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
+import type { InlineSource } from './inline-source.js';
+import { labelEnd } from './label.js';
 
 /**
  * Link reference definitions (CommonMark 0.31, section 4.7) as micromark 4 reads them (micromark-core-commonmark's
@@ -14,52 +16,7 @@ import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
  * walk the same lines again (see `titleEnd`). The time is linear in the paragraph.
  */
 
-/** The greatest label size micromark takes (its `linkReferenceSizeMax`). */
-export const LABEL_MAX = 999;
-
-/** What `labelEnd` returns when a tab in the label might take it past the size micromark counts in columns. */
-export const UNSURE = -2;
-
 export { normalizeIdentifier as normalizeLabel };
-
-/**
- * Where the label `[...]` opening at `at` ends (after its `]`), or -1 when none does there, or `UNSURE`: at most 999
- * characters (line endings not counted), no unescaped bracket inside, not only white space (section 4.7). Micromark
- * counts a tab as the columns it fills, which depend on where the line starts; a label holding a tab that could be
- * over the bound is left to it.
- */
-export function labelEnd(text: string, at: number): number {
-  let size = 0;
-  let tabs = 0;
-  let seen = false;
-  let i = at + 1;
-  for (;;) {
-    if (i >= text.length) return -1;
-    const c = text.charCodeAt(i);
-    if (c === 91) return -1;
-    if (c === 93) {
-      if (!seen || size > LABEL_MAX) return -1;
-      return size + 3 * tabs > LABEL_MAX ? UNSURE : i + 1;
-    }
-    if (c === 10 || c === 13) {
-      i++;
-      continue;
-    }
-    if (size >= LABEL_MAX + 1) return -1;
-    size++;
-    if (c === 9) tabs++;
-    else if (c !== 32) seen = true;
-    if (c === 92) {
-      const d = text.charCodeAt(i + 1);
-      if (d === 91 || d === 92 || d === 93) {
-        size++;
-        i += 2;
-        continue;
-      }
-    }
-    i++;
-  }
-}
 
 /** Reads the definitions of one note's paragraphs into a set of labels, as the block parser closes each paragraph. */
 export class DefinitionReader {
@@ -67,22 +24,24 @@ export class DefinitionReader {
   readonly labels = new Set<string>();
   // The last title scan of each marker (`"`, `'`, `)`): where it started and where it ended (after its marker, or -1
   // when none closes it), for the paragraph text `text`.
+  private input: InlineSource = { text: '', joined: [0], source: [0], note: '' };
   private text = '';
   private readonly from = [0, 0, 0];
   private readonly to = [0, 0, 0];
 
   /**
-   * Where the content of a paragraph whose text is `text` starts after the definitions it opens with (0 when it
-   * opens with none, `text.length` when it is only definitions), or `UNSURE`. Each definition's label is added.
+   * Where the content of a paragraph starts in its text after the definitions it opens with (0 when it opens with
+   * none, the text's length when it is only definitions). Each definition's label is added.
    */
-  read(text: string): number {
+  read(input: InlineSource): number {
+    const { text } = input;
+    this.input = input;
     this.text = text;
     this.from.fill(-1);
     let start = 0;
     for (;;) {
       if (text.charCodeAt(start) !== 91) return start;
       const end = this.definition(start);
-      if (end === UNSURE) return UNSURE;
       if (end === -1) return start;
       // After the line ending (none at the paragraph's end), micromark skips the next line's indent: our lines
       // start after it already.
@@ -93,7 +52,7 @@ export class DefinitionReader {
   /** The end of the definition at `at` (after its line ending), its label added, or -1 when none is there. */
   private definition(at: number): number {
     const { text } = this;
-    const label = labelEnd(text, at);
+    const label = labelEnd(this.input, at);
     if (label < 0) return label;
     if (text.charCodeAt(label) !== 58) return -1;
     let i = skipWhitespace(text, label + 1);

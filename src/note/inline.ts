@@ -1,7 +1,9 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
-import { angleDestinationEnd, LABEL_MAX, labelEnd, normalizeLabel, UNSURE } from './definitions.js';
+import { angleDestinationEnd, normalizeLabel } from './definitions.js';
+import { type InlineSource, lineAt, sourceAt, sourceEnd } from './inline-source.js';
+import { labelEnd, labelStop } from './label.js';
 
 /**
  * The inline content of one paragraph or heading, read as CommonMark does (micromark 4, as mdast-util-from-markdown
@@ -10,32 +12,11 @@ import { angleDestinationEnd, LABEL_MAX, labelEnd, normalizeLabel, UNSURE } from
  * escapes, hard breaks, `*` and `_` emphasis (the delimiter algorithm of the spec, section 6.2, with micromark's
  * rule of three on the runs' current lengths), inline links and images, reference links and images against the
  * note's definitions (section 6.3, full, collapsed and shortcut, as micromark's label-end.js tries them), autolinks
- * and inline HTML tags are read here. What is rare in notes and subtle to read is not: the caller reads the note
- * with the full parser instead when this returns undefined (a link whose destination does not parse, a `<` that
- * opens neither an autolink nor a tag, a comment, a declaration, a construct across lines other than text and
- * emphasis). Linear in the text: a closing backtick run is looked for once per length, each emphasis closer
+ * and inline HTML (tags, comments, CDATA sections, declarations, instructions, over lines too) are read here, with
+ * micromark's own readings where it departs from the spec. Linear in the text: a closing backtick run is looked for once per length, each emphasis closer
  * searches no lower than where a closer of its kind last failed (the spec's `openers_bottom`), so no input walks
  * back over the same delimiters, and a link's text is normalized against the definitions only from the last bracket.
  */
-
-/** Where a paragraph's lines stand: `text` is their content, each with its line ending (`\n`, `\r\n` or `\r`) and
- * any white space before it; line `k` starts at `text` offset
- * `joined[k]` and at source offset `source[k]`. */
-export interface InlineSource {
-  text: string;
-  joined: readonly number[];
-  source: readonly number[];
-  /**
-   * Where each line starts after its containers' prefixes (its indent included), as micromark places it: past a tab
-   * that a prefix took in part. `flowColumn` is the column there (inside such a tab).
-   */
-  flow?: readonly number[];
-  flowColumn?: readonly number[];
-  /** The note as written, when it holds a NUL (`text` holds U+FFFD there, as micromark reads it): see `leftOf`. */
-  written?: string;
-  /** The note as read (a NUL as U+FFFD), which `source` and `flow` are offsets into: see `codeOverLines`. */
-  note?: string;
-}
 
 const DATA = 0;
 const DELIM = 1;
@@ -94,9 +75,6 @@ function token(kind: number, start: number, end: number, value: string): Token {
   };
 }
 
-/** Thrown inside the tokenizer when the text holds what is left to the full parser. */
-const GIVE_UP = Symbol('give up');
-
 /**
  * A paragraph's tokens, and the stretches of its text that micromark read twice: from a construct that it tried and
  * gave up on past a line ending, to where it gave up (a backtick run that opens no code span, or a comment that never
@@ -111,11 +89,11 @@ interface Tokenized {
 }
 
 /**
- * The text runs of a paragraph, or undefined when the full parser must read it; `labels` are the note's defined
- * labels (normalized, see `definitions.ts`), none when omitted.
+ * The text runs of a paragraph; `labels` are the note's defined labels (normalized, see `definitions.ts`), none when
+ * omitted.
  */
-export function inlineRuns(input: InlineSource, labels?: ReadonlySet<string>): TextRun[] | undefined {
-  return unlessGivenUp(() => flatten(tokenize(input, labels), input));
+export function inlineRuns(input: InlineSource, labels?: ReadonlySet<string>): TextRun[] {
+  return flatten(tokenize(input, labels), input);
 }
 
 /**
@@ -156,23 +134,11 @@ export function lineEndRuns(input: InlineSource): TextRun[] {
   }
 }
 
-/** A heading's inline text (its runs' text joined), or undefined when the full parser must read it. */
-export function inlineText(input: InlineSource): string | undefined {
-  return unlessGivenUp(() => {
-    let out = '';
-    for (const run of flatten(tokenize(input, undefined), input)) out += run.text;
-    return out;
-  });
-}
-
-/** What `read` returns, or undefined when it gave up on its input. */
-function unlessGivenUp<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch (error) {
-    if (error === GIVE_UP) return undefined;
-    throw error;
-  }
+/** A heading's inline text (its runs' text joined). */
+export function inlineText(input: InlineSource): string {
+  let out = '';
+  for (const run of flatten(tokenize(input, undefined), input)) out += run.text;
+  return out;
 }
 
 // Character classes, as micromark's classifyCharacter reads one UTF-16 code unit: 1 white space (start and end of the
@@ -354,8 +320,10 @@ function overLines(input: InlineSource, from: number, to: number, drop: number, 
 
 /** Line `line`'s indent, as `overLines` keeps it. */
 function indentKept(input: InlineSource, line: number, drop: number, virtual: string): string {
-  const { flow, flowColumn, source, note } = input;
-  if (flow === undefined || flowColumn === undefined || note === undefined) throw GIVE_UP;
+  const { source, note } = input;
+  // A line after the first is a paragraph's, which has these.
+  const flow = input.flow!;
+  const flowColumn = input.flowColumn!;
   let out = '';
   let left = drop;
   const code = (written: string): void => {
@@ -641,8 +609,8 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
           if (end === -1 && defines && defined(text, textStart, i, labels)) end = i + 1;
         } else {
           // micromark reads a full reference's label whether or not the note defines it, past line endings too.
-          if (text.charCodeAt(i + 1) === 91) replay(i, labelStop(text, i + 1));
-          if (defines) end = referenceEnd(text, i, textStart, labels);
+          if (text.charCodeAt(i + 1) === 91) replay(i, labelStop(input, i + 1));
+          if (defines) end = referenceEnd(input, i, textStart, labels);
         }
       }
       lastBracket = i;
@@ -683,42 +651,20 @@ function tokenize(input: InlineSource, labels: ReadonlySet<string> | undefined):
  * normalized only up from the last bracket, so no character is normalized twice. An inline resource `(`...`)` is read
  * before any of these (the caller's `resourceEnd`).
  */
-function referenceEnd(text: string, at: number, textStart: number, labels: ReadonlySet<string>): number {
+function referenceEnd(
+  input: InlineSource,
+  at: number,
+  textStart: number,
+  labels: ReadonlySet<string>,
+): number {
+  const { text } = input;
   const isDefined = defined(text, textStart, at, labels);
   if (text.charCodeAt(at + 1) === 91) {
-    const end = labelEnd(text, at + 1);
-    if (end === UNSURE) throw GIVE_UP;
+    const end = labelEnd(input, at + 1);
     if (end !== -1 && labels.has(normalizeLabel(text.slice(at + 2, end - 1)))) return end;
     return isDefined && text.charCodeAt(at + 2) === 93 ? at + 3 : -1;
   }
   return isDefined ? at + 1 : -1;
-}
-
-/**
- * Where micromark's label reader (`factoryLabel`) stops in the `[...]` opening at `at`: after its `]`, or at what it
- * gives up on (the text's end, a `[`, a `]` after only white space, the character past its 999). micromark counts a
- * tab as the columns it fills, which depend on where its line starts: a label with tabs that may reach the bound is
- * the full parser's (as `labelEnd` leaves it).
- */
-function labelStop(text: string, at: number): number {
-  let size = 0;
-  let seen = false;
-  let tabs = 0;
-  for (let i = at + 1; ; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) continue;
-    if (tabs > 0 && size + 3 * tabs > LABEL_MAX) throw GIVE_UP;
-    if (Number.isNaN(c) || c === 91 || size > LABEL_MAX) return i;
-    if (c === 93) return seen ? i + 1 : i;
-    size++;
-    if (c === 9) tabs++;
-    else if (c !== 32) seen = true;
-    const d = text.charCodeAt(i + 1);
-    if (c === 92 && (d === 91 || d === 92 || d === 93)) {
-      size++;
-      i++;
-    }
-  }
 }
 
 /** Whether a link's text from `textStart` (-1: it holds a bracket) to the `]` at `at` is a defined label. */
@@ -869,10 +815,8 @@ function flatten({ tokens, replayed }: Tokenized, input: InlineSource): TextRun[
     const c = text.charCodeAt(end - 1);
     if ((c !== 10 && c !== 13) || end >= text.length || !within(replayed, end - 1))
       return sourceEnd(input, end);
-    const line = lineAt(input.joined, end);
-    const flow = input.joined[line] === end ? input.flow?.[line] : undefined;
-    if (flow === undefined) throw GIVE_UP;
-    return flow;
+    // `end` starts a line after the first, a paragraph's: see `InlineSource.flow`.
+    return input.flow![lineAt(input.joined, end)]!;
   };
   const flush = (): void => {
     if (start === -1) return;
@@ -981,27 +925,4 @@ function within(ranges: readonly number[], at: number): boolean {
     else return true;
   }
   return false;
-}
-
-/** The line of a joined-text offset (binary search: the last line starting at or before it). */
-function lineAt(joined: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = joined.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (joined[mid]! <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** The source offset of a joined-text offset. */
-function sourceAt(input: InlineSource, at: number): number {
-  const line = lineAt(input.joined, at);
-  return input.source[line]! + (at - input.joined[line]!);
-}
-
-/** The source offset of a joined-text end (exclusive): just after the source character of the last one. */
-function sourceEnd(input: InlineSource, end: number): number {
-  return end === 0 ? sourceAt(input, 0) : sourceAt(input, end - 1) + 1;
 }

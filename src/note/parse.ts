@@ -2,7 +2,6 @@ import { UserError } from '../errors/user-error.js';
 import type { Note, Section, Segment } from '../model/note.js';
 import { LineIndex } from '../parse/position.js';
 import { parseBlocks } from './block-parser.js';
-import { mdastBlocks } from './mdast-blocks.js';
 import { MAX_NESTING, tooDeep } from './nesting.js';
 import { buildSegment, collapse, type PlainText, plainText } from './segment.js';
 import { sentencesOf } from './sentences.js';
@@ -23,9 +22,9 @@ export interface ParseNoteOptions {
 /**
  * Parses a note's markdown (CommonMark) into sections, segments (a bullet or a paragraph) and sentences, each with
  * its citations and its line and column in the source. The block structure is read by a linear CommonMark block
- * parser (`parseBlocks`, link reference definitions included) and the inline text by a linear reader; the few
- * constructs they leave (those `parseBlocks` names) are read by the full parser, with the same result. Throws a
- * `UserError` (with the line and column) for a note nested more than `MAX_NESTING` levels deep.
+ * parser (`parseBlocks`, link reference definitions included) and the inline text by a linear reader, as the
+ * CommonMark parser mdast-util-from-markdown (micromark 4) reads them (the differential tests hold them to it). Throws
+ * a `UserError` (with the line and column) for a note nested more than `MAX_NESTING` levels deep.
  */
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
   const exempt = exemptKeys(options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS);
@@ -48,7 +47,7 @@ export function parseNote(source: string, options: ParseNoteOptions = {}): Note 
   let exemptDepth = Number.POSITIVE_INFINITY;
   const pending: Array<{ kind: Segment['kind']; plain: PlainText; section: Section }> = [];
 
-  for (const block of parseBlocks(source) ?? mdastBlocks(source)) {
+  for (const block of parseBlocks(source)) {
     if (block.kind === 'heading') {
       const title = collapse(block.title);
       if (block.depth <= exemptDepth) exemptDepth = Number.POSITIVE_INFINITY;

@@ -1,10 +1,11 @@
 import type { Nodes, Parent, PhrasingContent, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { NoteBlock, TextRun } from './blocks.js';
+import type { NoteBlock, TextRun } from '../../src/note/blocks.js';
 
 /**
- * A note's blocks read with the full CommonMark parser (mdast-util-from-markdown): any markdown, at its cost. A list
- * item's paragraphs make one bullet, then its nested blocks follow; code, HTML, thematic breaks and definitions
+ * The reference for `parseBlocks` (src/note/block-parser.ts): a note's blocks read with the full CommonMark parser
+ * (mdast-util-from-markdown, micromark 4), which parsed notes until 2026-11-27 for what the block parser left to it. A
+ * list item's paragraphs make one bullet, then its nested blocks follow; code, HTML, thematic breaks and definitions
  * make no block.
  */
 export function mdastBlocks(source: string): NoteBlock[] {
