@@ -1,15 +1,15 @@
 // A lighter parse path for large YAML files: js-yaml builds only the values (the `yaml` package's Document of a
 // 5 MB cases file costs about 500 MB at its peak, its CST alone about 350 MB), and remembers where the collections
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
-// (returns undefined) on everything whose meaning it does not pin down the same way: aliases that the `yaml` path's
-// alias limit might refuse (an anchor aliased 100 times, an alias inside an anchored node), anchors and aliases on
+// (returns undefined) on everything whose meaning it does not pin down the same way: an alias inside an anchored node
+// (the `yaml` path's alias limit, which this path applies to any other, multiplies there), anchors and aliases on
 // keys, tags other than `!!str` on a scalar, block lists with an empty item, directives other than `%YAML 1.2`, keys
 // that only `yaml` spells differently, and any error. The caller then takes the `yaml` path, so what that path reports stays the single
 // source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
 import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
-import { MAX_YAML_ALIASES } from './yaml.js';
+import { EXCESSIVE_ALIASES, MAX_YAML_ALIASES } from './yaml.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
 import { yamlPackage } from './yaml-package.js';
 
@@ -92,8 +92,9 @@ function plainDirectives(text: string, from: number): boolean {
 /** What `loadYamlFast` records beside the values. */
 export interface FastYamlOptions {
   /**
-   * The file the text came from: given, a text whose only problem is duplicate keys throws the `UserError` that
-   * `parseYaml` throws for it (see `duplicateKeys`), instead of being left to the `yaml` package.
+   * The file the text came from: given, a text whose only problem is duplicate keys, or aliases past the alias
+   * limit, throws the `UserError` that `parseYaml` throws for it (see `duplicateKeys`), instead of being left to the
+   * `yaml` package.
    */
   file?: string;
 }
@@ -115,8 +116,8 @@ interface Frame {
   /** The collections composed in it, in order, and their shapes (matched to its keys or items when it closes). */
   inner: unknown[] | undefined;
   innerShapes: Shape[] | undefined;
-  /** It carries an anchor (`&name`); `at` is past it, where the `yaml` composer starts the node. */
-  anchored: boolean;
+  /** The anchor it carries (`&name`), or undefined; `at` is past it, where the `yaml` composer starts the node. */
+  anchor: string | undefined;
   /** It is an alias (`*name`): its value is the anchored node's, its place its own. */
   alias: boolean;
   /** It carries the tag `!!str`; `at` is past it, where the `yaml` composer starts the node. */
@@ -135,7 +136,7 @@ function blankFrame(): Frame {
     colon: Number.NaN,
     inner: undefined,
     innerShapes: undefined,
-    anchored: false,
+    anchor: undefined,
     alias: false,
     tagged: false,
     line: 0,
@@ -161,7 +162,7 @@ interface Shape {
 
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
- * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias its alias limit might refuse, an
+ * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias inside an anchored node, an
  * anchor, alias or tag on a key, an anchored or tagged empty node, a tag other than `!!str`, a block list with an
  * empty item, a directive other than `%YAML 1.2`, a `null` key, a flow collection over several lines that the `yaml`
  * lexer cuts short (`flowCutShort`). With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys,
@@ -183,22 +184,35 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   // cases file: 171 scavenges with reuse, 209 without).
   const frames: Frame[] = [];
   let depth = 0;
-  // The anchored nodes being composed, and how often each anchor name was aliased. The `yaml` path's alias limit
-  // (`toJS({ maxAliasCount })`) counts an anchor once and each alias of it once more, times the aliases inside it: it
-  // is certain to pass only for an anchor aliased fewer than `MAX_YAML_ALIASES` times with no alias inside it.
-  // Anything else is left to that path, which refuses what exceeds the limit.
+  // The anchored nodes being composed, how often each anchor (its last node) was aliased, and what each alias of it
+  // weighs. The `yaml` path's alias limit (`toJS({ maxAliasCount })`, yaml's Alias.js) counts an anchored node once
+  // and each alias of it once more, times the node's weight: the greatest weight of its items (a pair's, of its key
+  // and value), an alias inside it weighing its own count, anything else 1, so 0 for an empty collection; it refuses
+  // the document when that product passes the limit. An alias inside an anchored node is left to that path; for any
+  // other, the limit is applied here, as that path would.
   let anchoredOpen = 0;
   const aliases = new Map<string, number>();
+  const weights = new Map<string, number>();
+  let lastAlias = -1;
   let multiLineFlow = false;
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
-      const { at, anchored, alias, tagged } = nodeProperties(state);
-      if (alias !== undefined) {
+      const { at, anchor, alias, tagged } = nodeProperties(state);
+      // js-yaml opens an alias that is a list item twice, at one place: it is counted once.
+      if (alias !== undefined && at !== lastAlias) {
+        lastAlias = at;
+        if (anchoredOpen > 0) throw new NotFast();
         const uses = (aliases.get(alias) ?? 0) + 1;
-        if (anchoredOpen > 0 || uses >= MAX_YAML_ALIASES) throw new NotFast();
         aliases.set(alias, uses);
+        if ((uses + 1) * (weights.get(alias) ?? 1) > MAX_YAML_ALIASES) {
+          if (options.file === undefined) throw new NotFast();
+          throw new UserError({ file: options.file, message: EXCESSIVE_ALIASES });
+        }
       }
-      if (anchored) anchoredOpen++;
+      if (anchor !== undefined) {
+        anchoredOpen++;
+        aliases.set(anchor, 0);
+      }
       frames[depth] ??= blankFrame();
       const frame = frames[depth]!;
       frame.at = at + shift;
@@ -208,7 +222,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       frame.colon = Number.NaN;
       frame.inner = undefined;
       frame.innerShapes = undefined;
-      frame.anchored = anchored;
+      frame.anchor = anchor;
       frame.alias = alias !== undefined;
       frame.tagged = tagged;
       frame.line = state.line;
@@ -217,7 +231,10 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     }
     // The frame stays in the stack for the next node at its level; nothing below keeps it.
     const frame = frames[--depth]!;
-    if (frame.anchored) anchoredOpen--;
+    if (frame.anchor !== undefined) {
+      anchoredOpen--;
+      weights.set(frame.anchor, aliasWeight(state.result));
+    }
     const result = state.result as unknown;
     const parent = depth > 0 ? frames[depth - 1] : undefined;
     const scalar = result === null || typeof result !== 'object';
@@ -225,7 +242,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (parent && scalar && isKey(state.input, state.position)) {
       // A key with an anchor, an alias or a tag: the Document indexes no text for it, and a tag before a key is the
       // mapping's to the `yaml` package.
-      if (frame.anchored || frame.alias || frame.tagged) throw new NotFast();
+      if (frame.anchor !== undefined || frame.alias || frame.tagged) throw new NotFast();
       if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
       else parent.keys = [String(result), frame.at, Number.NaN];
       parent.colon = spacesAfter(state.input, state.position) + shift;
@@ -238,7 +255,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const empty = result === null && nothingRead;
     // An anchored or tagged empty node (`!!str` makes it ""): where the composer places it past its properties is not
     // pinned down here.
-    if (nothingRead && (frame.anchored || frame.tagged)) throw new NotFast();
+    if (nothingRead && (frame.anchor !== undefined || frame.tagged)) throw new NotFast();
     const lastKeys = parent?.keys !== undefined && parent.values * 3 + 3 === parent.keys.length;
     const at = !empty ? frame.at : lastKeys ? spacesAfter(text, parent!.colon + 1) : Number.NaN;
     if (!parent) rootStart = at;
@@ -288,6 +305,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   try {
     value = load(text, { schema: CORE, listener } as LoadOptions);
   } catch (error) {
+    if (error instanceof UserError) throw error;
     if (options.file !== undefined && (error as { reason?: string }).reason === 'duplicated mapping key') {
       const places = duplicateKeys(text);
       if (places && !flowCutShort(text))
@@ -434,7 +452,7 @@ function isKey(input: string, at: number): boolean {
  */
 function nodeProperties(state: State): {
   at: number;
-  anchored: boolean;
+  anchor: string | undefined;
   alias: string | undefined;
   tagged: boolean;
 } {
@@ -442,13 +460,14 @@ function nodeProperties(state: State): {
   let at = contentStart(input, state.position);
   let c = input.charCodeAt(at);
   if (c === 0x2a /* * */)
-    return { at, anchored: false, alias: input.slice(at + 1, nameEnd(input, at + 1)), tagged: false };
-  let anchored = false;
+    return { at, anchor: undefined, alias: input.slice(at + 1, nameEnd(input, at + 1)), tagged: false };
+  let anchor: string | undefined;
   let tagged = false;
   for (;;) {
-    if (c === 0x26 /* & */ && !anchored) {
-      anchored = true;
-      at = contentStart(input, nameEnd(input, at + 1));
+    if (c === 0x26 /* & */ && anchor === undefined) {
+      const end = nameEnd(input, at + 1);
+      anchor = input.slice(at + 1, end);
+      at = contentStart(input, end);
     } else if (
       c === 0x21 /* ! */ &&
       !tagged &&
@@ -462,7 +481,23 @@ function nodeProperties(state: State): {
     c = input.charCodeAt(at);
   }
   if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
-  return { at, anchored, alias: undefined, tagged };
+  return { at, anchor, alias: undefined, tagged };
+}
+
+/**
+ * What the `yaml` package's alias limit weighs an anchored node with no alias inside (Alias.js `getAliasCount`, from
+ * its value): 1, or 0 for a list or mapping of nothing but empty lists and mappings, at any depth (a mapping's keys
+ * weigh 1, so only an empty one weighs 0). Walked with a stack of its own.
+ */
+function aliasWeight(value: unknown): number {
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') return 1;
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
+    else for (const _ in node) return 1;
+  }
+  return 0;
 }
 
 /** The end of an anchor or alias name starting at `from`: the first white space or flow indicator. */
@@ -538,8 +573,8 @@ function duplicateKeys(text: string): number[] | undefined {
     if (event === 'open') {
       // Anchors, aliases and tags are left to the `yaml` package here: this pass does not count what aliases repeat,
       // and a tagged key may be a key of another type.
-      const { at, anchored, alias, tagged } = nodeProperties(state);
-      if (anchored || tagged || alias !== undefined) throw new NotFast();
+      const { at, anchor, alias, tagged } = nodeProperties(state);
+      if (anchor !== undefined || tagged || alias !== undefined) throw new NotFast();
       frames.push({ at, keys: undefined, written: 0, values: 0 });
       return;
     }

@@ -8,6 +8,9 @@ import { yamlPackage } from './yaml-package.js';
 
 /** The most aliases one YAML file may expand; a "billion laughs" file is refused instead of exhausting memory. */
 export const MAX_YAML_ALIASES = 100;
+/** What a file past that limit is told (the `yaml` package's message for it). */
+export const EXCESSIVE_ALIASES =
+  'cannot expand the document: Excessive alias count indicates a resource exhaustion attack';
 
 export interface ParsedYaml {
   value: unknown;

@@ -181,3 +181,48 @@ describe('the light path places every node where the yaml Document places it', (
     expect(loadYamlFast('%YAML 1.2\n---\na: yes\n')?.value).toEqual({ a: 'yes' });
   });
 });
+
+describe("the light path applies the yaml path's alias limit as the yaml package weighs each anchor", () => {
+  /** The value read, or the message of the error thrown. */
+  const outcome = (read: () => { value: unknown } | undefined): unknown => {
+    try {
+      return read()?.value;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const aliased = (anchor: string, times: number, after = ''): string =>
+    `base: &a ${anchor}\nuses:\n${'  - *a\n'.repeat(times)}${after}`;
+
+  it.each([
+    ['a scalar aliased 99 times', aliased('x', 99)],
+    ['a scalar aliased 100 times', aliased('x', 100)],
+    ['a list aliased 99 times', aliased('[x, y]', 99)],
+    ['a mapping aliased 100 times', aliased('{k: v}', 100)],
+    // An empty collection, or one of nothing but empty ones, weighs nothing: never refused.
+    ['an empty list aliased 150 times', aliased('[]', 150)],
+    ['an empty mapping aliased 150 times', aliased('{}', 150)],
+    ['a list of empty collections aliased 150 times', aliased('[[], {}, [[]]]', 150)],
+    ['a list holding one value aliased 100 times', aliased('[[], [1]]', 100)],
+    ['a mapping of an empty list aliased 100 times', aliased('{k: []}', 100)],
+    // An anchor set again is a new node, counted afresh.
+    [
+      'an anchor set again after 60 aliases',
+      aliased('x', 60, `again: &a y\nmore:\n${'  - *a\n'.repeat(60)}`),
+    ],
+  ])('%s: the same value or the same refusal', (_, text) => {
+    const fast = outcome(() => loadYamlFast(text, { file: 'x.yaml' }));
+    expect(fast).toBeDefined();
+    expect(fast).toEqual(outcome(() => parseYaml(text, 'x.yaml')));
+  });
+
+  it('refuses at the 100th alias of an anchor that weighs 1, with the yaml path message', () => {
+    expect(() => loadYamlFast(aliased('x', 100), { file: 'x.yaml' })).toThrowError(
+      'x.yaml: cannot expand the document: Excessive alias count indicates a resource exhaustion attack',
+    );
+    expect(loadYamlFast(aliased('x', 99), { file: 'x.yaml' })?.value).toMatchObject({ base: 'x' });
+    // Without a file to name, the refusal is the yaml path's; an alias inside an anchored node is too.
+    expect(loadYamlFast(aliased('x', 100))).toBeUndefined();
+    expect(loadYamlFast('a: &a x\nb: &b [*a]\nc: *b\n')).toBeUndefined();
+  });
+});
