@@ -81,8 +81,12 @@ function pairsOf(node: { items: unknown[] }): Map<string, Pair> {
   return index;
 }
 
+/** A key as the document's value spells it (the `yaml` package's `toJS`: a null key is ""). */
 function scalarText(key: unknown): string | undefined {
-  if (yamlPackage().isNode(key) && 'value' in key) return String((key as { value: unknown }).value);
+  if (yamlPackage().isNode(key) && 'value' in key) {
+    const value = (key as { value: unknown }).value;
+    return value === null ? '' : String(value);
+  }
   return key === null || key === undefined ? undefined : String(key);
 }
 

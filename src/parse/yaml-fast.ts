@@ -122,6 +122,8 @@ interface Frame {
   alias: boolean;
   /** It carries the tag `!!str`; `at` is past it, where the `yaml` composer starts the node. */
   tagged: boolean;
+  /** A key of the mapping it may turn out to be is null, which js-yaml spells "null" and the `yaml` package "". */
+  nullKey: boolean;
   /** js-yaml's line (from 0) when the node was opened: at or before the line the node starts on. */
   line: number;
 }
@@ -139,6 +141,7 @@ function blankFrame(): Frame {
     anchor: undefined,
     alias: false,
     tagged: false,
+    nullKey: false,
     line: 0,
   };
 }
@@ -161,12 +164,13 @@ interface Shape {
 }
 
 /**
- * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts. Undefined
- * when the file needs the `yaml` package: a syntax error, a duplicate key, an alias inside an anchored node, an
- * anchor, alias or tag on a key, an anchored or tagged empty node, a tag other than `!!str`, a block list with an
- * empty item, a directive other than `%YAML 1.2`, a `null` key, a flow collection over several lines that the `yaml`
- * lexer cuts short (`flowCutShort`). With `file`, throws what `parseYaml` throws for a text whose only problem is duplicate keys,
- * where this path can place them.
+ * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts (a null
+ * key spelled "", as the `yaml` package spells it). Undefined when the file needs the `yaml` package: a syntax error,
+ * a duplicate key, an alias inside an anchored node, an anchor, alias or tag on a key, an anchored or tagged empty
+ * node, a tag other than `!!str`, a block list with an empty item, a directive other than `%YAML 1.2`, a collection
+ * as a key, a flow collection over several lines that the `yaml` lexer cuts short (`flowCutShort`). With `file`,
+ * throws what `parseYaml` throws for a text whose only problems are duplicate keys, where this path can place them,
+ * or aliases past the alias limit.
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
@@ -225,6 +229,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       frame.anchor = anchor;
       frame.alias = alias !== undefined;
       frame.tagged = tagged;
+      frame.nullKey = false;
       frame.line = state.line;
       depth++;
       return;
@@ -243,8 +248,10 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       // A key with an anchor, an alias or a tag: the Document indexes no text for it, and a tag before a key is the
       // mapping's to the `yaml` package.
       if (frame.anchor !== undefined || frame.alias || frame.tagged) throw new NotFast();
-      if (parent.keys) parent.keys.push(String(result), frame.at, Number.NaN);
-      else parent.keys = [String(result), frame.at, Number.NaN];
+      const key = result === null ? '' : String(result);
+      if (result === null) parent.nullKey = true;
+      if (parent.keys) parent.keys.push(key, frame.at, Number.NaN);
+      else parent.keys = [key, frame.at, Number.NaN];
       parent.colon = spacesAfter(state.input, state.position) + shift;
       return;
     }
@@ -268,6 +275,14 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       }
     }
     if (scalar) return;
+    // A collection as a key (`[a, b]: 1`, `? [a, b]`): js-yaml spells it as JavaScript does ("a,b"), the `yaml`
+    // package as YAML ("[ a, b ]").
+    if (
+      parent &&
+      (isKey(state.input, state.position) || previousCharacter(state.input, frame.at - shift) === 0x3f)
+    )
+      throw new NotFast();
+    if (frame.nullKey) respellNullKey(result as Record<string, unknown>);
     const open = state.input.charCodeAt(frame.at - shift);
     const flow = open === 0x5b || open === 0x7b; // `[` or `{`
     // A block list with an empty item (`-` and nothing, which js-yaml may compose without a node): js-yaml reads an
@@ -314,7 +329,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     return undefined;
   }
   if (multiLineFlow && flowCutShort(text)) return undefined;
-  // `yaml` turns a null key into "", js-yaml into "null": leave such a file to `yaml`.
+  // A "null" key left is one no key node was composed for, or one written as a string: left to `yaml`.
   if (hasKey(value, 'null')) return undefined;
   // The shape of the collection at a data path, or undefined where the path leaves what was recorded.
   const shapeAt = (path: readonly string[]): Shape | undefined => {
@@ -482,6 +497,24 @@ function nodeProperties(state: State): {
   }
   if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
   return { at, anchor, alias: undefined, tagged };
+}
+
+/**
+ * Spells a mapping's null key as the `yaml` package does, "" (js-yaml's is "null"), its keys kept in order. A mapping
+ * that also has a "" key is left to `yaml`, which reads the two as one.
+ */
+function respellNullKey(mapping: Record<string, unknown>): void {
+  if (Object.hasOwn(mapping, '')) throw new NotFast();
+  const entries = Object.entries(mapping);
+  for (const [key] of entries) delete mapping[key];
+  // Defined, not assigned: a `__proto__` key stays a key.
+  for (const [key, value] of entries)
+    Object.defineProperty(mapping, key === 'null' ? '' : key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
 }
 
 /**

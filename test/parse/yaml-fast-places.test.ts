@@ -144,12 +144,30 @@ describe('the light path places every node where the yaml Document places it', (
     expect(loadYamlFast(emptied)?.startAt(['e'])).toBe(emptied.length - 1);
   });
 
-  it('declines a key js-yaml spells otherwise (a collection as a key) and the values of its mapping', () => {
-    const text = 'id: x\n? [a, b]\n: 1\nanswer: y\n';
-    const fast = loadYamlFast(text)!;
-    expect(fast.startAt([], 'a,b')).toBeUndefined();
-    expect(fast.startAt(['answer'])).toBeUndefined();
-    expect(fast.startAt([], 'answer')).toBe(text.indexOf('answer'));
+  it('leaves a collection as a key to the yaml Document, which spells it as YAML', () => {
+    // js-yaml spells it "a,b": a spec would be told of an unknown key by another name on each path.
+    for (const text of ['id: x\n? [a, b]\n: 1\nanswer: y\n', '[a, b]: 1\n', '{a: 1}: 2\n']) {
+      expect(loadYamlFast(text), text).toBeUndefined();
+    }
+    expect(parseYaml('[a, b]: 1\n', 'a.yaml').value).toEqual({ '[ a, b ]': 1 });
+  });
+
+  it('spells a null key "" as the yaml Document does, its keys in order and placed', () => {
+    for (const text of [
+      'a: 1\nnull: 2\nb: 3\n',
+      '~: 1\n',
+      'a: {null: 1, b: 2}\n',
+      '- x: 1\n  Null:\n    b: 1\n',
+    ]) {
+      const fast = loadYamlFast(text);
+      if (!fast) throw new Error(`the light path should read ${JSON.stringify(text)}`);
+      expect(fast.value).toEqual(parseYaml(text, 'a.yaml').value);
+      expect(JSON.stringify(fast.value)).toBe(JSON.stringify(parseYaml(text, 'a.yaml').value));
+      expectDocumentPlaces(text, fast, { every: true });
+    }
+    // A "" key beside it, which the yaml package reads as the same key, and a quoted "null", are left to it.
+    expect(loadYamlFast('null: 1\n"": 2\n')).toBeUndefined();
+    expect(loadYamlFast('"null": 1\n')).toBeUndefined();
   });
 
   it('declines the items of a flow list holding a single pair, which js-yaml composes without a node', () => {

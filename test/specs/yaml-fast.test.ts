@@ -46,7 +46,9 @@ function sameKeyPlaces(text: string, fast: NonNullable<ReturnType<typeof loadYam
     }
     if (!isMap(node)) return;
     for (const pair of node.items) {
-      const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
+      // As the value spells it (a null key is "").
+      const keyValue = isScalar(pair.key) ? pair.key.value : pair.key;
+      const key = keyValue === null ? '' : String(keyValue);
       const at = fast.keyStartAt(path, key);
       const explicit = text
         .slice(0, (pair.key as Scalar).range?.[0])
@@ -333,7 +335,9 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       ['cases:\n  - id: a\n    calls:\n      - name: x\n      - \n  - id: b\n', 'left to yaml'],
       ['d:\n  -\n  - 2\n', 'left to yaml'],
       ['%YAML 1.1\n---\na: yes\n', 'left to yaml'],
-      ['~: a\n', 'left to yaml'],
+      ['~: a\n', 'fast'],
+      ['null: a\n"": b\n', 'left to yaml'],
+      ['[a, b]: c\n', 'left to yaml'],
       ['a: b\n---\nc: d\n', 'left to yaml'],
       ['a: [1, 2\n', 'left to yaml'],
       // A flow collection over several lines: read when each line of it is indented more than its block (a closing
