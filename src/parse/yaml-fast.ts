@@ -3,9 +3,9 @@
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
 // (returns undefined) on everything whose meaning it does not pin down the same way: an alias inside an anchored node
 // (the `yaml` path's alias limit, which this path applies to any other, multiplies there), anchors and aliases on
-// keys, tags other than `!!str` on a scalar, block lists with an empty item, directives other than `%YAML 1.2`, keys
-// that only `yaml` spells differently, and any error. The caller then takes the `yaml` path, so what that path reports stays the single
-// source of diagnostics.
+// keys, tags other than `!!str` on a scalar, an empty block list item that a less indented item follows, directives
+// other than `%YAML 1.2`, keys that only `yaml` spells differently, and any error. The caller then takes the `yaml`
+// path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
 import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
@@ -167,7 +167,8 @@ interface Shape {
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts (a null
  * key spelled "", as the `yaml` package spells it). Undefined when the file needs the `yaml` package: a syntax error,
  * a duplicate key, an alias inside an anchored node, an anchor, alias or tag on a key, an anchored or tagged empty
- * node, a tag other than `!!str`, a block list with an empty item, a directive other than `%YAML 1.2`, a collection
+ * node, a tag other than `!!str`, an empty block list item that a less indented item follows (which js-yaml reads
+ * into the list), a directive other than `%YAML 1.2`, a collection
  * as a key, a flow collection over several lines that the `yaml` lexer cuts short (`flowCutShort`). With `file`,
  * throws what `parseYaml` throws for a text whose only problems are duplicate keys, where this path can place them,
  * or aliases past the alias limit.
@@ -285,16 +286,19 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (frame.nullKey) respellNullKey(result as Record<string, unknown>);
     const open = state.input.charCodeAt(frame.at - shift);
     const flow = open === 0x5b || open === 0x7b; // `[` or `{`
-    // A block list with an empty item (`-` and nothing, which js-yaml may compose without a node): js-yaml reads an
-    // item less indented after it as one more item of this list (`- - x\n  -\n- y` is [[x, null, y]] to it, and
-    // [[x, null], y] to the `yaml` package).
+    // A block list with an empty item (`-` and nothing, which js-yaml may compose without a node, and which the two
+    // parsers place apart): its items are not placed. js-yaml reads an item less indented after one as one more item of
+    // this list (`- - x\n  -\n- y` is [[x, null, y]] to it, and [[x, null], y] to the `yaml` package): such a list is
+    // left to that package.
     if (
       !flow &&
       !frame.alias &&
       Array.isArray(result) &&
       (frame.items?.length !== result.length || frame.items.some(Number.isNaN))
-    )
-      throw new NotFast();
+    ) {
+      if (!emptyItemsReadAlike(text, frame.at, state.position + shift)) throw new NotFast();
+      frame.items = undefined;
+    }
     // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
     // more than its block), which its lexer is asked about once the whole text is read.
     // Closed on the line it was opened on: on one line (js-yaml's lines are counted without a line index).
@@ -497,6 +501,41 @@ function nodeProperties(state: State): {
   }
   if (c === 0x21 /* ! */ || c === 0x26 /* & */ || c === 0x2a /* * */) throw new NotFast();
   return { at, anchor, alias: undefined, tagged };
+}
+
+/**
+ * Whether the block list written from `from` to `to` holds an empty item (a `-` with nothing after it on its line but
+ * white space or a comment) and no `-` item less indented than one right after it (past blank and comment lines),
+ * which js-yaml would read into the list: then the two parsers read it alike.
+ */
+function emptyItemsReadAlike(text: string, from: number, to: number): boolean {
+  let empty = false;
+  // The column of the empty item on the line before, or -1.
+  let pending = -1;
+  for (let start = lineStartOf(text, from); start < to; ) {
+    const next = text.indexOf('\n', start);
+    const end = next === -1 ? text.length : next;
+    const line = text.slice(start, end).replace(/\r$/, '');
+    start = end + 1;
+    const content = line.replace(/(?:^|[ \t])#.*$/, '').trimEnd();
+    if (content.trim() === '') continue;
+    const indent = content.length - content.trimStart().length;
+    if (pending !== -1 && /^-(?:[ \t]|$)/.test(content.trimStart()) && indent < pending) return false;
+    pending = -1;
+    // An item indicator that ends the line's content: `-`, `- -`.
+    if (/(?:^|[ \t])-$/.test(content)) {
+      empty = true;
+      pending = content.length - 1;
+    }
+  }
+  return empty;
+}
+
+/** The start of the line that holds `at`. */
+function lineStartOf(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && text.charCodeAt(i - 1) !== 10 && text.charCodeAt(i - 1) !== 13) i--;
+  return i;
 }
 
 /**

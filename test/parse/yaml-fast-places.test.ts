@@ -131,14 +131,28 @@ describe('the light path places every node where the yaml Document places it', (
     });
   }
 
-  it('leaves a block list with an empty item to the yaml Document, which reads the items after it apart', () => {
-    // js-yaml reads case b into the calls of case a: an empty item, then an item less indented.
+  it('reads a block list with an empty item, its items unplaced, unless js-yaml would read on into it', () => {
+    // js-yaml reads case b into the calls of case a: an empty item, then an item less indented. Left to yaml.
     const text = 'cases:\n  - id: a\n    calls:\n      - name: x\n      -\n  - id: b\n';
     expect(loadYamlFast(text)).toBeUndefined();
     expect(parseYaml(text, 'x.yaml').value).toEqual({
       cases: [{ id: 'a', calls: [{ name: 'x' }, null] }, { id: 'b' }],
     });
-    expect(loadYamlFast('d:\n  -\n  - 2\n')).toBeUndefined();
+    for (const other of ['- -\n- 2\n', 'x:\n  - k:\n      -\n  # c\n\n  - b\n'])
+      expect(loadYamlFast(other)).toBeUndefined();
+    // Else read alike: the items of such a list are not placed (the two parsers place an empty node apart), what
+    // is around them is.
+    for (const alike of [
+      'd:\n  -\n  - 2\n',
+      'cases:\n  - id: a\n    calls:\n      -\n    x: 1\n  - id: b\n',
+      'a:\n  - 1\n  - # c\n  - {k: v}\nb: 2\n',
+    ]) {
+      const fast = loadYamlFast(alike);
+      if (!fast) throw new Error(`the light path should read ${JSON.stringify(alike)}`);
+      expect(fast.value).toEqual(parseYaml(alike, 'x.yaml').value);
+      expectDocumentPlaces(alike, fast, { every: false });
+    }
+    expect(loadYamlFast('d:\n  -\n  - 2\n')!.startAt(['d', '1'])).toBeUndefined();
     // An emptied mapping value is no list item: still read, and placed after its key's `:`.
     const emptied = 'd:\n  - 2\ne:\n';
     expect(loadYamlFast(emptied)?.startAt(['e'])).toBe(emptied.length - 1);

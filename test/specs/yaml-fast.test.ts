@@ -333,7 +333,8 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       // A block list with an empty item: js-yaml reads the less indented item after it into that list.
       ['l:\n- - x\n  -\n- y\n', 'left to yaml'],
       ['cases:\n  - id: a\n    calls:\n      - name: x\n      - \n  - id: b\n', 'left to yaml'],
-      ['d:\n  -\n  - 2\n', 'left to yaml'],
+      ['d:\n  -\n  - 2\n', 'fast'],
+      ['- -\n- 2\n', 'left to yaml'],
       ['%YAML 1.1\n---\na: yes\n', 'left to yaml'],
       ['~: a\n', 'fast'],
       ['null: a\n"": b\n', 'left to yaml'],
