@@ -2,8 +2,8 @@
 // 5 MB cases file costs about 500 MB at its peak, its CST alone about 350 MB), and remembers where the collections
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
 // (returns undefined) on everything whose meaning it does not pin down the same way: an alias inside an anchored node
-// (the `yaml` path's alias limit, which this path applies to any other, multiplies there), anchors and aliases on
-// keys, tags other than `!!str` on a scalar, an empty block list item that a less indented item follows, directives
+// (the `yaml` path's alias limit, which this path applies to any other, multiplies there), aliases as keys, tags
+// other than `!!str` on a scalar, an empty block list item that a less indented item follows, directives
 // other than `%YAML 1.2`, keys that only `yaml` spells differently, and any error. The caller then takes the `yaml`
 // path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
@@ -166,7 +166,7 @@ interface Shape {
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts (a null
  * key spelled "", as the `yaml` package spells it). Undefined when the file needs the `yaml` package: a syntax error,
- * a duplicate key, an alias inside an anchored node, an anchor, alias or tag on a key, an anchored or tagged empty
+ * a duplicate key, an alias inside an anchored node, an alias as a key, an anchored or tagged empty
  * node, a tag other than `!!str`, an empty block list item that a less indented item follows (which js-yaml reads
  * into the list), a directive other than `%YAML 1.2`, a collection
  * as a key, a flow collection over several lines that the `yaml` lexer cuts short (`flowCutShort`). With `file`,
@@ -246,9 +246,15 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const scalar = result === null || typeof result !== 'object';
     // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
     if (parent && scalar && isKey(state.input, state.position)) {
-      // A key with an anchor, an alias or a tag: the Document indexes no text for it, and a tag before a key is the
-      // mapping's to the `yaml` package.
-      if (frame.anchor !== undefined || frame.alias || frame.tagged) throw new NotFast();
+      // An alias as a key: its value may be a collection, which the two spell apart. An anchor or `!!str` before a
+      // key is the key's to both (the `yaml` Document starts the key past them, as `frame.at` does); a mapping that
+      // starts with that key was opened at the same place, and read them as its own.
+      if (frame.alias) throw new NotFast();
+      if (parent.at === frame.at) {
+        if (parent.anchor !== undefined) anchoredOpen--;
+        parent.anchor = undefined;
+        parent.tagged = false;
+      }
       const key = result === null ? '' : String(result);
       if (result === null) parent.nullKey = true;
       if (parent.keys) parent.keys.push(key, frame.at, Number.NaN);

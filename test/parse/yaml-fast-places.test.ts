@@ -121,6 +121,17 @@ list: [*args, &inline {k: v}, *inline, &scalar 7, *scalar]
 `,
 };
 
+/**
+ * The light path reads `text` to the yaml Document's value (its keys in the same order) and places what it places as
+ * the Document does (with `every`, every node).
+ */
+function expectReadAsDocument(text: string, options: { every: boolean }): void {
+  const fast = loadYamlFast(text);
+  if (!fast) throw new Error(`the light path should read ${JSON.stringify(text)}`);
+  expect(JSON.stringify(fast.value)).toBe(JSON.stringify(parseYaml(text, 'a.yaml').value));
+  expectDocumentPlaces(text, fast, options);
+}
+
 describe('the light path places every node where the yaml Document places it', () => {
   for (const [name, text] of Object.entries(DOCUMENTS)) {
     it(`${name}: every node and key, and paths that leave the document`, () => {
@@ -147,10 +158,7 @@ describe('the light path places every node where the yaml Document places it', (
       'cases:\n  - id: a\n    calls:\n      -\n    x: 1\n  - id: b\n',
       'a:\n  - 1\n  - # c\n  - {k: v}\nb: 2\n',
     ]) {
-      const fast = loadYamlFast(alike);
-      if (!fast) throw new Error(`the light path should read ${JSON.stringify(alike)}`);
-      expect(fast.value).toEqual(parseYaml(alike, 'x.yaml').value);
-      expectDocumentPlaces(alike, fast, { every: false });
+      expectReadAsDocument(alike, { every: false });
     }
     expect(loadYamlFast('d:\n  -\n  - 2\n')!.startAt(['d', '1'])).toBeUndefined();
     // An emptied mapping value is no list item: still read, and placed after its key's `:`.
@@ -166,6 +174,19 @@ describe('the light path places every node where the yaml Document places it', (
     expect(parseYaml('[a, b]: 1\n', 'a.yaml').value).toEqual({ '[ a, b ]': 1 });
   });
 
+  it("reads an anchor or !!str before a key as the key's, placed past them as the yaml Document places it", () => {
+    for (const text of [
+      '- !!str id: a\n  b: 1\n',
+      '&k a: 1\nb: *k\n',
+      'cases:\n  - &first id: case-1\n    note: *first\n  - !!str 007: x\n',
+      'x: {&k a: 1, b: *k}\n',
+    ]) {
+      expectReadAsDocument(text, { every: true });
+    }
+    // An alias as a key stays the yaml Document's.
+    expect(loadYamlFast('a: &k x\n*k : 1\n')).toBeUndefined();
+  });
+
   it('spells a null key "" as the yaml Document does, its keys in order and placed', () => {
     for (const text of [
       'a: 1\nnull: 2\nb: 3\n',
@@ -173,11 +194,7 @@ describe('the light path places every node where the yaml Document places it', (
       'a: {null: 1, b: 2}\n',
       '- x: 1\n  Null:\n    b: 1\n',
     ]) {
-      const fast = loadYamlFast(text);
-      if (!fast) throw new Error(`the light path should read ${JSON.stringify(text)}`);
-      expect(fast.value).toEqual(parseYaml(text, 'a.yaml').value);
-      expect(JSON.stringify(fast.value)).toBe(JSON.stringify(parseYaml(text, 'a.yaml').value));
-      expectDocumentPlaces(text, fast, { every: true });
+      expectReadAsDocument(text, { every: true });
     }
     // A "" key beside it, which the yaml package reads as the same key, and a quoted "null", are left to it.
     expect(loadYamlFast('null: 1\n"": 2\n')).toBeUndefined();

@@ -315,15 +315,16 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       // The `yaml` path counts the anchor and each alias: 99 aliases pass its limit of 100, and 100 do not.
       [`a: &x [1]\nb: [${Array(99).fill('*x').join(', ')}]\n`, 'fast'],
       [`a: &x [1]\nb: [${Array(100).fill('*x').join(', ')}]\n`, 'left to yaml'],
-      ['&k a: 1\nb: *k\n', 'left to yaml'],
+      ['&k a: 1\nb: *k\n', 'fast'],
+      ['- &k id: a\n  b: *k\n- !!str 7: x\n', 'fast'],
       ['a: &x 1\n*x : 2\n', 'left to yaml'],
       ['a: &x\nb: 1\n', 'left to yaml'],
-      // `!!str` on a scalar, after or before an anchor, is read on the light path; any other tag, a tag on a key or on
+      // `!!str` on a scalar (a key too), after or before an anchor, is read on the light path; any other tag, a tag on
       // a collection, and a tagged empty value are left to `yaml`.
       ['a: &x !!str 1\nb: !!str &y 2\nc: [*x, *y]\n', 'fast'],
       ['a: !!str # comment\n  x\nb: !!str "q"\nc: !!str |\n  block\n', 'fast'],
       ['a: !!str\nb: 1\n', 'left to yaml'],
-      ['!!str a: 1\n', 'left to yaml'],
+      ['!!str a: 1\n', 'fast'],
       ['a: !!str [1]\n', 'left to yaml'],
       ['a: !!int 12\n', 'left to yaml'],
       ['a: !!strange 12\n', 'left to yaml'],
