@@ -111,10 +111,70 @@ describe('asciiSentenceEnds gives the sentences of Intl.Segmenter', () => {
 });
 
 describe('sentencesOf', () => {
+  const alone = (text: string) =>
+    Array.from(segmenter.segment(text), ({ index, segment }) => ({ index, segment }));
+
   it('gives each text its own sentences, ASCII or not, as Intl.Segmenter does alone', () => {
     const texts = ['One. Two.', 'Café au lait. Oui.', 'No end', 'Line one\nline two. Three', 'Ωmega. Alpha.'];
-    expect(sentencesOf(texts)).toEqual(
-      texts.map((text) => Array.from(segmenter.segment(text), ({ index, segment }) => ({ index, segment }))),
-    );
+    expect(sentencesOf(texts)).toEqual(texts.map(alone));
   });
+
+  // Not ASCII, so read by the segmenter, whose time grows with a text's length times its sentences: a long text is
+  // segmented in pieces, cut where a break is certain, and many texts in batches. Pieces near every cut: sentence ends
+  // before capitals, with closing marks (ASCII and not) and spaces (ASCII and not), abbreviations, a lower-case word
+  // or a number after an end (no break, SB8), combining marks, and every paragraph separator.
+  const NON_ASCII = [
+    'Café au lait',
+    ' Ωmega',
+    'a',
+    'Wren',
+    ' ',
+    '  ',
+    '\t',
+    '\u00a0',
+    '.',
+    '!',
+    '?',
+    '。',
+    '"',
+    "'",
+    ')',
+    ']',
+    '”',
+    '»',
+    ' B',
+    ' É',
+    ' b',
+    ' 12',
+    'U.S. Army',
+    'etc. and',
+    '\u0301',
+    '\n',
+    '\r\n',
+    '\r',
+    '\u2029',
+    '\u0085',
+  ];
+  const long = fc
+    .array(fc.constantFrom(...NON_ASCII), { minLength: 3_000, maxLength: 6_000 })
+    .map((pieces) => `é ${pieces.join('')}`);
+
+  it('segments a long text in pieces with the breaks Intl.Segmenter gives the whole', () => {
+    fc.assert(
+      fc.property(long, (text) => {
+        expect(sentencesOf([text])).toEqual([alone(text)]);
+      }),
+      { numRuns: 60, seed: 34 },
+    );
+  }, 120_000);
+
+  it('segments many texts in batches, each with its own sentences', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...NON_ASCII), { minLength: 1, maxLength: 40 }), (pieces) => {
+        const texts = Array.from({ length: 300 }, (_, i) => `${i}é ${pieces.slice(i % 7).join('')}`);
+        expect(sentencesOf(texts)).toEqual(texts.map(alone));
+      }),
+      { numRuns: 30, seed: 35 },
+    );
+  }, 120_000);
 });
