@@ -45,3 +45,11 @@ export function sourceAt(input: InlineSource, at: number): number {
 export function sourceEnd(input: InlineSource, end: number): number {
   return end === 0 ? sourceAt(input, 0) : sourceAt(input, end - 1) + 1;
 }
+
+/**
+ * Whether a line whose containers' prefixes end at `offset` and `column` starts inside a tab they took in part: the
+ * column is inside the tab, and micromark's offset is past it (`InlineSource.flow`).
+ */
+export function insideSplitTab(note: string, offset: number, column: number): boolean {
+  return column % 4 !== 0 && offset > 0 && note.charCodeAt(offset - 1) === 9;
+}

@@ -2,7 +2,7 @@ import { decodeNamedCharacterReference } from 'decode-named-character-reference'
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
 import type { TextRun } from './blocks.js';
 import { angleDestinationEnd, normalizeLabel } from './definitions.js';
-import { type InlineSource, lineAt, sourceAt, sourceEnd } from './inline-source.js';
+import { type InlineSource, insideSplitTab, lineAt, sourceAt, sourceEnd } from './inline-source.js';
 import { labelEnd, labelStop } from './label.js';
 
 /**
@@ -333,8 +333,7 @@ function indentKept(input: InlineSource, line: number, drop: number, virtual: st
   let column = flowColumn[line]!;
   // A tab a prefix took in part (micromark's place is past it, its column inside it): a virtual space for each of
   // its other columns, after no tab code.
-  if (column % 4 !== 0 && note.charCodeAt(flow[line]! - 1) === 9)
-    for (; column % 4 !== 0; column++) code(virtual);
+  if (insideSplitTab(note, flow[line]!, column)) for (; column % 4 !== 0; column++) code(virtual);
   for (let at = flow[line]!; at < source[line]!; at++) {
     if (note.charCodeAt(at) === 32) {
       code(' ');

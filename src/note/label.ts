@@ -1,4 +1,4 @@
-import { type InlineSource, lineAt } from './inline-source.js';
+import { type InlineSource, insideSplitTab, lineAt } from './inline-source.js';
 
 /** The greatest label size micromark takes (its `linkReferenceSizeMax`). */
 export const LABEL_MAX = 999;
@@ -102,7 +102,7 @@ function lineColumn(input: InlineSource, line: number): number {
  */
 function advance(note: string, from: number, to: number, column: number): number {
   let col = column;
-  if (col % 4 !== 0 && from > 0 && note.charCodeAt(from - 1) === 9) col += 4 - (col % 4);
+  if (insideSplitTab(note, from, col)) col += 4 - (col % 4);
   for (let i = from; i < to; i++) col = note.charCodeAt(i) === 9 ? col + 4 - (col % 4) : col + 1;
   return col;
 }
