@@ -201,6 +201,26 @@ const cases = [
     loadSpecs,
   ],
   [
+    // One anchor aliased by 150 cases: refused by the alias limit, on the light path since 2026-11-27 (the Document
+    // refused it in 2.1 s).
+    'cases YAML, 1 MB of cases, an anchor aliased 150 times',
+    'd.cases.yaml',
+    peerCases('aliased', ' stricter', (i) =>
+      i === 0 ? `&calls ${ownCalls(i)}` : i <= 150 ? '*calls' : ownCalls(i),
+    ),
+    loadSpecs,
+  ],
+  [
+    // The typo in a file with a `null:` key, an empty list item, and an anchor and a `!!str` on keys: each went to the
+    // Document until 2026-11-27 (1.3-1.5 s).
+    'cases YAML, 1 MB of cases with a null key, an empty item and properties on keys, one typo',
+    'd.cases.yaml',
+    peerCases('shapes', ' stricter')
+      .replace('  - id: case-3\n', '  - &third id: case-3\n    !!str note: *third\n')
+      .replace('  - id: case-5\n', '  - id: case-5\n    tags:\n      - a\n      -\n') + 'null: x\n',
+    loadSpecs,
+  ],
+  [
     // The same typo after a `%YAML 1.2` directive (the file went to the Document until 2026-11-27: 2.2 s CPU).
     'cases YAML, 1 MB of cases after a %YAML 1.2 directive, one typo',
     'd.cases.yaml',
