@@ -166,7 +166,7 @@ class BlockParser {
   private blank = false;
   /** Whether a list item opened on this line interrupts (see `line`). */
   private interrupt = false;
-  /** Whether a blank line since the last line that was not blank closed an item or a block quote. */
+  /** Whether a blank line since the last line that was not blank closed an item that began blank (see `line`). */
   private closedByBlank = false;
   // The open paragraph's lines: where each one's content starts, where it ends (line ending excluded), where the next
   // line starts, and where it starts after its containers' prefixes (see `InlineSource.flow`); filled by index.
@@ -658,17 +658,8 @@ class BlockParser {
     if (paragraph.defined !== -1) return paragraph.defined;
     let lines = 0;
     if (this.mayDefine && this.source.charCodeAt(this.starts[0]!) === 91) {
-      const last = paragraph.lines - 1;
-      const { text, joined } = this.joinLines(0, last);
-      const start = this.definitions.read(
-        this.inlineSource(
-          text,
-          joined,
-          this.starts.slice(0, last + 1),
-          this.flows.slice(0, last + 1),
-          this.flowColumns.slice(0, last + 1),
-        ),
-      );
+      const { text, joined } = this.joinLines(0, paragraph.lines - 1);
+      const start = this.definitions.read(this.linesSource(text, joined, 0, paragraph.lines - 1));
       // A definition ends at its line's end, so its content starts on a line of its own.
       if (start === text.length) lines = paragraph.lines;
       else while (joined[lines]! < start) lines++;
@@ -712,13 +703,7 @@ class BlockParser {
     let runs: TextRun[] | undefined;
     let pending: Pending | undefined;
     if (markup || later || paragraph.trailing) {
-      const input = this.inlineSource(
-        text,
-        joined,
-        starts.slice(first, last + 1),
-        this.flows.slice(first, last + 1),
-        this.flowColumns.slice(first, last + 1),
-      );
+      const input = this.linesSource(text, joined, first, last);
       if (later) {
         runs = [];
         pending = { input, markup: markup || paragraph.trailing, runs, heading: undefined };
@@ -745,6 +730,17 @@ class BlockParser {
       else block = { kind: 'paragraph', paragraphs: [runs] };
     }
     this.blocks[paragraph.slot] = block;
+  }
+
+  /** The text of the open paragraph's lines `first` to `last` (`joinLines`), with their places, for `inlineRuns`. */
+  private linesSource(text: string, joined: readonly number[], first: number, last: number): InlineSource {
+    return this.inlineSource(
+      text,
+      joined,
+      this.starts.slice(first, last + 1),
+      this.flows.slice(first, last + 1),
+      this.flowColumns.slice(first, last + 1),
+    );
   }
 
   /** The inline content `text` of lines that start at `source` (and at `joined` in `text`), for `inlineRuns`. */

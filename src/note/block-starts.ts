@@ -56,11 +56,14 @@ export const HTML_OPEN: readonly RegExp[] = [
   new RegExp(`</?(?:${BLOCK_NAMES})(?:${END}|/?>)`, 'iy'),
 ];
 
+// The characters of an HTML tag (section 6.6), shared with the inline reader's tags: a name's first letter, its
+// letters, digits and `-`; an attribute name's first character (a letter, `_` or `:`) and the rest (also `.`).
 const isSpace = (c: number): boolean => c === 32 || c === 9;
 const isAlpha = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isAlphanumeric = (c: number): boolean => isAlpha(c) || (c >= 48 && c <= 57);
-const isAttributeNameCode = (c: number): boolean =>
-  c === 45 || c === 46 || c === 58 || c === 95 || isAlphanumeric(c);
+export const isTagNameCode = (c: number): boolean => c === 45 || isAlpha(c) || (c >= 48 && c <= 57);
+export const isAttributeNameStart = (c: number): boolean => c === 58 || c === 95 || isAlpha(c);
+export const isAttributeNameCode = (c: number): boolean =>
+  c === 46 || isAttributeNameStart(c) || isTagNameCode(c);
 /** The line's end, a quote, `/`, `<`, `=`, `>`, a backtick, a space or a tab. */
 const endsUnquotedValue = (c: number): boolean =>
   c === -1 || c === 34 || c === 39 || c === 47 || c === 60 || c === 61 || c === 62 || c === 96 || isSpace(c);
@@ -80,7 +83,7 @@ export function completeTag(source: string, at: number, lineEnd: number): boolea
   const closing = code(i) === 47;
   if (closing) i++;
   if (!isAlpha(code(i))) return false;
-  while (code(i) === 45 || isAlphanumeric(code(i))) i++;
+  while (isTagNameCode(code(i))) i++;
   const after = code(i);
   if (after !== -1 && after !== 47 && after !== 62 && !isSpace(after)) return false;
   if (closing) {
@@ -95,7 +98,7 @@ export function completeTag(source: string, at: number, lineEnd: number): boolea
       i++;
       continue;
     }
-    if (!(c === 58 || c === 95 || isAlpha(c))) return completeEnd(i);
+    if (!isAttributeNameStart(c)) return completeEnd(i);
     // completeAttributeName
     i++;
     while (isAttributeNameCode(code(i))) i++;

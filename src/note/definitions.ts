@@ -108,8 +108,11 @@ export class DefinitionReader {
   }
 }
 
-/** Spaces, tabs and line endings from `at` (micromark's `factoryWhitespace`; a paragraph holds no blank line). */
-function skipWhitespace(text: string, at: number): number {
+/**
+ * Past the spaces, tabs and line endings from `at` (micromark's `factoryWhitespace`; a paragraph holds no blank line,
+ * so at most one line ending), in definitions and link resources alike.
+ */
+export function skipWhitespace(text: string, at: number): number {
   let i = at;
   for (;;) {
     const c = text.charCodeAt(i);

@@ -1,7 +1,8 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
+import { isAttributeNameCode, isAttributeNameStart, isTagNameCode } from './block-starts.js';
 import type { TextRun } from './blocks.js';
-import { angleDestinationEnd, normalizeLabel } from './definitions.js';
+import { angleDestinationEnd, normalizeLabel, skipWhitespace } from './definitions.js';
 import { type InlineSource, insideSplitTab, lineAt, sourceAt, sourceEnd } from './inline-source.js';
 import { labelEnd, labelStop } from './label.js';
 
@@ -194,24 +195,24 @@ function tagOverLines(text: string, i: number): number {
   let k = closing ? i + 3 : i + 2;
   while (k < n && isTagNameCode(text.charCodeAt(k))) k++;
   if (closing) {
-    k = pastSpace(text, k);
+    k = skipWhitespace(text, k);
     return text.charCodeAt(k) === 62 ? k + 1 : ~k;
   }
   for (;;) {
     // Between attributes (the name is followed by white space, `/` or `>`, as `TAG_GOES_ON` checked).
-    k = pastSpace(text, k);
+    k = skipWhitespace(text, k);
     let c = text.charCodeAt(k);
     if (c === 62) return k + 1;
     if (c === 47) return text.charCodeAt(k + 1) === 62 ? k + 2 : ~(k + 1);
-    if (!(c === 58 || c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return ~k;
+    if (!isAttributeNameStart(c)) return ~k;
     k++;
     while (k < n && isAttributeNameCode(text.charCodeAt(k))) k++;
-    const after = pastSpace(text, k);
+    const after = skipWhitespace(text, k);
     if (text.charCodeAt(after) !== 61) {
       k = after;
       continue;
     }
-    k = pastSpace(text, after + 1);
+    k = skipWhitespace(text, after + 1);
     c = text.charCodeAt(k);
     if (c === 34 || c === 39) {
       const close = text.indexOf(c === 34 ? '"' : "'", k + 1);
@@ -232,19 +233,6 @@ function tagOverLines(text: string, i: number): number {
     if (k >= n) return ~n;
   }
 }
-
-/** Past the spaces, tabs and line endings at `k` (a paragraph holds no blank line, so at most one line ending). */
-function pastSpace(text: string, k: number): number {
-  for (;;) {
-    const c = text.charCodeAt(k);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return k;
-    k++;
-  }
-}
-
-const isTagNameCode = (c: number): boolean =>
-  c === 45 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isAttributeNameCode = (c: number): boolean => isTagNameCode(c) || c === 46 || c === 58 || c === 95;
 
 /** `declarationEnd` of a construct that begins but never ends: the `<` is text. */
 const UNCLOSED = -2;
@@ -696,7 +684,7 @@ function backtickRuns(text: string): Map<number, { at: number[]; next: number }>
  * (the spec does not allow one there).
  */
 function resourceEnd(text: string, at: number): number {
-  let i = pastSpace(text, at + 1);
+  let i = skipWhitespace(text, at + 1);
   if (text.charCodeAt(i) === 41) return i + 1;
   const destinationStart = i;
   if (text.charCodeAt(i) === 60) {
@@ -717,7 +705,7 @@ function resourceEnd(text: string, at: number): number {
     if (i === destinationStart) return ~i;
   }
   const afterDestination = i;
-  i = pastSpace(text, i);
+  i = skipWhitespace(text, i);
   const c = text.charCodeAt(i);
   if (i > afterDestination && (c === 34 || c === 39 || c === 40)) {
     const closing = c === 40 ? 41 : c;
@@ -731,7 +719,7 @@ function resourceEnd(text: string, at: number): number {
       }
       i += d === 92 && ASCII_PUNCTUATION.test(text[i + 1] ?? '') ? 2 : 1;
     }
-    i = pastSpace(text, i);
+    i = skipWhitespace(text, i);
   }
   return text.charCodeAt(i) === 41 ? i + 1 : ~i;
 }

@@ -15,7 +15,8 @@ function segmenter(): Intl.Segmenter {
 }
 
 /** Line and paragraph separators: Unicode sentence breaking always breaks after one (UAX #29, rule SB4). */
-const PARAGRAPH_SEPARATOR = /[\n\r\u0085\u2028\u2029]/;
+const SEPARATOR = '\\r\\n|[\\n\\r\\u0085\\u2028\\u2029]';
+const PARAGRAPH_SEPARATOR = new RegExp(SEPARATOR);
 
 /**
  * What the segmenter is given at once, at most (about): V8's `Intl.Segmenter` takes time that grows with the length
@@ -104,8 +105,8 @@ function asciiAgrees(): boolean {
  * (SB11 breaks there: SB7 needs no space between, SB8 a lower-case letter, SB8a a continuing mark or a terminator,
  * and the capital ends every rule's look back from inside the next piece).
  */
-const CUT = /\r\n|[\n\r\u0085\u2028\u2029]|[.!?]['")\]]*[ \t]+(?=[A-Z])/g;
-const SEPARATOR_CUT = /\r\n|[\n\r\u0085\u2028\u2029]/g;
+const CUT = new RegExp(`${SEPARATOR}|[.!?]['")\\]]*[ \\t]+(?=[A-Z])`, 'g');
+const SEPARATOR_CUT = new RegExp(SEPARATOR, 'g');
 
 /** A text's sentences, segmented alone: in pieces of about `BATCH` characters cut where `CUT` may. */
 function alone(text: string): TextPiece[] {
@@ -119,19 +120,15 @@ function alone(text: string): TextPiece[] {
       const match = cut.exec(text);
       if (match) end = match.index + match[0].length;
     }
-    for (const { index, segment } of whole(
-      start === 0 && end === text.length ? text : text.slice(start, end),
-    ))
-      out.push({ index: start + index, segment });
+    whole(start === 0 && end === text.length ? text : text.slice(start, end), start, out);
     start = end;
   }
   return out;
 }
 
-/** The segmenter's sentences of a text, in one call. */
-function whole(text: string): TextPiece[] {
-  const out: TextPiece[] = [];
-  for (const { index, segment } of segmenter().segment(text)) out.push({ index, segment });
+/** The segmenter's sentences of a text, in one call, each placed `base` further on, added to `out`. */
+function whole(text: string, base = 0, out: TextPiece[] = []): TextPiece[] {
+  for (const { index, segment } of segmenter().segment(text)) out.push({ index: base + index, segment });
   return out;
 }
 

@@ -305,7 +305,7 @@ describe('a `<` that starts no tag or autolink', () => {
       ['![a <!-- b c --> d](u)', 'a <!-- b c --> d'],
     ]) {
       expectReadAlike(source!);
-      expect(parseBlocks(source!)![0], source).toMatchObject({ paragraphs: [[{ text: alt }]] });
+      expect(parseBlocks(source!)[0], source).toMatchObject({ paragraphs: [[{ text: alt }]] });
     }
   });
 
@@ -326,7 +326,7 @@ describe('a `<` that starts no tag or autolink', () => {
     }
     // Read twice up to the `<` where the closing tag stopped: the first text ends where the next line's content starts
     // (10, not 8); the second ends at its line ending (19), which micromark read once.
-    expect(parseBlocks('- x</bx\n  <i>y\n  z\n  <i>')![0]).toMatchObject({
+    expect(parseBlocks('- x</bx\n  <i>y\n  z\n  <i>')[0]).toMatchObject({
       paragraphs: [
         [
           { text: 'x</bx\n', start: 2, end: 10 },
@@ -342,7 +342,7 @@ describe('a `<` that starts no tag or autolink', () => {
     expect(parseBlocks('- `a\n\tb`')).toStrictEqual([
       { kind: 'bullet', paragraphs: [[{ text: 'a\n  b', start: 2, end: 8 }]] },
     ]);
-    expect(parseBlocks('- x</bx\n\t<i>y\n\tz\n\t<i>')![0]).toMatchObject({
+    expect(parseBlocks('- x</bx\n\t<i>y\n\tz\n\t<i>')[0]).toMatchObject({
       paragraphs: [
         [
           { text: 'x</bx\n', start: 2, end: 9 },
@@ -352,7 +352,7 @@ describe('a `<` that starts no tag or autolink', () => {
     });
     // A virtual space is content, where a space may be padding: `\n` + 1 virtual + 4 spaces loses its line ending and
     // one space.
-    expect(parseBlocks('1. ``\n\t    `` d')![0]).toMatchObject({
+    expect(parseBlocks('1. ``\n\t    `` d')[0]).toMatchObject({
       paragraphs: [[{ text: '    ' }, { text: ' d' }]],
     });
     for (const source of [
@@ -717,11 +717,11 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
       expectReadAlike(source);
     }
     // A tab or a no-break space is content: only the spaces around it are padding (a trim() took them all).
-    expect(parseBlocks('a ` \t ` b')![0]).toMatchObject({
+    expect(parseBlocks('a ` \t ` b')[0]).toMatchObject({
       paragraphs: [[{ text: 'a ' }, { text: '\t' }, { text: ' b' }]],
     });
     // The next line's indent is the code's, though the paragraph's text leaves it out.
-    expect(parseBlocks('a `b\n   c` d')![0]).toMatchObject({
+    expect(parseBlocks('a `b\n   c` d')[0]).toMatchObject({
       paragraphs: [[{ text: 'a ' }, { text: 'b\n   c' }, { text: ' d' }]],
     });
   });
@@ -775,7 +775,7 @@ describe('parseBlocks reads the block structure as the full parser does (mdastBl
     }
     // micromark reads the label after `[a]` to the `[` on the next line even where no definition could match, and the
     // hard break before it, read twice, ends where that line's content starts (12, not 10).
-    expect(parseBlocks('- [a][x  \n  y[ z')![0]).toMatchObject({
+    expect(parseBlocks('- [a][x  \n  y[ z')[0]).toMatchObject({
       paragraphs: [
         [
           { text: '[a][x', start: 2, end: 7 },
