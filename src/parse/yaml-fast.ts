@@ -69,6 +69,7 @@ const CORE = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, fl
 /** Thrown from the listener to stop at the first construct this path leaves to the `yaml` package. */
 class NotFast extends Error {}
 
+const LONE_CR = /\r(?!\n)/;
 /** A line that starts with `%` (a directive, before a document). */
 const DIRECTIVE = /^%/gm;
 /** `%YAML 1.2` lines, blank and comment lines, then the document's `---`. */
@@ -177,6 +178,9 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (!plainDirectives(text, shift)) return undefined;
+  // A lone `\r` is a line ending to js-yaml and text to the `yaml` package (`a:\r- 1` is a mapping to one, a string
+  // to the other): such a text is that package's.
+  if (LONE_CR.test(text)) return undefined;
   let root: Shape | undefined;
   let rootStart = Number.NaN;
   let index: LineIndex | undefined;
@@ -518,11 +522,7 @@ function emptyItemsReadAlike(text: string, from: number, to: number): boolean {
   let empty = false;
   // The column of the empty item on the line before, or -1.
   let pending = -1;
-  for (let start = lineStartOf(text, from); start < to; ) {
-    const next = text.indexOf('\n', start);
-    const end = next === -1 ? text.length : next;
-    const line = text.slice(start, end).replace(/\r$/, '');
-    start = end + 1;
+  for (const line of text.slice(lineStartOf(text, from), to).split(/\r?\n/)) {
     const content = line.replace(/(?:^|[ \t])#.*$/, '').trimEnd();
     if (content.trim() === '') continue;
     const indent = content.length - content.trimStart().length;

@@ -222,6 +222,13 @@ describe('the light path places every node where the yaml Document places it', (
     expect(loadYamlFast('a:\n  b: { c: 1,\n   d: 2 }\n')?.value).toEqual({ a: { b: { c: 1, d: 2 } } });
   });
 
+  it('leaves a lone \\r to the yaml Document, which reads it as text where js-yaml ends a line', () => {
+    const text = 'a:\r  - 1\r  -\r  - 3\r';
+    expect(loadYamlFast(text)).toBeUndefined();
+    expect(parseYaml(text, 'a.yaml').value).toEqual({ a: '\r  - 1\r  -\r  - 3\r' });
+    expect(loadYamlFast('a:\r\n  - 1\r\n')?.value).toEqual({ a: [1] });
+  });
+
   it('leaves directives other than %YAML 1.2 to the yaml Document, which honours them', () => {
     expect(loadYamlFast('%YAML 1.1\n---\na: yes\n')).toBeUndefined();
     expect(parseYaml('%YAML 1.1\n---\na: yes\n', 'a.yaml').value).toEqual({ a: true });
