@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -77,23 +77,64 @@ describe('the trend reporter and partial runs', () => {
 
   /** A collected spec module with no workup suites. */
   const collected = { children: { allSuites: () => [] } } as unknown as TestModule;
-  const specs = (n: number) => Array.from({ length: n }, () => ({}) as TestSpecification);
+  /** `n` spec files of `bytes` each, written under the project root (the reporter reads their sizes). */
+  const specs = async (n: number, bytes = 1_000) => {
+    await mkdir(join(root, 'needles'), { recursive: true });
+    return Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const moduleId = join(root, 'needles', `s${i}.cases.yaml`);
+        await writeFile(moduleId, 'x'.repeat(bytes));
+        return { moduleId } as TestSpecification;
+      }),
+    );
+  };
+  /** The project's files beside the spec files the tests write. */
+  const written = async () => (await readdir(root)).filter((name) => name !== 'needles');
   const until = async (ok: () => Promise<boolean>) => {
     for (let i = 0; i < 200 && !(await ok()); i++) await new Promise((done) => setTimeout(done, 50));
   };
 
-  it('opens the store of a small full run once the last spec is collected, before its tests end, and appends through it', async () => {
+  it('opens the store of a run of small specs when the run starts, and appends through it', async () => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const store = join(root, '.needlework', 'store');
     const lock = `${store}.lock`;
     try {
       const reporter = new NeedleworkTrendReporter();
       reporter.onInit(fakeVitest({}));
-      reporter.onTestRunStart(specs(2));
+      reporter.onTestRunStart(await specs(2));
+      // Before any spec is collected: the main thread is idle while the test worker starts.
+      await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
+      expect((await stat(lock)).isFile()).toBe(true);
+      reporter.onTestModuleCollected(collected);
+      reporter.onTestModuleCollected(collected);
+      await reporter.onTestRunEnd([]);
+      expect(reporter.failure).toBeUndefined();
+      expect(reporter.appendedRun).toBeDefined();
+      expect(await stat(lock).catch(() => undefined)).toBeUndefined();
+      const opened = await openStore(store, { mustExist: true });
+      const history = await historyOf(opened);
+      await opened.close();
+      expect(history.runs.map((run) => run.id)).toEqual([reporter.appendedRun]);
+    } finally {
+      write.mockRestore();
+    }
+  }, 120_000);
+
+  it('opens the store of a run of large specs once the last spec is collected, before its tests end, and appends through it', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const store = join(root, '.needlework', 'store');
+    const lock = `${store}.lock`;
+    try {
+      const reporter = new NeedleworkTrendReporter();
+      reporter.onInit(fakeVitest({}));
+      // 2 MB of specs, about 2,000 cases: the store waits for the tests' memory to be known.
+      reporter.onTestRunStart(await specs(2, 1024 * 1024));
+      await new Promise((done) => setTimeout(done, 200));
+      expect(await written()).toEqual([]);
       reporter.onTestModuleCollected(collected);
       // One spec of two: its tests may still declare more, so nothing is opened yet.
       await new Promise((done) => setTimeout(done, 200));
-      expect(await readdir(root)).toEqual([]);
+      expect(await written()).toEqual([]);
       reporter.onTestModuleCollected(collected);
       await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
       // The lock is held while the tests still run: the store was opened for this run's append.
@@ -117,7 +158,7 @@ describe('the trend reporter and partial runs', () => {
     try {
       const reporter = new NeedleworkTrendReporter();
       reporter.onInit(fakeVitest({}));
-      reporter.onTestRunStart(specs(1));
+      reporter.onTestRunStart(await specs(1));
       reporter.onTestModuleCollected(collected);
       await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
       // A module Vitest could not have given: reading its checks throws before the append.
@@ -138,12 +179,12 @@ describe('the trend reporter and partial runs', () => {
     try {
       const reporter = new NeedleworkTrendReporter();
       reporter.onInit(fakeVitest({ watch: true }, ['a.test.ts']));
-      reporter.onTestRunStart(specs(1));
+      reporter.onTestRunStart(await specs(1));
       reporter.onTestModuleCollected(collected);
       await new Promise((done) => setTimeout(done, 300));
-      expect(await readdir(root)).toEqual([]);
+      expect(await written()).toEqual([]);
       await reporter.onTestRunEnd([]);
-      expect(await readdir(root)).toEqual([]);
+      expect(await written()).toEqual([]);
     } finally {
       write.mockRestore();
     }
