@@ -1,12 +1,17 @@
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
 import { gateText, runHistory } from '../src/report/trend/run-gate.js';
-import { type LoadedWorkup, type WorkupPreload, workupLoader } from '../src/report/workups.js';
+import {
+  type LoadedWorkup,
+  runWorkupLoader,
+  type WorkupPreload,
+  workupLoader,
+} from '../src/report/workups.js';
 import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkHtmlOptions {
@@ -60,8 +65,9 @@ export class NeedleworkHtmlReporter implements Reporter {
     this.startedAt = new Date();
   }
 
-  onTestRunStart(): void {
-    this.workups = workupLoader(this.root);
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    // Shared with the other reporters of this run that read its workups.
+    this.workups = runWorkupLoader(specifications, this.root);
   }
 
   onTestModuleCollected(module: TestModule): void {

@@ -1,10 +1,15 @@
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildEvaluationLogs, type EvaluatedSpan, evaluatedSpan } from '../src/report/otel/events.js';
-import { type LoadedWorkup, type WorkupPreload, workupLoader } from '../src/report/workups.js';
+import {
+  type LoadedWorkup,
+  runWorkupLoader,
+  type WorkupPreload,
+  workupLoader,
+} from '../src/report/workups.js';
 import { version } from '../src/version.js';
 
 export interface NeedleworkOtelOptions {
@@ -43,8 +48,9 @@ export class NeedleworkOtelReporter implements Reporter {
     this.root = vitest.config.root;
   }
 
-  onTestRunStart(): void {
-    this.workups = workupLoader(this.root);
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    // Shared with the other reporters of this run that read its workups.
+    this.workups = runWorkupLoader(specifications, this.root);
   }
 
   onTestModuleCollected(module: TestModule): void {

@@ -1,8 +1,11 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import { NeedleworkHtmlReporter } from '../../reporters/html.js';
+import { NeedleworkOtelReporter } from '../../reporters/otel.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { WorkupPreload, workupLoader } from '../../src/report/workups.js';
+import { runWorkupLoader, WorkupPreload, workupLoader } from '../../src/report/workups.js';
 import { needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
@@ -93,6 +96,31 @@ describe('WorkupPreload', () => {
     const dir = await tmp();
     const got = await workupLoader(dir).forChecks([checkOf('missing')]);
     expect(got.get('missing')).toEqual({ error: expect.stringContaining('missing') });
+  });
+});
+
+describe('runWorkupLoader', () => {
+  it('gives the reporters of one run one loader, and a new run a new one', () => {
+    const run: TestSpecification[] = [];
+    const loader = runWorkupLoader(run, '/project');
+    expect(runWorkupLoader(run, '/project')).toBe(loader);
+    expect(runWorkupLoader([], '/project')).not.toBe(loader);
+    expect(runWorkupLoader(run, '/elsewhere')).not.toBe(loader);
+  });
+
+  it('is what the HTML and OTel reporters of a run read its workups through, so each workup is read once', () => {
+    const vitest = { config: { root: '/project' } } as unknown as Vitest;
+    const html = new NeedleworkHtmlReporter();
+    const otel = new NeedleworkOtelReporter();
+    html.onInit(vitest);
+    otel.onInit(vitest);
+    // Vitest hands every reporter's onTestRunStart the same array.
+    const run: TestSpecification[] = [];
+    html.onTestRunStart(run);
+    otel.onTestRunStart(run);
+    const loaderOf = (reporter: object) => (reporter as { workups: unknown }).workups;
+    expect(loaderOf(html)).toBe(runWorkupLoader(run, '/project'));
+    expect(loaderOf(otel)).toBe(loaderOf(html));
   });
 });
 
