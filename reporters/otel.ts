@@ -3,7 +3,7 @@ import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/nod
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
-import { buildEvaluationLogs, type EvaluatedSpan, evaluatedSpan } from '../src/report/otel/events.js';
+import { type EvaluatedSpan, evaluatedSpan, evaluationLogsJson } from '../src/report/otel/events.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
@@ -63,18 +63,22 @@ export class NeedleworkOtelReporter implements Reporter {
     for (const [path, loaded] of await this.workups.forChecks(checks)) {
       spans.set(path, 'workup' in loaded ? evaluatedSpan(loaded.workup.meta.trace) : undefined);
     }
-    const request = buildEvaluationLogs(checks, {
-      time: new Date(),
-      serviceName: this.options.serviceName,
-      version,
-      spanOf: (meta) => (meta.workupPath ? spans.get(meta.workupPath) : undefined),
-    });
-    const records = request.resourceLogs[0]?.scopeLogs[0]?.logRecords ?? [];
+    const tally = { records: 0, parented: 0 };
+    // Written record by record as each is built: the whole file is never held (86 MB at 30,000 checks).
+    const json = evaluationLogsJson(
+      checks,
+      {
+        time: new Date(),
+        serviceName: this.options.serviceName,
+        version,
+        spanOf: (meta) => (meta.workupPath ? spans.get(meta.workupPath) : undefined),
+      },
+      tally,
+    );
     const path = resolve(this.root, this.options.outputFile);
-    if (!(await writeReportFile(path, `${JSON.stringify(request, null, 2)}\n`))) return;
-    const parented = records.filter((record) => record.traceId).length;
+    if (!(await writeReportFile(path, json))) return;
     process.stdout.write(
-      `needlework: ${records.length} evaluation events (${parented} parented to their trace) written to ${displayPath(path)}\n`,
+      `needlework: ${tally.records} evaluation events (${tally.parented} parented to their trace) written to ${displayPath(path)}\n`,
     );
   }
 }

@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkOtelReporter } from '../../reporters/otel.js';
-import { evaluatedSpan } from '../../src/report/otel/events.js';
+import type { CheckRecord } from '../../src/report/checks.js';
+import {
+  buildEvaluationLogs,
+  type EvaluationLogsOptions,
+  evaluatedSpan,
+  evaluationLogsJson,
+} from '../../src/report/otel/events.js';
 import type { OtlpExportLogsServiceRequest, OtlpLogRecord } from '../../src/report/otel/types.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
 import { exportLogsRequestType, otlpJsonProblems, roundTrip } from './otlp-json.js';
@@ -180,5 +186,61 @@ describe('otlpJsonProblems', () => {
       '$.resourceLogs[0].scopeLogs[0].logRecords[0].severityNumber: expected an integer value of SeverityNumber',
       '$.resourceLogs[0].scopeLogs[0].logRecords[0].event_name: no such field in LogRecord',
     ]);
+  });
+});
+
+describe('evaluationLogsJson', () => {
+  /** A check record, needlework's unless `meta` is null (a plain Vitest test). */
+  const check = (i: number, meta: Partial<NonNullable<CheckRecord['meta']>> | null): CheckRecord => ({
+    name: `c${i}`,
+    suitePath: ['s'],
+    fullName: `s > c${i}`,
+    file: 'a.cases.yaml',
+    state: meta?.verdict === 'fail' ? 'failed' : 'passed',
+    durationMs: 1,
+    errors: [],
+    ...(meta && {
+      meta: checkMeta({ spec: 's', workup: `w${i}`, workupPath: `runs/w${i}`, criterion: `c${i}`, ...meta }),
+    }),
+  });
+  const options = (overrides: Partial<EvaluationLogsOptions> = {}): EvaluationLogsOptions => ({
+    time: new Date('2026-11-27T10:00:00Z'),
+    version: '0.1.0',
+    spanOf: (meta) =>
+      meta.workup === 'w1' ? { traceId: TRACE.toLowerCase(), spanId: SPAN.toLowerCase() } : undefined,
+    ...overrides,
+  });
+  const whole = (checks: CheckRecord[], o: EvaluationLogsOptions) =>
+    `${JSON.stringify(buildEvaluationLogs(checks, o), null, 2)}\n`;
+
+  it('writes record by record the text JSON.stringify writes of the whole request, and counts what it wrote', () => {
+    const checks = [
+      check(0, { verdict: 'pass', value: true }),
+      check(1, { verdict: 'fail', value: 0.25, threshold: 0.5, summary: 'line one\nline "two"\ttab' }),
+      check(2, null),
+      check(3, {
+        verdict: 'not-applicable',
+        value: null,
+        criterion: '\u0000records',
+        summary: 'ünïcode ✓ 😀',
+      }),
+    ];
+    const tally = { records: 0, parented: 0 };
+    const chunks = [...evaluationLogsJson(checks, options({ serviceName: '\u0000records' }), tally)];
+    expect(chunks.join('')).toBe(whole(checks, options({ serviceName: '\u0000records' })));
+    // One chunk a record, and the envelope's end.
+    expect(chunks).toHaveLength(4);
+    expect(tally).toEqual({ records: 3, parented: 1 });
+  });
+
+  it('writes what JSON.stringify writes when there is no record: no check, or plain tests only', () => {
+    for (const checks of [[], [check(0, null)]]) {
+      const tally = { records: 0, parented: 0 };
+      expect([...evaluationLogsJson(checks, options(), tally)].join('')).toBe(whole(checks, options()));
+      expect(tally).toEqual({ records: 0, parented: 0 });
+    }
+    expect([...evaluationLogsJson([], options({ version: '' }))].join('')).toBe(
+      whole([], options({ version: '' })),
+    );
   });
 });

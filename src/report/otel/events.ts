@@ -53,8 +53,56 @@ export function buildEvaluationLogs(
   checks: readonly CheckRecord[],
   options: EvaluationLogsOptions,
 ): OtlpExportLogsServiceRequest {
+  return envelope(options, [...evaluationRecords(checks, options)]);
+}
+
+/** How many records an `evaluationLogsJson` wrote, and how many of them are parented to a trace; final once read. */
+export interface EvaluationLogsTally {
+  records: number;
+  parented: number;
+}
+
+/**
+ * `buildEvaluationLogs` as the OTLP/JSON file's text (`JSON.stringify(request, null, 2)` and a line ending), one log
+ * record at a time: the reporter writes each as it comes, so a run of 30,000 checks never holds its records nor its
+ * 86 MB of text (both together stood beside the HTML and JUnit reports' data at the end of a 10,000-case run). `tally`
+ * counts what was written.
+ */
+export function evaluationLogsJson(
+  checks: readonly CheckRecord[],
+  options: EvaluationLogsOptions,
+  tally: EvaluationLogsTally = { records: 0, parented: 0 },
+): Iterable<string> {
+  // The envelope with one marker record: the marker's line gives where records go and their indentation.
+  const text = JSON.stringify(envelope(options, [RECORDS as unknown as OtlpLogRecord]), null, 2);
+  const marker = RECORDS_LINE.exec(text)!;
+  const indent = marker[1]!;
+  const head = text.slice(0, marker.index);
+  const tail = `${text.slice(marker.index + marker[0].length)}\n`;
+  return (function* () {
+    let first = true;
+    for (const record of evaluationRecords(checks, options)) {
+      tally.records++;
+      if (record.traceId) tally.parented++;
+      // JSON.stringify writes no raw line ending inside a string: every one is its layout, indented here a level down.
+      const json = `${indent}${JSON.stringify(record, null, 2).replaceAll('\n', `\n${indent}`)}`;
+      yield first ? `${head}${json}` : `,\n${json}`;
+      first = false;
+    }
+    // No record: what JSON.stringify writes for an empty array.
+    yield first ? `${JSON.stringify(envelope(options, []), null, 2)}\n` : tail;
+  })();
+}
+
+/** The marker record of `evaluationLogsJson`: a string JSON.stringify writes escaped, on a line of its own. */
+const RECORDS = '\u0000records';
+const RECORDS_LINE = /^( *)"\\u0000records"$/m;
+
+function* evaluationRecords(
+  checks: readonly CheckRecord[],
+  options: EvaluationLogsOptions,
+): Generator<OtlpLogRecord> {
   const nanos = `${BigInt(options.time.getTime()) * 1_000_000n}`;
-  const logRecords: OtlpLogRecord[] = [];
   for (const check of checks) {
     const meta = check.meta;
     if (!meta) continue;
@@ -71,8 +119,11 @@ export function buildEvaluationLogs(
       record.traceId = span.traceId;
       if (span.spanId) record.spanId = span.spanId;
     }
-    logRecords.push(record);
+    yield record;
   }
+}
+
+function envelope(options: EvaluationLogsOptions, logRecords: OtlpLogRecord[]): OtlpExportLogsServiceRequest {
   return {
     resourceLogs: [
       {
