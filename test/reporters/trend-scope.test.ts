@@ -88,6 +88,17 @@ describe('the trend reporter and partial runs', () => {
       }),
     );
   };
+  /** Ends the run of `reporter`, which opened `store` early: the run is appended through it, and its lock released. */
+  const appendsThroughIt = async (reporter: NeedleworkTrendReporter, store: string) => {
+    await reporter.onTestRunEnd([]);
+    expect(reporter.failure).toBeUndefined();
+    expect(reporter.appendedRun).toBeDefined();
+    expect(await stat(`${store}.lock`).catch(() => undefined)).toBeUndefined();
+    const opened = await openStore(store, { mustExist: true });
+    const history = await historyOf(opened);
+    await opened.close();
+    expect(history.runs.map((run) => run.id)).toEqual([reporter.appendedRun]);
+  };
   /** The project's files beside the spec files the tests write. */
   const written = async () => (await readdir(root)).filter((name) => name !== 'needles');
   const until = async (ok: () => Promise<boolean>) => {
@@ -107,14 +118,7 @@ describe('the trend reporter and partial runs', () => {
       expect((await stat(lock)).isFile()).toBe(true);
       reporter.onTestModuleCollected(collected);
       reporter.onTestModuleCollected(collected);
-      await reporter.onTestRunEnd([]);
-      expect(reporter.failure).toBeUndefined();
-      expect(reporter.appendedRun).toBeDefined();
-      expect(await stat(lock).catch(() => undefined)).toBeUndefined();
-      const opened = await openStore(store, { mustExist: true });
-      const history = await historyOf(opened);
-      await opened.close();
-      expect(history.runs.map((run) => run.id)).toEqual([reporter.appendedRun]);
+      await appendsThroughIt(reporter, store);
     } finally {
       write.mockRestore();
     }
@@ -139,14 +143,7 @@ describe('the trend reporter and partial runs', () => {
       await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
       // The lock is held while the tests still run: the store was opened for this run's append.
       expect((await stat(lock)).isFile()).toBe(true);
-      await reporter.onTestRunEnd([]);
-      expect(reporter.failure).toBeUndefined();
-      expect(reporter.appendedRun).toBeDefined();
-      expect(await stat(lock).catch(() => undefined)).toBeUndefined();
-      const opened = await openStore(store, { mustExist: true });
-      const history = await historyOf(opened);
-      await opened.close();
-      expect(history.runs.map((run) => run.id)).toEqual([reporter.appendedRun]);
+      await appendsThroughIt(reporter, store);
     } finally {
       write.mockRestore();
     }
