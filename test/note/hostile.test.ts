@@ -142,6 +142,12 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
     );
     expect(note.citations).toHaveLength(6_600 * 2);
   },
+  // White space that never reaches a line's end: the tokenizer finds the next construct with a regular expression,
+  // whose look-behind keeps it from scanning the run again from each of its characters.
+  'white-space-run-over-a-megabyte-of-one-line': (note) => {
+    expect(note.segments.map((s) => s.text)).toEqual(['Ash Cell met Wren at the depot.']);
+    expect(note.citations).toHaveLength(1);
+  },
   'astral-characters-in-one-sentence': (note, source) => {
     expect(note.segments[0]!.text).toBe(source);
     const report = lintEstimativeLanguage(note);
