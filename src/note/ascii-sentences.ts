@@ -2,7 +2,9 @@
  * The Unicode sentence boundaries (UAX #29, rules SB1-SB11) of a text made only of ASCII characters, computed
  * directly: `Intl.Segmenter` gives the same breaks but costs about a microsecond per sentence in calls and segment
  * objects, more than the rest of parsing a note together. Only ASCII is read here, where every character's
- * Sentence_Break class is a fixed small set; any other text goes to `Intl.Segmenter` (see `sentences.ts`).
+ * Sentence_Break class is a fixed small set, and the few characters past it that agents' English is full of, each of
+ * a class ASCII has (`WIDE`): dashes, curly quotes, the no-break space, the ellipsis and bullets, and the Latin-1
+ * letters. Any other text goes to `Intl.Segmenter` (see `sentences.ts`).
  */
 
 // Sentence_Break classes of the ASCII characters (ASCII has no Extend, Format, OLetter or Sep, so SB5 never applies).
@@ -30,6 +32,43 @@ assign('.', ATERM);
 assign('!?', STERM);
 assign('"\'()[]{}', CLOSE);
 assign(',-:;', SCONTINUE);
+/**
+ * Characters past ASCII read here, by Sentence_Break class (Unicode 15.1's SentenceBreakProperty.txt, and what this
+ * runtime's segmenter does, checked by `sentences.ts` before first use: `setWideClasses`): the en and em dashes are
+ * SContinue, as `-` is; the curly quotes are Close, as `"` is; the no-break space is Sp; the ellipsis, the bullet, the
+ * middle dot and the minus sign are Other; the Latin-1 letters are Upper or Lower by case (`×` and `÷` are Other).
+ * Agents write em dashes and curly quotes in most notes: each used to send its whole text to `Intl.Segmenter`.
+ */
+const WIDE_CLASSES = new Map<number, number>([
+  [0x2013, SCONTINUE],
+  [0x2014, SCONTINUE],
+  [0x2018, CLOSE],
+  [0x2019, CLOSE],
+  [0x201c, CLOSE],
+  [0x201d, CLOSE],
+  [0xa0, SP],
+  [0x2026, OTHER],
+  [0x2022, OTHER],
+  [0xb7, OTHER],
+  [0x2212, OTHER],
+  [0xd7, OTHER],
+  [0xf7, OTHER],
+]);
+for (let code = 0xc0; code <= 0xff; code++) {
+  if (code !== 0xd7 && code !== 0xf7) WIDE_CLASSES.set(code, code < 0xdf ? UPPER : LOWER);
+}
+let wide: ReadonlyMap<number, number> = WIDE_CLASSES;
+
+/** Whether the characters of `WIDE_CLASSES` are read here (this runtime's segmenter gives them those classes). */
+export function setWideClasses(read: boolean): void {
+  wide = read ? WIDE_CLASSES : new Map();
+}
+
+/** The class of the character `code`, or -1 for one this reader leaves to `Intl.Segmenter`. */
+function classOf(code: number): number {
+  return code < 128 ? CLASS[code]! : (wide.get(code) ?? -1);
+}
+
 /** The characters that start or end a run the rules may break after: terminators and paragraph separators. */
 const BREAKING = new Uint8Array(128);
 for (const code of [10, 13, 33, 46, 63]) BREAKING[code] = 1;
@@ -50,7 +89,8 @@ export function setSemicolonContinues(continues: boolean): void {
 
 /**
  * The end offset (UTF-16, exclusive) of each sentence of `text`, in order, the last `text.length` (none for an empty
- * text, as `Intl.Segmenter` gives no segment for it); undefined when `text` holds a character outside ASCII.
+ * text, as `Intl.Segmenter` gives no segment for it); undefined when `text` holds a character this reader leaves to
+ * `Intl.Segmenter` (outside ASCII and `WIDE_CLASSES`).
  */
 export function asciiSentenceEnds(text: string): number[] | undefined {
   const count = asciiSentenceBreaks(text, SCRATCH);
@@ -61,7 +101,8 @@ const SCRATCH: number[] = [];
 
 /**
  * `asciiSentenceEnds` written into `ends` from index 0 (a scratch array the caller reuses: an array grown by `push`
- * keeps room for 17): the number of sentences, or -1 when `text` holds a character outside ASCII.
+ * keeps room for 17): the number of sentences, or -1 when `text` holds a character this reader leaves to
+ * `Intl.Segmenter`.
  */
 export function asciiSentenceBreaks(text: string, ends: number[]): number {
   let count = 0;
@@ -74,15 +115,15 @@ export function asciiSentenceBreaks(text: string, ends: number[]): number {
     let code = text.charCodeAt(j);
     if (phase === NONE && prev !== PARA_SEP) {
       // Outside a run, only a terminator or a separator can lead to a break: step over the rest.
-      while (code < 128 && !BREAKING[code]) {
+      while (code < 128 ? !BREAKING[code] : wide.has(code)) {
         if (++j === n) break;
         code = text.charCodeAt(j);
       }
       if (j === n) break;
-      prev = CLASS[text.charCodeAt(j - 1)] ?? OTHER;
+      prev = j > 0 ? classOf(text.charCodeAt(j - 1)) : OTHER;
     }
-    if (code > 127) return -1;
-    const c = CLASS[code]!;
+    const c = classOf(code);
+    if (c === -1) return -1;
     if (j > 0 && breaksBefore(text, j, c, prev, phase, aterm)) ends[count++] = j;
     if (c === ATERM || c === STERM) {
       phase = CLOSING;
@@ -115,7 +156,7 @@ function breaksBefore(
   if (prev === ATERM) {
     if (c === NUMERIC) return false; // SB6
     if (c === UPPER && j >= 2) {
-      const before = CLASS[text.charCodeAt(j - 2)]!;
+      const before = classOf(text.charCodeAt(j - 2));
       if (before === UPPER || before === LOWER) return false; // SB7
     }
   }
@@ -131,7 +172,7 @@ function breaksBefore(
 /** SB8's look-ahead: from `j`, characters other than letters, paragraph separators and terminators, then a Lower. */
 function lowerFollows(text: string, j: number): boolean {
   for (let k = j; k < text.length; k++) {
-    const c = CLASS[text.charCodeAt(k)]!;
+    const c = classOf(text.charCodeAt(k));
     if (c === LOWER) return true;
     if (c === UPPER || c === PARA_SEP || c === ATERM || c === STERM) return false;
   }

@@ -1,4 +1,9 @@
-import { asciiSentenceBreaks, asciiSentenceEnds, setSemicolonContinues } from './ascii-sentences.js';
+import {
+  asciiSentenceBreaks,
+  asciiSentenceEnds,
+  setSemicolonContinues,
+  setWideClasses,
+} from './ascii-sentences.js';
 
 /** A stretch of a text: where it starts (UTF-16 offset) and what it holds. */
 export interface TextPiece {
@@ -57,7 +62,7 @@ export function sentencesOf(texts: readonly string[]): TextPiece[][] {
   return out;
 }
 
-/** The sentences of an ASCII text, or undefined when the text is not ASCII. */
+/** The sentences of a text `asciiSentenceBreaks` reads (ASCII, and a few characters past it), else undefined. */
 function asciiSentences(text: string): TextPiece[] | undefined {
   const count = asciiSentenceBreaks(text, ENDS);
   if (count === -1) return undefined;
@@ -85,15 +90,25 @@ const PROBES = [
   '3.14 is pi. "Quoted." (Aside.) Next! Really?! Yes... no?\tTab.\vV.\fF. x\r\ny. [Bracket.] {Brace.} \'q.\' #.',
   'a.- b. , c. : d.1 E.F. g.\r h.\n\ni. j!a k?)  L',
 ];
+/**
+ * Texts whose breaks depend on the class of each character past ASCII that `asciiSentenceEnds` reads (its
+ * `WIDE_CLASSES`): a runtime whose segmenter reads any of them otherwise leaves them all to it.
+ */
+const WIDE_PROBES = [
+  'Yes.\u201d He left\u2014Wren stayed. \u2018No.\u2019 x.\u2013 y. It\u2019s done.\u00a0Next.',
+  'Caf\u00e9. \u00c9t\u00e9 ends. Z.\u00c9. e.\u00e9 A.\u00df \u00d7. \u00f7. a.\u2026 b.\u2022 C.\u00b7 D.\u2212 E.',
+];
 let agrees: boolean | undefined;
 
 function asciiAgrees(): boolean {
   if (agrees === undefined) {
     setSemicolonContinues(whole(PROBES[0]!).length === 1);
-    agrees = PROBES.every((probe) => {
-      const ends = whole(probe).map(({ index, segment }) => index + segment.length);
-      return ends.join() === asciiSentenceEnds(probe)?.join();
-    });
+    const same = (probe: string) =>
+      whole(probe)
+        .map(({ index, segment }) => index + segment.length)
+        .join() === asciiSentenceEnds(probe)?.join();
+    agrees = PROBES.every(same);
+    setWideClasses(agrees && WIDE_PROBES.every(same));
   }
   return agrees;
 }

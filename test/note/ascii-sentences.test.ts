@@ -55,6 +55,23 @@ const PIECES = [
   ' The',
   ' the',
   'A.',
+  '\u2013',
+  '\u2014',
+  '\u2018',
+  '\u2019',
+  '\u201c',
+  '\u201d',
+  '\u00a0',
+  '\u2026',
+  '\u2022',
+  '\u00b7',
+  '\u2212',
+  '\u00d7',
+  '\u00f7',
+  '\u00e9',
+  '\u00c9',
+  '\u00df',
+  ' \u00c9t\u00e9',
 ];
 const tricky = fc
   .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 16 })
@@ -69,10 +86,46 @@ describe('asciiSentenceEnds gives the sentences of Intl.Segmenter', () => {
     expect(asciiSentenceEnds(text)).toEqual([9, 39, 47, 59, 74, 94]);
   });
 
-  it('on no text, and not on text outside ASCII', () => {
+  it('on no text, and not on text past ASCII and the typographic marks and Latin-1 letters it reads', () => {
     expect(asciiSentenceEnds('')).toEqual([]);
-    expect(asciiSentenceEnds('Café. Next.')).toBeUndefined();
+    expect(asciiSentenceEnds('Łódź. Next.')).toBeUndefined();
+    expect(asciiSentenceEnds('Cafe\u0301. Next.')).toBeUndefined();
     expect(asciiSentenceEnds('One. Two\u2029three.')).toBeUndefined();
+    expect(asciiSentenceEnds('Café. Next.')).toEqual([6, 11]);
+  });
+
+  it('reads dashes, curly quotes, the no-break space, the ellipsis, bullets and Latin-1 letters as the segmenter does', () => {
+    const text =
+      'He said \u201cno.\u201d Then\u2014Wren left. \u00c9t\u00e9 ends\u2026 \u2022 It\u2019s 3.\u00a0Next.';
+    expect(asciiSentenceEnds(text)).toEqual(icuEnds(text));
+    const mismatches: string[] = [];
+    const alphabet = [
+      'a',
+      'A',
+      '.',
+      '!',
+      ' ',
+      '\n',
+      '"',
+      ',',
+      '#',
+      '\u2014',
+      '\u2019',
+      '\u00a0',
+      '\u2026',
+      '\u00e9',
+      '\u00c9',
+      '\u00d7',
+    ];
+    for (const a of alphabet)
+      for (const b of alphabet)
+        for (const c of alphabet)
+          for (const d of alphabet) {
+            const text = a + b + c + d;
+            if (asciiSentenceEnds(text)?.join() !== icuEnds(text).join())
+              mismatches.push(JSON.stringify(text));
+          }
+    expect(mismatches).toEqual([]);
   });
 
   it('on every ASCII text of two characters', () => {
@@ -119,7 +172,7 @@ describe('sentencesOf', () => {
     expect(sentencesOf(texts)).toEqual(texts.map(alone));
   });
 
-  // Not ASCII, so read by the segmenter, whose time grows with a text's length times its sentences: a long text is
+  // Not ASCII (`ę` is past the characters `asciiSentenceEnds` reads), so read by the segmenter, whose time grows with a text's length times its sentences: a long text is
   // segmented in pieces, cut where a break is certain, and many texts in batches. Pieces near every cut: sentence ends
   // before capitals, with closing marks (ASCII and not) and spaces (ASCII and not), abbreviations, a lower-case word
   // or a number after an end (no break, SB8), combining marks, and every paragraph separator.
@@ -157,7 +210,7 @@ describe('sentencesOf', () => {
   ];
   const long = fc
     .array(fc.constantFrom(...NON_ASCII), { minLength: 3_000, maxLength: 6_000 })
-    .map((pieces) => `é ${pieces.join('')}`);
+    .map((pieces) => `ę ${pieces.join('')}`);
 
   it('segments a long text in pieces with the breaks Intl.Segmenter gives the whole', () => {
     fc.assert(
@@ -171,7 +224,7 @@ describe('sentencesOf', () => {
   it('segments many texts in batches, each with its own sentences', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...NON_ASCII), { minLength: 1, maxLength: 40 }), (pieces) => {
-        const texts = Array.from({ length: 300 }, (_, i) => `${i}é ${pieces.slice(i % 7).join('')}`);
+        const texts = Array.from({ length: 300 }, (_, i) => `${i}ę ${pieces.slice(i % 7).join('')}`);
         expect(sentencesOf(texts)).toEqual(texts.map(alone));
       }),
       { numRuns: 30, seed: 35 },

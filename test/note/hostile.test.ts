@@ -129,7 +129,7 @@ const FULL: Record<string, (note: Note, source: string) => void> = {
   'accented-word-in-every-bullet-of-a-megabyte': (note) => {
     expect(note.segments).toHaveLength(11_900);
     expect(note.segments[0]!.sentences.map((s) => s.text)).toEqual([
-      'Ash Cell is co-located at Compound-Alpha near the café.',
+      'Ash Cell is co-located at Compound-Alpha near Łódź.',
       'Wren met them there.',
     ]);
     expect(note.segments.every((s) => s.sentences.length === 2)).toBe(true);
