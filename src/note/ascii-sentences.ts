@@ -3,8 +3,8 @@
  * directly: `Intl.Segmenter` gives the same breaks but costs about a microsecond per sentence in calls and segment
  * objects, more than the rest of parsing a note together. Only ASCII is read here, where every character's
  * Sentence_Break class is a fixed small set, and the few characters past it that agents' English is full of, each of
- * a class ASCII has (`WIDE`): dashes, curly quotes, the no-break space, the ellipsis and bullets, and the Latin-1
- * letters. Any other text goes to `Intl.Segmenter` (see `sentences.ts`).
+ * a class ASCII has (`WIDE_CLASSES`): dashes, curly quotes, the no-break space, the ellipsis and bullets, and the
+ * Latin-1 letters. Any other text goes to `Intl.Segmenter` (see `sentences.ts`).
  */
 
 // Sentence_Break classes of the ASCII characters (ASCII has no Extend, Format, OLetter or Sep, so SB5 never applies).
@@ -33,11 +33,12 @@ assign('!?', STERM);
 assign('"\'()[]{}', CLOSE);
 assign(',-:;', SCONTINUE);
 /**
- * Characters past ASCII read here, by Sentence_Break class (Unicode 15.1's SentenceBreakProperty.txt, and what this
- * runtime's segmenter does, checked by `sentences.ts` before first use: `setWideClasses`): the en and em dashes are
- * SContinue, as `-` is; the curly quotes are Close, as `"` is; the no-break space is Sp; the ellipsis, the bullet, the
- * middle dot and the minus sign are Other; the Latin-1 letters are Upper or Lower by case (`×` and `÷` are Other).
- * Agents write em dashes and curly quotes in most notes: each used to send its whole text to `Intl.Segmenter`.
+ * Characters past ASCII read here, by Sentence_Break class (as Unicode's SentenceBreakProperty.txt gives them, and
+ * as this runtime's segmenter reads them, checked by `sentences.ts` before first use: `setWideClasses`): the en and em
+ * dashes are SContinue, as `-` is; the curly quotes are Close, as `"` is; the no-break space is Sp; the ellipsis, the
+ * bullet, the middle dot and the minus sign are Other; the Latin-1 letters are Upper or Lower by case (`×` and `÷`
+ * are Other). Agents write em dashes and curly quotes in most notes: each used to send its whole text to
+ * `Intl.Segmenter`.
  */
 const WIDE_CLASSES = new Map<number, number>([
   [0x2013, SCONTINUE],
