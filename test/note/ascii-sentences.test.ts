@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asciiSentenceEnds } from '../../src/note/ascii-sentences.js';
+import { asciiSentenceEnds, setWideClasses } from '../../src/note/ascii-sentences.js';
 import { sentencesOf } from '../../src/note/sentences.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -105,6 +105,18 @@ describe('asciiSentenceEnds gives the sentences of Intl.Segmenter', () => {
     expect(asciiSentenceEnds('Cafe\u0301. Next.')).toBeUndefined();
     expect(asciiSentenceEnds('One. Two\u2029three.')).toBeUndefined();
     expect(asciiSentenceEnds('Café. Next.')).toEqual([6, 11]);
+  });
+
+  it('leaves every character past ASCII to the segmenter on a runtime whose segmenter reads one of them otherwise', () => {
+    const text = 'Caf\u00e9\u2014ok. \u201cNext.\u201d';
+    expect(asciiSentenceEnds(text)).toEqual(icuEnds(text));
+    setWideClasses(false);
+    try {
+      expect(asciiSentenceEnds(text)).toBeUndefined();
+      expect(asciiSentenceEnds('Cafe--ok. "Next."')).toEqual([10, 17]);
+    } finally {
+      setWideClasses(true);
+    }
   });
 
   it('reads dashes, curly quotes, the no-break space, the ellipsis, bullets and Latin-1 letters as the segmenter does', () => {
