@@ -1,7 +1,7 @@
 import { type InlineSource, insideSplitTab, lineAt } from './inline-source.js';
 
 /** The greatest label size micromark takes (its `linkReferenceSizeMax`). */
-export const LABEL_MAX = 999;
+const LABEL_MAX = 999;
 
 /**
  * micromark's label reader (micromark-factory-label, for definitions and full references alike) on the `[` at `at`
@@ -12,7 +12,7 @@ export const LABEL_MAX = 999;
  * A tab's columns depend on where it stands in its line: they are counted only in a label that holds a tab or goes
  * on over lines.
  */
-export function readLabel(input: InlineSource, at: number): number {
+function readLabel(input: InlineSource, at: number): number {
   const { text } = input;
   let size = 0;
   let seen = false;
