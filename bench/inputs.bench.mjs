@@ -228,6 +228,39 @@ const cases = [
     loadSpecs,
   ],
   [
+    // Syntax errors in a large cases file: each sent the whole file to the yaml package (2.3-3.3 s CPU for 1 MB)
+    // until 2026-11-27; it now reads a window around each error js-yaml finds (src/parse/yaml-window.ts).
+    'cases YAML, 1 MB of cases, a tab as indentation in a case at the end',
+    'g.cases.yaml',
+    `${peerCases('tab', ' strict')}  - id: last\n\texpect: {}\n`,
+    loadSpecs,
+  ],
+  [
+    'cases YAML, 1 MB of cases, a stray ] in case 7',
+    'g.cases.yaml',
+    peerCases('bracket', ' strict ]'),
+    loadSpecs,
+  ],
+  [
+    'cases YAML, 1 MB of cases, a quote left open in the middle',
+    'g.cases.yaml',
+    peerCases('quote', ' strict').replace('"Booked R2400."', '"Booked R2400.'),
+    loadSpecs,
+  ],
+  [
+    'cases YAML, 1 MB of cases, errors in cases 7, 2,400 and at the end',
+    'g.cases.yaml',
+    `${peerCases('three', ' strict ]').replace('"Booked R2400."', '"Booked R2400.')}  - id: last\n\texpect: {}\n`,
+    loadSpecs,
+  ],
+  [
+    // A line at the margin makes the rest of the file one key to the yaml parser: read up to a line, and said so.
+    'cases YAML, 1 MB of cases, a line at the margin in case 100',
+    'g.cases.yaml',
+    peerCases('margin', ' strict').replace('  - id: case-100\n', '  - id: case-100\nt\n'),
+    loadSpecs,
+  ],
+  [
     // The fuzzer's: a run of `[` after a flow map on line after line, each an error token (15 s before reading stopped
     // at a thousand errors).
     'cases YAML, 1 MB of stray brackets after flow maps',

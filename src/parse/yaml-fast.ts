@@ -12,6 +12,7 @@ import { LineIndex } from './position.js';
 import { EXCESSIVE_ALIASES, MAX_YAML_ALIASES } from './yaml.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
 import { yamlPackage } from './yaml-package.js';
+import { yamlErrorsInWindows } from './yaml-window.js';
 
 /** The values of one YAML document, and where its nodes and keys start. */
 export interface FastYaml {
@@ -98,6 +99,29 @@ export interface FastYamlOptions {
    * `yaml` package.
    */
   file?: string;
+  /**
+   * Told where js-yaml failed to read the text and the block lists it was reading there, when what it had read held no
+   * anchor or alias: everything before the failure then reads alike to the two parsers, item by item, but for what
+   * `cutShort` finds (what `yamlErrorsInWindows` builds on). Given `file` too, a large text's syntax errors are
+   * read that way and thrown, instead of being left to the `yaml` package's reading of the whole text.
+   */
+  failed?(failure: FastFailure): void;
+}
+
+/** Where js-yaml failed to read a text, and the block lists it was reading (or had just read) there. */
+export interface FastFailure {
+  /** The offset of the failure in the text. */
+  at: number;
+  /** Each list: where its first `-` stands, and where its items read so far start (the last maybe unfinished). */
+  lists: ReadList[];
+  /** Whether js-yaml read a flow collection or quoted scalar over several lines, which `cutShort` is to be asked of. */
+  overLines: boolean;
+}
+
+/** A block list js-yaml read: where its first `-` stands, and where each item read starts (NaN for an empty one). */
+export interface ReadList {
+  at: number;
+  items: readonly number[];
 }
 
 /**
@@ -170,7 +194,8 @@ interface Shape {
  * a duplicate key, an alias inside an anchored node, an alias as a key, an anchored or tagged empty
  * node, a tag other than `!!str`, an empty block list item that a less indented item follows (which js-yaml reads
  * into the list), a directive other than `%YAML 1.2`, a collection
- * as a key, a flow collection over several lines that the `yaml` lexer cuts short (`flowCutShort`). With `file`,
+ * as a key, a flow collection or quoted scalar over several lines that the `yaml` lexer cuts short (`cutShort`). With
+ * `file`,
  * throws what `parseYaml` throws for a text whose only problems are duplicate keys, where this path can place them,
  * or aliases past the alias limit.
  */
@@ -203,7 +228,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   const aliases = new Map<string, number>();
   const weights = new Map<string, number>();
   let lastAlias = -1;
-  let multiLineFlow = false;
+  let overLines = false;
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
       const { at, anchor, alias, tagged } = nodeProperties(state);
@@ -244,6 +269,14 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (frame.anchor !== undefined) {
       anchoredOpen--;
       weights.set(frame.anchor, aliasWeight(state.result));
+    }
+    // A flow collection or quoted scalar over several lines: js-yaml reads some the `yaml` package refuses (a line of
+    // it indented no more than its block), which its lexer is asked about once the whole text is read (`cutShort`).
+    // Closed on the line it was opened on: on one line (js-yaml's lines are counted without a line index).
+    if (!overLines && state.line !== frame.line) {
+      const open = state.input.charCodeAt(frame.at - shift);
+      if (open === 0x5b /* [ */ || open === 0x7b /* { */ || open === 0x22 /* " */ || open === 0x27 /* ' */)
+        overLines = lines().position(frame.at).line !== lines().position(state.position + shift).line;
     }
     const result = state.result as unknown;
     const parent = depth > 0 ? frames[depth - 1] : undefined;
@@ -309,11 +342,6 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       if (!emptyItemsReadAlike(text, frame.at, state.position + shift)) throw new NotFast();
       frame.items = undefined;
     }
-    // A flow collection over several lines: js-yaml reads some the `yaml` package refuses (a line of it indented no
-    // more than its block), which its lexer is asked about once the whole text is read.
-    // Closed on the line it was opened on: on one line (js-yaml's lines are counted without a line index).
-    if (flow && !multiLineFlow && state.line !== frame.line)
-      multiLineFlow = lines().position(frame.at).line !== lines().position(state.position + shift).line;
     // An alias is the anchored collection itself, met again: nothing of it is placed under the alias. js-yaml opens
     // some collections twice (a flow mapping as a list item): the outer node holds the inner one alone.
     const shape: Shape = frame.alias
@@ -337,12 +365,20 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (error instanceof UserError) throw error;
     if (options.file !== undefined && (error as { reason?: string }).reason === 'duplicated mapping key') {
       const places = duplicateKeys(text);
-      if (places && !flowCutShort(text))
+      if (places && !(overLines && cutShort(text)))
         throw new UserError(yamlErrors(places.map(duplicateKeyError), lines(), options.file));
+    }
+    const mark = (error as { mark?: { position?: unknown } }).mark;
+    if (error instanceof NotFast || typeof mark?.position !== 'number' || aliases.size > 0) return undefined;
+    const failure = { at: mark.position + shift, lists: listsRead(text, frames, depth), overLines };
+    options.failed?.(failure);
+    if (options.file !== undefined) {
+      const diagnostics = yamlErrorsInWindows(text, failure, options.file, readAgain);
+      if (diagnostics) throw new UserError(diagnostics);
     }
     return undefined;
   }
-  if (multiLineFlow && flowCutShort(text)) return undefined;
+  if (overLines && cutShort(text)) return undefined;
   // A "null" key left is one no key node was composed for, or one written as a string: left to `yaml`.
   if (hasKey(value, 'null')) return undefined;
   // The shape of the collection at a data path, or undefined where the path leaves what was recorded.
@@ -400,16 +436,83 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
 }
 
 /**
- * Whether the `yaml` package's lexer cuts a flow collection short: a line of it indented no more than the block it
- * stands in (`key: [a,\nb]`), or a quoted scalar in it continued on such a line. The lexer then emits a flow-end
- * token, which it emits for nothing else, and the `yaml` path reports "Flow sequence in block collection must be
- * sufficiently indented"; js-yaml reads such a collection. Lexing costs a tenth of the Document's parse (0.14-0.20 s
- * a MB against 1.5-1.9 s), and is done only for a text with a flow collection over several lines.
+ * The block lists open at a failure, and the last collection read in each collection open there when it is a block
+ * list: each with the starts of its items read (an open list's unfinished item last).
  */
-function flowCutShort(text: string): boolean {
+function listsRead(text: string, frames: readonly Frame[], depth: number): ReadList[] {
+  const lists: ReadList[] = [];
+  for (let i = 0; i < depth; i++) {
+    const frame = frames[i]!;
+    const last = frame.innerShapes?.at(-1);
+    if (last?.items && blockListAt(text, last.at)) lists.push({ at: last.at, items: last.items });
+    if (frame.keys || !blockListAt(text, frame.at)) continue;
+    const items = frame.items ?? [];
+    lists.push({ at: frame.at, items: i + 1 < depth ? [...items, frames[i + 1]!.at] : items });
+  }
+  return lists;
+}
+
+/** Whether a block list starts at `at`: a `-` that white space or the end follows. */
+function blockListAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 0x2d /* - */) return false;
+  const next = text.charCodeAt(at + 1);
+  return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
+}
+
+/** How the light path reads a text cut from a larger one: whole, or where it failed, or not at all (`undefined`). */
+function readAgain(text: string): FastFailure | 'read' | undefined {
+  let failure: FastFailure | undefined;
+  const fast = loadYamlFast(text, {
+    failed: (f) => {
+      failure = f;
+    },
+  });
+  return fast ? 'read' : failure;
+}
+
+/**
+ * Whether the `yaml` package's lexer cuts a flow collection or a quoted scalar short: a line of it indented no more
+ * than the block it stands in (`key: [a,\nb]`, `- "a\nb"`). For a flow collection the lexer then emits a flow-end token,
+ * which it emits for nothing else, and the `yaml` path reports "Flow sequence in block collection must be
+ * sufficiently indented"; a quoted scalar it ends before its closing quote, and that path reports "Missing closing
+ * quote". js-yaml reads both. Lexing costs a tenth of the Document's parse (0.14-0.20 s a MB against 1.5-1.9 s), and
+ * is done only for a text with a flow collection or quoted scalar over several lines.
+ */
+export function cutShort(text: string): boolean {
   const { Lexer, CST } = yamlPackage();
-  for (const token of new Lexer().lex(text)) if (token === CST.FLOW_END) return true;
+  let scalar = false;
+  for (const lexeme of new Lexer().lex(text)) {
+    if (lexeme === CST.FLOW_END) return true;
+    // The lexeme after a scalar's mark is a plain or block scalar's source, which may start with a quote.
+    if (scalar) scalar = false;
+    else if (lexeme === CST.SCALAR) scalar = true;
+    else if ((lexeme[0] === '"' || lexeme[0] === "'") && !quoteClosed(lexeme)) return true;
+  }
   return false;
+}
+
+/** Whether a quoted scalar's source ends with its closing quote. */
+function quoteClosed(source: string): boolean {
+  const quote = source[0]!;
+  for (let i = 1; ; ) {
+    const at = source.indexOf(quote, i);
+    if (at === -1) return false;
+    if (quote === "'") {
+      // `''` is a quote inside a single-quoted scalar.
+      if (source[at + 1] === "'") {
+        i = at + 2;
+        continue;
+      }
+    } else {
+      let backslashes = 0;
+      while (source[at - 1 - backslashes] === '\\') backslashes++;
+      if (backslashes % 2 === 1) {
+        i = at + 1;
+        continue;
+      }
+    }
+    return at === source.length - 1;
+  }
 }
 
 /**

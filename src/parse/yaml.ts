@@ -1,6 +1,6 @@
 import { load as loadJsYaml } from 'js-yaml';
 import type { CST, Document, LineCounter } from 'yaml';
-import { UserError } from '../errors/index.js';
+import { type Diagnostic, UserError } from '../errors/index.js';
 import { MAX_DEPTH, TOO_DEEP, yamlMayBeTooDeep } from './depth.js';
 import { LineIndex } from './position.js';
 import { MAX_YAML_ERRORS, yamlErrors } from './yaml-errors.js';
@@ -18,24 +18,76 @@ export interface ParsedYaml {
   lines: LineCounter;
 }
 
+/** A problem the `yaml` package found in a text, at its offset. */
+export interface YamlProblem {
+  offset: number;
+  message: string;
+}
+
+/**
+ * What the `yaml` package makes of one YAML text: its first document, or its problems (with, when it read no further
+ * than `MAX_YAML_ERRORS` syntax errors, the offset of the last token it read) and its syntax tree as far as it read, or
+ * nothing to say where a text goes wrong (`unreadable`), or no document at all (`empty`).
+ */
+export type YamlReading =
+  | { doc: Document.Parsed; lines: LineCounter }
+  | { problems: YamlProblem[]; readTo?: number; tokens: readonly CST.Token[] }
+  | 'unreadable'
+  | 'empty';
+
 /**
  * Parses one YAML document. Syntax errors, duplicate keys, alias bombs and nesting deeper than `MAX_DEPTH` become a
  * `UserError` with every problem's line and column; the document is kept so schema errors can be placed on their node
- * too. The depth is measured on the `yaml` package's syntax tree, which its parser builds without recursion, before
- * its composer (which recurses once per level) builds the document.
+ * too.
  */
 export function parseYaml(text: string, file: string): ParsedYaml {
+  const reading = readYaml(text);
+  if (reading === 'unreadable') throw unreadable(text, file);
+  if (reading === 'empty') throw new UserError({ file, message: 'expected a YAML document, found nothing' });
+  // Problems are placed in the text itself: the parser's line counter misses the lines inside a token it rejects (a
+  // block scalar where none may stand), which put later errors lines too early.
+  if ('problems' in reading) throw new UserError(yamlProblems(reading, new LineIndex(text), file));
+  const { doc, lines } = reading;
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), doc, lines };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UserError({ file, message: `cannot expand the document: ${message}` });
+  }
+}
+
+/**
+ * The diagnostics of a reading's problems, placed by `index` at `place(offset)` (the offset itself, unless the text
+ * read was cut from a larger one).
+ */
+export function yamlProblems(
+  reading: { problems: readonly YamlProblem[]; readTo?: number },
+  index: LineIndex,
+  file: string,
+  place: (offset: number) => number = (offset) => offset,
+): Diagnostic[] {
+  const errors = reading.problems.map((p) => ({ offset: place(p.offset), message: p.message }));
+  // Stopped early, the composer saw the document up to where reading stopped: its first errors are the file's.
+  const more =
+    reading.readTo === undefined
+      ? undefined
+      : `and more YAML errors after line ${index.position(place(reading.readTo)).line}; needlework read no further`;
+  return yamlErrors(errors, index, file, more);
+}
+
+/**
+ * Reads one YAML text with the `yaml` package. The depth is measured on the syntax tree, which its parser builds
+ * without recursion, before its composer (which recurses once per level) builds the document.
+ */
+export function readYaml(text: string): YamlReading {
   const { Composer, LineCounter, Parser, YAMLParseError } = yamlPackage();
-  const tooDeep = (offset: number) => {
-    const pos = new LineIndex(text).position(offset);
-    return new UserError({ file, line: pos.line, column: pos.column, message: TOO_DEEP });
-  };
+  const tooDeep = (offset: number) => ({ problems: [{ offset, message: TOO_DEEP }], tokens: [] });
   // A text that may nest too deep is first parsed a little past where it may: a deep one is refused after parsing a
   // few hundred levels, not all of them.
   const suspect = yamlMayBeTooDeep(text);
   if (suspect !== -1) {
     const head = yamlTooDeep(Array.from(new Parser().parse(text.slice(0, suspect + 4 * MAX_DEPTH))));
-    if (head !== -1) throw tooDeep(head);
+    if (head !== -1) return tooDeep(head);
   }
   const lines = new LineCounter();
   const tokens: CST.Token[] = [];
@@ -52,10 +104,10 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     // The `yaml` parser recurses when a run of items ends under a broken indentation (3,000 `- { a: b }` lines after
     // a stray `}`): js-yaml reads the same text without recursion and says where it first goes wrong.
     if (!(error instanceof RangeError)) throw error;
-    throw unreadable(text, file);
+    return 'unreadable';
   }
   const deep = yamlTooDeep(tokens);
-  if (deep !== -1) throw tooDeep(deep);
+  if (deep !== -1) return tooDeep(deep);
   // What `parseDocument` does, on the tokens already parsed: the first document, and an error for any other.
   let doc: Document.Parsed | undefined;
   // `logLevel: 'error'`: a collection used as a key becomes its text, which the spec's schema then reports as an
@@ -76,25 +128,12 @@ export function parseYaml(text: string, file: string): ParsedYaml {
       }
     }
   });
-  if (!doc) throw new UserError({ file, message: 'expected a YAML document, found nothing' });
-  const errors = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
-  if (errors.length > 0) {
-    // Errors are placed in the text itself: the parser's line counter misses the lines inside a token it rejects (a
-    // block scalar where none may stand), which put later errors lines too early.
-    const index = new LineIndex(text);
-    // Stopped early, the composer saw the document up to where reading stopped: its first errors are the file's.
-    const more =
-      syntaxErrors > MAX_YAML_ERRORS
-        ? `and more YAML errors after line ${index.position(tokens.at(-1)!.offset).line}; needlework read no further`
-        : undefined;
-    throw new UserError(yamlErrors(errors, index, file, more));
-  }
-  try {
-    return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), doc, lines };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UserError({ file, message: `cannot expand the document: ${message}` });
-  }
+  if (!doc) return 'empty';
+  if (doc.errors.length === 0) return { doc, lines };
+  const problems = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
+  return syntaxErrors > MAX_YAML_ERRORS
+    ? { problems, readTo: tokens.at(-1)!.offset, tokens }
+    : { problems, tokens };
 }
 
 /**

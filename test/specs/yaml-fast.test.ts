@@ -266,6 +266,26 @@ const brokenFlows = fc
   })
   .filter((text) => /[[{,]\n/.test(text));
 
+/**
+ * A quoted scalar over several lines, each line after the first indented by the drawn amount (0-5 spaces), as a value
+ * or item at one of several depths: some lines indented no more than the block they stand in.
+ */
+const brokenQuotes = fc
+  .tuple(
+    fc.constantFrom('"', "'"),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom('w', "it''s", 'a\\"b', '', 'x: y')), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+    fc.constantFrom('a: Q\n', 'a:\n  b: Q\n', '- Q\n', 'l:\n  - Q\n  - x\n', 'm:\n  - k: Q\n', 'f: [Q, 1]\n'),
+  )
+  .map(([quote, lines, shape]) => {
+    const body = lines.map(
+      ([indent, word]) => `\n${' '.repeat(indent)}${quote === '"' ? word : word.replace('\\"', '"')}`,
+    );
+    return shape.replace('Q', `${quote}start${body.join('')}${quote}`);
+  });
+
 /** A document with `!!str ` put before values and items by the drawn choices in turn (some land on keys). */
 const taggedStrings = fc
   .tuple(document, fc.array(fc.boolean(), { minLength: 1, maxLength: 20 }))
@@ -352,6 +372,13 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
       ['a:\n  b: [1,\n ]\n', 'left to yaml'],
       ['a: [1,\n\t2]\n', 'left to yaml'],
       ['a: ["x\ny", 2]\n', 'left to yaml'],
+      // A quoted scalar over several lines: read when each line of it is indented more than its block, left to `yaml`
+      // when the `yaml` lexer ends it there (js-yaml reads it whole).
+      ['a:\n  - "x\n    y"\nb: \'p\n  q\'\n', 'fast'],
+      ['a:\n  - "x\n  y"\n', 'left to yaml'],
+      ["a:\n  t: 'x\n y'\n", 'left to yaml'],
+      ["a:\n  t: 'it''\n y'\n", 'left to yaml'],
+      ['a:\n  t: "x\\"\n y"\n', 'left to yaml'],
       ['a: 1\na: 2\nb: [1,\n2]\n', 'left to yaml'],
       ['\uFEFFa: 1\n', 'fast'],
       ['a: 1\r\nb: "x\r\n  y"\r\n', 'fast'],
@@ -392,6 +419,19 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
     // Both the light path and its stepping aside for what the `yaml` lexer cuts short are exercised.
     expect(taken.fast).toBeGreaterThan(300);
     expect(taken['left to yaml']).toBeGreaterThan(300);
+  });
+
+  it('agrees on 1,000 generated quoted scalars over several lines, indented well and badly', () => {
+    const taken = { fast: 0, 'left to yaml': 0 };
+    fc.assert(
+      fc.property(brokenQuotes, (text) => {
+        taken[agree(text)]++;
+      }),
+      { numRuns: 1000, seed: 16 },
+    );
+    // Both the light path and its stepping aside for what the `yaml` lexer cuts short are exercised.
+    expect(taken.fast).toBeGreaterThan(150);
+    expect(taken['left to yaml']).toBeGreaterThan(150);
   });
 
   it('agrees on 1,000 generated documents with !!str tags, and places every node the Document places', () => {

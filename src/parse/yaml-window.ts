@@ -1,0 +1,289 @@
+// The syntax errors of a large YAML file, found without the `yaml` package reading all of it. Its reading costs about
+// a second a megabyte (its parser and composer, and the collection of a whole syntax tree), so one typo at the end of a
+// 1 MB cases file took 2-3 s of CPU, where js-yaml had already read everything up to the typo in a third of that.
+//
+// What js-yaml read before it failed reads alike to the two parsers (the light path already trusts a text js-yaml
+// reads whole), item by item of a block list, so long as it held no anchor or alias (an item cut from its anchor's
+// would read apart) and nothing the `yaml` lexer cuts short (`cutShort`). A file's problems are then what the
+// `yaml` package finds in a window: the text before the list's first item (the head), then, from the item the failure
+// is in, the text up to the first item of the list that starts past REACH beyond the failure, as the `yaml` lexer reads
+// it (outside any flow collection or scalar, so no construct is cut). The rest is read by js-yaml once more, after the
+// head: read whole, it holds no problem; failed, its failure's item opens the next window. Every problem is then placed
+// in the file itself. What cannot be cut so (no block list at the failure, a failure in the head, a window in which the
+// `yaml` package finds nothing) is left to that package's reading of the whole file.
+import type { CST } from 'yaml';
+import type { Diagnostic } from '../errors/index.js';
+import { LineIndex } from './position.js';
+import { readYaml, type YamlReading, yamlProblems } from './yaml.js';
+import { MAX_YAML_ERRORS } from './yaml-errors.js';
+import { cutShort, type FastFailure, type ReadList } from './yaml-fast.js';
+import { yamlPackage } from './yaml-package.js';
+
+/** Texts shorter than this are read whole by the `yaml` package: a few tens of milliseconds. */
+export const WINDOW_FROM = 64 * 1024;
+/** How far past a failure its window reaches at least. */
+export const REACH = 16 * 1024;
+/** How much text the windows may hold together, and how many times js-yaml reads the rest, before reading stops. */
+export const MAX_WINDOWS_LENGTH = 128 * 1024;
+const MAX_PASSES = 16;
+
+/** Where a list is cut: its column, where its first item's line starts, and where the failure's item's line starts. */
+interface Cut {
+  column: number;
+  first: number;
+  start: number;
+}
+
+/**
+ * The diagnostics the `yaml` package gives a large text that js-yaml failed to read (see above), or undefined when
+ * they are its reading of the whole text to give. `readAgain` is the light path's reading of a text (whole, failed
+ * with where, or left to the `yaml` package).
+ */
+export function yamlErrorsInWindows(
+  text: string,
+  failure: FastFailure,
+  file: string,
+  readAgain: (text: string) => FastFailure | 'read' | undefined,
+): Diagnostic[] | undefined {
+  if (text.length < WINDOW_FROM) return undefined;
+  const cut = cutAt(text, failure.lists, failure.at);
+  if (!cut || (failure.overLines && cutShort(text.slice(0, cut.start)))) return undefined;
+  const { column } = cut;
+  const head = text.slice(0, cut.first);
+  // Where the list starts in every text read again: the head, then the items left.
+  const listAt = cut.first + column;
+  const windows: Array<{ from: number; to: number }> = [];
+  let length = head.length;
+  let from = cut.start;
+  let failedAt = failure.at;
+  let unread: number | undefined;
+  for (let pass = 1; ; pass++) {
+    const to = itemLineFrom(head, text, from, Math.max(failedAt, from) + REACH, column);
+    windows.push({ from, to });
+    length += to - from;
+    if (to === text.length) break;
+    if (pass === MAX_PASSES || length >= MAX_WINDOWS_LENGTH) {
+      unread = to;
+      break;
+    }
+    const rest = head + text.slice(to);
+    const again = readAgain(rest);
+    if (again === 'read') break;
+    if (again === undefined || again.at < head.length) return undefined;
+    const shift = to - head.length;
+    const next = cutAt(
+      rest,
+      again.lists.filter((list) => list.at === listAt),
+      again.at,
+    );
+    // Read again, the list ended before the failure, in a collection it was not the last of: the rest is read whole.
+    if (!next) {
+      windows.push({ from: to, to: text.length });
+      break;
+    }
+    if (again.overLines && cutShort(rest.slice(0, next.start))) return undefined;
+    from = next.start + shift;
+    failedAt = again.at + shift;
+  }
+  // The item after the last window is read too: the `yaml` parser's reading of its `-` (see `readWindows`) shows
+  // whether it reads on after the windows as the light path did. Its own problems are the rest's (read by js-yaml) or
+  // unread.
+  let following = windows.at(-1)!.to < text.length;
+  if (following) {
+    const last = windows.at(-1)!.to;
+    windows.push({ from: last, to: itemLineFrom(head, text, last, last + 1, column) });
+  }
+  let read = readWindows(text, head, windows, column);
+  // Where the parser left the list in a window, it reads the rest of the text otherwise than the light path: a short
+  // rest is read whole, from that window on.
+  if (read && read.off > 0 && text.length - windows[read.off - 1]!.from <= MAX_WINDOWS_LENGTH) {
+    windows.splice(read.off - 1, windows.length, { from: windows[read.off - 1]!.from, to: text.length });
+    following = false;
+    unread = undefined;
+    read = readWindows(text, head, windows, column);
+  }
+  if (!read) return undefined;
+  const { reading, starts, off } = read;
+  // Where the reading of the file ends: at the first window the parser left the list before, or at the item after the
+  // last window (read by js-yaml, or unread), or where the parser itself stopped, past too many syntax errors.
+  const end = off !== -1 ? starts[off]! : following ? starts.at(-1)! : read.length;
+  const problems = reading.problems.filter((p) => p.offset < end);
+  if (problems.length === 0) return undefined;
+  const place = (offset: number): number => {
+    const i = starts.findLastIndex((s) => s <= offset);
+    return i === -1 ? offset : Math.min(windows[i]!.from + offset - starts[i]!, windows[i]!.to);
+  };
+  const index = new LineIndex(text);
+  const readTo =
+    reading.readTo !== undefined
+      ? Math.min(reading.readTo, end - 1)
+      : off !== -1 || unread !== undefined
+        ? end - 1
+        : undefined;
+  const diagnostics = yamlProblems({ problems, readTo }, index, file, place);
+  if (readTo !== undefined && problems.length <= MAX_YAML_ERRORS)
+    diagnostics.push({
+      file,
+      message: `and maybe more YAML errors after line ${index.position(place(readTo)).line}; needlework read no further`,
+    });
+  return diagnostics;
+}
+
+/**
+ * The `yaml` package's reading of the head and the windows, one after another, when it finds problems: with where
+ * each window starts in what it read, and the first window (`off`, or -1) whose `-` it did not read as an item of the
+ * list the head opens. A window starts where the text before it was cut, at the `-` of an item of the list: read as
+ * an item of that list, which is then still open in the collections the head opened, it is read as in the whole text;
+ * otherwise an error before it left the parser in a key or scalar that runs on, or in another list, and what the
+ * parser read from there on is not the file's reading.
+ */
+function readWindows(
+  text: string,
+  head: string,
+  windows: ReadonlyArray<{ from: number; to: number }>,
+  column: number,
+):
+  | { reading: Extract<YamlReading, { problems: unknown }>; starts: number[]; length: number; off: number }
+  | undefined {
+  const reading = readYaml(head + windows.map((w) => text.slice(w.from, w.to)).join(''));
+  if (typeof reading === 'string' || !('problems' in reading)) return undefined;
+  const starts: number[] = [];
+  let length = head.length;
+  for (const w of windows) {
+    starts.push(length);
+    length += w.to - w.from;
+  }
+  const items = itemDashes(reading.tokens, head.length + column);
+  return { reading, starts, length, off: starts.findIndex((s) => !items.has(s + column)) };
+}
+
+/**
+ * Where the `-` of each item stands in the block list of a syntax tree whose first item's `-` stands at `first` (a walk
+ * with a stack: the tree may be deep); none when there is no such list.
+ */
+function itemDashes(tokens: readonly CST.Token[], first: number): Set<number> {
+  const stack = [...tokens];
+  while (stack.length > 0) {
+    const token = stack.pop()!;
+    if (token.type === 'document') {
+      if (token.value) stack.push(token.value);
+    } else if (token.type === 'block-seq') {
+      const dashes = new Set<number>();
+      for (const item of token.items) {
+        for (const source of item.start) if (source.type === 'seq-item-ind') dashes.add(source.offset);
+        if (item.value) stack.push(item.value);
+      }
+      if (dashes.has(first)) return dashes;
+    } else if (token.type === 'block-map') {
+      for (const item of token.items) {
+        if (item.key) stack.push(item.key);
+        if (item.value) stack.push(item.value);
+      }
+    }
+  }
+  return new Set();
+}
+
+/** The cut of the list read at a failure that leaves the most text out of the window, if any can be cut. */
+function cutAt(text: string, lists: readonly ReadList[], failedAt: number): Cut | undefined {
+  let best: Cut | undefined;
+  for (const list of lists) {
+    const cut = cutOf(text, list, failedAt);
+    if (cut && (!best || cut.start - cut.first > best.start - best.first)) best = cut;
+  }
+  return best;
+}
+
+/**
+ * Where a list read at a failure is cut: at the line of the last item that starts at or before the failure, when its
+ * first `-` and that item's stand at one column after spaces alone. A list with an empty item is not cut: js-yaml and
+ * the `yaml` package may read the items after it apart (see `emptyItemsReadAlike`).
+ */
+function cutOf(text: string, list: ReadList, failedAt: number): Cut | undefined {
+  const first = lineStart(text, list.at);
+  const column = list.at - first;
+  if (!spacesOnly(text, first, list.at) || list.items.some(Number.isNaN)) return undefined;
+  let k = list.items.length - 1;
+  while (k >= 0 && list.items[k]! > failedAt) k--;
+  if (k < 0) return undefined;
+  const start = dashLine(text, list.items[k]!, column);
+  return start === undefined ? undefined : { column, first, start };
+}
+
+/**
+ * The start of the line holding the `-` of the item that starts at `item`: its own line when the `-` stands there at
+ * `column`, or the line before when that line is that `-` alone (`-` then the item on the next line).
+ */
+function dashLine(text: string, item: number, column: number): number | undefined {
+  const start = lineStart(text, item);
+  if (start + column < item && dashAt(text, start, column)) return start;
+  if (start === 0 || !spacesOnly(text, start, item)) return undefined;
+  const previous = lineStart(text, start - 1);
+  return dashAt(text, previous, column) && text.slice(previous + column + 1, start).trim() === ''
+    ? previous
+    : undefined;
+}
+
+/** Whether the line starting at `start` holds `-` at `column`, after spaces alone, and white space or its end after. */
+function dashAt(text: string, start: number, column: number): boolean {
+  const at = start + column;
+  if (text.charCodeAt(at) !== 0x2d /* - */ || !spacesOnly(text, start, at)) return false;
+  const next = text.charCodeAt(at + 1);
+  return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
+}
+
+function spacesOnly(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 0x20) return false;
+  return true;
+}
+
+function lineStart(text: string, at: number): number {
+  return at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+}
+
+/**
+ * The start of the first line at or past `from` that the `yaml` lexer reads, after `head` and then `text` from
+ * `start`, as an item of the block list at `column`: its `-` outside any flow collection, quoted or block scalar
+ * (each of which the lexer gives as one lexeme); or the text's length when there is none.
+ */
+function itemLineFrom(head: string, text: string, start: number, from: number, column: number): number {
+  const { Lexer, CST } = yamlPackage();
+  // An offset in what is lexed, past the head, plus `shift`, is the same place in the text.
+  const shift = start - head.length;
+  let offset = 0;
+  let flow = 0;
+  let scalar = false;
+  let line = -1;
+  for (const lexeme of new Lexer().lex(head + text.slice(start))) {
+    if (lexeme === CST.SCALAR) {
+      scalar = true;
+      continue;
+    }
+    if (lexeme === CST.DOCUMENT) continue;
+    if (lexeme === CST.FLOW_END) {
+      flow = 0;
+      continue;
+    }
+    const at = offset;
+    offset += lexeme.length;
+    if (scalar) {
+      scalar = false;
+      line = -1;
+      continue;
+    }
+    const c = lexeme.charCodeAt(0);
+    if (c === 0x0a || c === 0x0d) {
+      line = offset;
+      continue;
+    }
+    if (line !== -1 && flow === 0 && line >= head.length && line + shift >= from) {
+      if (c === 0x20 && at === line) continue;
+      if (lexeme === '-' && at === line + column)
+        return dashAt(text, line + shift, column) ? line + shift : text.length;
+    }
+    line = -1;
+    if (lexeme === '[' || lexeme === '{') flow++;
+    else if ((lexeme === ']' || lexeme === '}') && flow > 0) flow--;
+  }
+  return text.length;
+}

@@ -1,0 +1,191 @@
+// The syntax errors of a large YAML file are found in windows around js-yaml's failures (src/parse/yaml-window.ts):
+// the diagnostics must be the ones the `yaml` package gives the whole file, or, where its parser leaves the list far
+// from the end, the same ones up to a line that a last diagnostic names.
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic, UserError } from '../../src/errors/index.js';
+import { parseYaml } from '../../src/parse/yaml.js';
+import { loadYamlFast } from '../../src/parse/yaml-fast.js';
+import { MAX_WINDOWS_LENGTH, WINDOW_FROM } from '../../src/parse/yaml-window.js';
+import { seededInts } from '../helpers/seeded.js';
+
+/** The whole file read by the `yaml` package: its diagnostics, or [] when it reads. */
+function whole(text: string): string[] {
+  try {
+    parseYaml(text, 'f.yaml');
+    return [];
+  } catch (error) {
+    if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
+    throw error;
+  }
+}
+
+/** The light path's diagnostics (read in windows), 'read' when it reads the text, or 'left to yaml'. */
+function windowed(text: string): string[] | 'read' | 'left to yaml' {
+  try {
+    return loadYamlFast(text, { file: 'f.yaml' }) ? 'read' : 'left to yaml';
+  } catch (error) {
+    if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
+    throw error;
+  }
+}
+
+/** Item `i` of a cases list at `column`, in one of the ways authors write them. */
+function item(i: number, column: number): string {
+  const at = ' '.repeat(column);
+  switch (i % 6) {
+    case 0:
+      return `${at}- id: case-${i}\n${at}  expect:\n${at}    calls: [{ name: a, args: { id: ${i} } }, { name: b }]\n${at}    answer: "R${i}."\n`;
+    case 1:
+      return `${at}- id: c${i}\n${at}  note: |\n${at}    line ${i}\n${at}    - not an item\n${at}  tags:\n${at}    - a\n${at}    - b\n`;
+    case 2:
+      return `${at}# comment ${i}\n${at}- id: c${i}\n${at}  text: "over\n${at}    two lines"\n`;
+    case 3:
+      return `${at}-\n${at}  id: c${i}\n\n${at}  v: 1\n`;
+    case 4:
+      return `${at}- - x${i}\n${at}  - 'y'\n`;
+    default:
+      return `${at}- id: c${i}\n${at}  plain: some text\n${at}    continued\n`;
+  }
+}
+
+/** A cases file of `n` items at `column` (the list under `cases:`), and `after` past the list. */
+const casesFile = (n: number, column = 2, after = '') =>
+  `id: big\ncases:\n${Array.from({ length: n }, (_, i) => item(i, column)).join('')}${after}`;
+
+/** `text` with line `line` (from 1) replaced by `edit(line text)`. */
+function editLine(text: string, line: number, edit: (line: string) => string): string {
+  const lines = text.split('\n');
+  lines[line - 1] = edit(lines[line - 1]!);
+  return lines.join('\n');
+}
+
+/** The line (from 1) of the first line of `text` that holds `needle`. */
+const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
+
+describe('a large YAML file with syntax errors is read in windows around them', () => {
+  const big = casesFile(1200);
+
+  it('is large enough to be windowed, and reads whole when nothing is wrong', () => {
+    expect(big.length).toBeGreaterThan(WINDOW_FROM);
+    expect(windowed(big)).toBe('read');
+    expect(whole(big)).toEqual([]);
+  });
+
+  const ERRORS: Record<string, (text: string) => string> = {
+    'a tab as indentation near the end': (t) =>
+      editLine(t, lineOf(t, 'id: c1195'), (l) => l.replace('  - id', '\t- id')),
+    'a stray ] in the first item': (t) => editLine(t, lineOf(t, 'answer: "R0."'), (l) => `${l} ]`),
+    'a key indented one space less, in the middle': (t) =>
+      editLine(t, lineOf(t, 'line 601'), (l) => l.replace('      line', '   line')),
+    'an item indented one space more': (t) => editLine(t, lineOf(t, 'id: c599'), (l) => ` ${l}`),
+    'a quote left open': (t) =>
+      editLine(t, lineOf(t, 'answer: "R600."'), (l) => l.replace('"R600."', '"R600.')),
+    'a flow list left open': (t) =>
+      editLine(t, lineOf(t, 'id: 600 }'), (l) => l.replace('{ name: b }]', '{ name: b }')),
+    'errors at the start, in the middle and at the end (three windows)': (t) =>
+      editLine(
+        editLine(
+          editLine(t, lineOf(t, 'id: c3\n'), (l) => `${l} ]`),
+          lineOf(t, 'id: c601\n'),
+          (l) => `${l}: :`,
+        ),
+        lineOf(t, 'id: c1199\n'),
+        (l) => l.replace('  -', '\t-'),
+      ),
+    'an error in the mapping after the list': (t) => `${t}tail:\n  a: 1\n   b: 2\n`,
+    'an error in a nested list of an item': (t) => editLine(t, lineOf(t, 'x1198'), (l) => `${l}\n   - z`),
+    'a duplicate key in an item, among other errors': (t) =>
+      editLine(
+        editLine(t, lineOf(t, 'id: c700\n'), (l) => `${l}\n    id: again`),
+        lineOf(t, 'id: c1000'),
+        (l) => `${l} ]`,
+      ),
+  };
+  for (const [name, edit] of Object.entries(ERRORS)) {
+    it(`${name}: as the yaml package reports it`, () => {
+      const text = edit(big);
+      const expected = whole(text);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(windowed(text)).toEqual(expected);
+    });
+  }
+
+  it('stops with a last diagnostic where the parser leaves the list, when much of the file is left', () => {
+    // A line at the margin inside an item makes what follows an implicit key to the `yaml` parser, and the items after
+    // it a list of its own: what that parser reads after the window is not the file as js-yaml read it.
+    const text = casesFile(8000, 0, 'tail: 1\n').replace(
+      '- id: c101\n  plain: some text\n',
+      '- id: c101\n  plain: text |\nt\n',
+    );
+    expect(text.length).toBeGreaterThan(WINDOW_FROM + MAX_WINDOWS_LENGTH);
+    const found = windowed(text) as string[];
+    const line = lineOf(text, 'plain: text |') + 1;
+    expect(found[0]).toBe(`f.yaml:${line}:1: Implicit keys need to be on a single line`);
+    const note = /^f\.yaml: and maybe more YAML errors after line (\d+); needlework read no further$/.exec(
+      found.at(-1)!,
+    );
+    expect(note).not.toBeNull();
+    // The whole file's diagnostics up to that line are these; its others come after it.
+    const last = Number(note![1]);
+    expect(last).toBeGreaterThan(line + 100);
+    const expected = whole(text);
+    expect(found.slice(0, -1)).toEqual(expected.filter((d) => Number(d.split(':')[1]) <= last));
+    expect(expected.at(-1)).toMatch(/^f\.yaml:\d+:1: The : indicator must be at most 1024 chars/);
+  });
+
+  it('reads a short rest whole when the parser leaves the list, as the yaml package does', () => {
+    const text = casesFile(1500, 0, 'tail: 1\n').replace(
+      '- id: c1403\n  plain: some text\n',
+      '- id: c1403\n  plain: text |\nt\n',
+    );
+    const expected = whole(text);
+    expect(expected.at(-1)).toMatch(/^f\.yaml:\d+:1: The : indicator must be at most 1024 chars/);
+    expect(windowed(text)).toEqual(expected);
+  });
+
+  it('leaves to the yaml package what it cannot cut alike', () => {
+    const tab = (t: string) => editLine(t, lineOf(t, 'id: c1195'), (l) => l.replace('  - id', '\t- id'));
+    // A small file: read whole (tens of milliseconds).
+    expect(windowed(tab(casesFile(1196)).slice(-20_000))).toBe('left to yaml');
+    // An anchor before the failure: an item cut from its anchor's would read apart.
+    expect(windowed(tab(big.replace('- id: case-0', '- id: &first case-0')))).toBe('left to yaml');
+    // A quoted scalar the yaml lexer cuts short before the failure: an error js-yaml does not see.
+    expect(windowed(tab(big.replace('    two lines"', '  two lines"')))).toBe('left to yaml');
+    // A failure in the head, before the list.
+    expect(windowed(big.replace('id: big', 'id: [big'))).toBe('left to yaml');
+  });
+
+  it('agrees with the yaml package on 30 large files with seeded errors', () => {
+    const int = seededInts(27);
+    const MARKS = ['\t', ']', '}', ': ', '\n- ', '"', "'", '[', '{', ' |\n', '? ', ' #', '\n---\n', 'x'];
+    let read = 0;
+    let noted = 0;
+    for (let k = 0; k < 30; k++) {
+      let text = casesFile(1400 + int(700), int(2) * 2, int(2) ? 'tail: 1\n' : '');
+      for (let edits = 1 + int(3); edits > 0; edits--) {
+        const at = int(text.length);
+        text =
+          int(4) === 0
+            ? text.slice(0, at) + text.slice(at + 1)
+            : text.slice(0, at) + MARKS[int(MARKS.length)] + text.slice(at);
+      }
+      const found = windowed(text);
+      if (typeof found === 'string') continue;
+      read++;
+      const expected = whole(text);
+      const note = /^f\.yaml: and maybe more YAML errors after line (\d+); needlework read no further$/.exec(
+        found.at(-1)!,
+      );
+      if (!note) {
+        expect(found, text).toEqual(expected);
+        continue;
+      }
+      noted++;
+      const last = Number(note[1]);
+      expect(found.slice(0, -1), text).toEqual(expected.filter((d) => Number(d.split(':')[1]) <= last));
+    }
+    // Most of them are read in windows, not left to the yaml package.
+    expect(read).toBeGreaterThan(15);
+    expect(noted).toBeLessThan(read / 4);
+  });
+});
