@@ -8,23 +8,26 @@
 // `yaml` package finds in a window: the text before the list's first item (the head), then, from the item the failure
 // is in, the text up to the first item of the list that starts past REACH beyond the failure, as the `yaml` lexer reads
 // it (outside any flow collection or scalar, so no construct is cut). The rest is read by js-yaml once more, after the
-// head: read whole, it holds no problem; failed, its failure's item opens the next window. Every problem is then placed
-// in the file itself. What cannot be cut so (no block list at the failure, a failure in the head, a window in which the
+// head: read whole, it holds no problem; failed, its failure's item opens the next window. The `yaml` parser must read
+// the start of each window as an item of the list the head opens (see `readWindows`); every problem is then placed in
+// the file itself. What cannot be cut so (no block list at the failure, a failure in the head, a window in which the
 // `yaml` package finds nothing) is left to that package's reading of the whole file.
 import type { CST } from 'yaml';
 import type { Diagnostic } from '../errors/index.js';
 import { LineIndex } from './position.js';
 import { readYaml, type YamlReading, yamlProblems } from './yaml.js';
 import { MAX_YAML_ERRORS } from './yaml-errors.js';
-import { cutShort, type FastFailure, type ReadList } from './yaml-fast.js';
+import type { FastFailure, ReadList } from './yaml-fast.js';
+import { cutShort } from './yaml-lexer.js';
 import { yamlPackage } from './yaml-package.js';
 
 /** Texts shorter than this are read whole by the `yaml` package: a few tens of milliseconds. */
 export const WINDOW_FROM = 64 * 1024;
 /** How far past a failure its window reaches at least. */
 export const REACH = 16 * 1024;
-/** How much text the windows may hold together, and how many times js-yaml reads the rest, before reading stops. */
+/** How much text the windows may hold together before reading stops (and how long a rest is read whole). */
 export const MAX_WINDOWS_LENGTH = 128 * 1024;
+/** How many times js-yaml reads the rest before reading stops. */
 const MAX_PASSES = 16;
 
 /** Where a list is cut: its column, where its first item's line starts, and where the failure's item's line starts. */
