@@ -254,6 +254,19 @@ const cases = [
     loadSpecs,
   ],
   [
+    // The same in flow lists: cut between the commas the yaml lexer reads at the list's own level.
+    'needle YAML, 1 MB flow list of relations on one line, a stray ] at its end',
+    'h.needle.yaml',
+    `id: a\nanswer: x\nrequired_path:\n  relations: [${fill(MB, (i) => `R${i}`, ', ')}, ]]\n`,
+    loadSpecs,
+  ],
+  [
+    'cases YAML, 1 MB of cases in a flow list over many lines, a stray ] in the last case',
+    'h.cases.yaml',
+    `id: f\ncases: [\n${fill(MB, (i) => `  { id: case-${i}, expect: { answer: { equals: "R${i}." } } }`, ',\n')},\n  { id: last, expect: ] }\n]\n`,
+    loadSpecs,
+  ],
+  [
     // A line at the margin makes the rest of the file one key to the yaml parser: read up to a line, and said so.
     'cases YAML, 1 MB of cases, a line at the margin in case 100',
     'g.cases.yaml',

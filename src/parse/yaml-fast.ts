@@ -100,7 +100,7 @@ export interface FastYamlOptions {
    */
   file?: string;
   /**
-   * Told where js-yaml failed to read the text and the block lists it was reading there, when what it had read held no
+   * Told where js-yaml failed to read the text and the lists it was reading there, when what it had read held no
    * anchor or alias: everything before the failure then reads alike to the two parsers, item by item, but for what
    * `cutShort` finds (what `yamlErrorsInWindows` builds on). Given `file` too, a large text's syntax errors are
    * read that way and thrown, instead of being left to the `yaml` package's reading of the whole text.
@@ -108,20 +108,24 @@ export interface FastYamlOptions {
   failed?(failure: FastFailure): void;
 }
 
-/** Where js-yaml failed to read a text, and the block lists it was reading (or had just read) there. */
+/** Where js-yaml failed to read a text, and the lists it was reading (or had just read) there. */
 export interface FastFailure {
   /** The offset of the failure in the text. */
   at: number;
-  /** Each list: where its first `-` stands, and where its items read so far start (the last maybe unfinished). */
+  /** Each list: where its `[` or first `-` stands, and where its items read so far start (the last maybe unfinished). */
   lists: ReadList[];
   /** Whether js-yaml read a flow collection or quoted scalar over several lines, which `cutShort` is to be asked of. */
   overLines: boolean;
 }
 
-/** A block list js-yaml read: where its first `-` stands, and where each item read starts (NaN for an empty one). */
+/**
+ * A list js-yaml read: where its `[` or first `-` stands, where each item read starts (NaN for an empty one), and
+ * whether it stands in a flow collection.
+ */
 export interface ReadList {
   at: number;
   items: readonly number[];
+  inFlow: boolean;
 }
 
 /**
@@ -436,24 +440,29 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
 }
 
 /**
- * The block lists open at a failure, and the last collection read in each collection open there when it is a block
- * list: each with the starts of its items read (an open list's unfinished item last).
+ * The lists open at a failure, and the last collection read in each collection open there when it is a list: each
+ * with the starts of its items read (an open list's unfinished item last).
  */
 function listsRead(text: string, frames: readonly Frame[], depth: number): ReadList[] {
   const lists: ReadList[] = [];
+  let inFlow = false;
   for (let i = 0; i < depth; i++) {
     const frame = frames[i]!;
     const last = frame.innerShapes?.at(-1);
-    if (last?.items && blockListAt(text, last.at)) lists.push({ at: last.at, items: last.items });
-    if (frame.keys || !blockListAt(text, frame.at)) continue;
-    const items = frame.items ?? [];
-    lists.push({ at: frame.at, items: i + 1 < depth ? [...items, frames[i + 1]!.at] : items });
+    if (last?.items && listAt(text, last.at)) lists.push({ at: last.at, items: last.items, inFlow });
+    const open = text.charCodeAt(frame.at);
+    if (!frame.keys && listAt(text, frame.at)) {
+      const items = frame.items ?? [];
+      lists.push({ at: frame.at, items: i + 1 < depth ? [...items, frames[i + 1]!.at] : items, inFlow });
+    }
+    if (open === 0x5b /* [ */ || open === 0x7b /* { */) inFlow = true;
   }
   return lists;
 }
 
-/** Whether a block list starts at `at`: a `-` that white space or the end follows. */
-function blockListAt(text: string, at: number): boolean {
+/** Whether a list starts at `at`: a flow list's `[`, or a block list's `-` that white space or the end follows. */
+function listAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) === 0x5b /* [ */) return true;
   if (text.charCodeAt(at) !== 0x2d /* - */) return false;
   const next = text.charCodeAt(at + 1);
   return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;

@@ -30,8 +30,15 @@ export const MAX_WINDOWS_LENGTH = 128 * 1024;
 /** How many times js-yaml reads the rest before reading stops. */
 const MAX_PASSES = 16;
 
-/** Where a list is cut: its column, where its first item's line starts, and where the failure's item's line starts. */
+/**
+ * Where a list is cut: where it starts (its `[` or first `-`), whether it is a flow list and whether it stands in one,
+ * a block list's column, and where the text of its first item and of the failure's item start (a block list's: their
+ * lines).
+ */
 interface Cut {
+  at: number;
+  flow: boolean;
+  inFlow: boolean;
   column: number;
   first: number;
   start: number;
@@ -50,18 +57,17 @@ export function yamlErrorsInWindows(
 ): Diagnostic[] | undefined {
   if (text.length < WINDOW_FROM) return undefined;
   const cut = cutAt(text, failure.lists, failure.at);
-  if (!cut || (failure.overLines && cutShort(text.slice(0, cut.start)))) return undefined;
-  const { column } = cut;
+  if (!cut || cutShortBefore(text, cut, failure.overLines)) return undefined;
   const head = text.slice(0, cut.first);
-  // Where the list starts in every text read again: the head, then the items left.
-  const listAt = cut.first + column;
+  // The list starts at one place in every text read again: the head, then the items left.
+  const list = cut;
   const windows: Array<{ from: number; to: number }> = [];
   let length = head.length;
   let from = cut.start;
   let failedAt = failure.at;
   let unread: number | undefined;
   for (let pass = 1; ; pass++) {
-    const to = itemLineFrom(head, text, from, Math.max(failedAt, from) + REACH, column);
+    const to = itemFrom(head, text, from, Math.max(failedAt, from) + REACH, list);
     windows.push({ from, to });
     length += to - from;
     if (to === text.length) break;
@@ -76,7 +82,7 @@ export function yamlErrorsInWindows(
     const shift = to - head.length;
     const next = cutAt(
       rest,
-      again.lists.filter((list) => list.at === listAt),
+      again.lists.filter((l) => l.at === list.at),
       again.at,
     );
     // Read again, the list ended before the failure, in a collection it was not the last of: the rest is read whole.
@@ -84,7 +90,7 @@ export function yamlErrorsInWindows(
       windows.push({ from: to, to: text.length });
       break;
     }
-    if (again.overLines && cutShort(rest.slice(0, next.start))) return undefined;
+    if (cutShortBefore(rest, next, again.overLines)) return undefined;
     from = next.start + shift;
     failedAt = again.at + shift;
   }
@@ -94,22 +100,23 @@ export function yamlErrorsInWindows(
   let following = windows.at(-1)!.to < text.length;
   if (following) {
     const last = windows.at(-1)!.to;
-    windows.push({ from: last, to: itemLineFrom(head, text, last, last + 1, column) });
+    windows.push({ from: last, to: itemFrom(head, text, last, last + 1, list) });
   }
-  let read = readWindows(text, head, windows, column);
+  let read = readWindows(text, head, windows, list);
   // Where the parser left the list in a window, it reads the rest of the text otherwise than the light path: a short
   // rest is read whole, from that window on.
   if (read && read.off > 0 && text.length - windows[read.off - 1]!.from <= MAX_WINDOWS_LENGTH) {
     windows.splice(read.off - 1, windows.length, { from: windows[read.off - 1]!.from, to: text.length });
     following = false;
     unread = undefined;
-    read = readWindows(text, head, windows, column);
+    read = readWindows(text, head, windows, list);
   }
   if (!read) return undefined;
   const { reading, starts, off } = read;
   // Where the reading of the file ends: at the first window the parser left the list before, or at the item after the
   // last window (read by js-yaml, or unread), or where the parser itself stopped, past too many syntax errors.
-  const end = off !== -1 ? starts[off]! : following ? starts.at(-1)! : read.length;
+  // A reading that runs to the end of the text keeps its problems at the end too (an unclosed collection's).
+  const end = off !== -1 ? starts[off]! : following ? starts.at(-1)! : Number.POSITIVE_INFINITY;
   const problems = reading.problems.filter((p) => p.offset < end);
   if (problems.length === 0) return undefined;
   const place = (offset: number): number => {
@@ -144,11 +151,10 @@ function readWindows(
   text: string,
   head: string,
   windows: ReadonlyArray<{ from: number; to: number }>,
-  column: number,
-):
-  | { reading: Extract<YamlReading, { problems: unknown }>; starts: number[]; length: number; off: number }
-  | undefined {
-  const reading = readYaml(head + windows.map((w) => text.slice(w.from, w.to)).join(''));
+  list: Cut,
+): { reading: Extract<YamlReading, { problems: unknown }>; starts: number[]; off: number } | undefined {
+  const read = head + windows.map((w) => text.slice(w.from, w.to)).join('');
+  const reading = readYaml(read);
   if (typeof reading === 'string' || !('problems' in reading)) return undefined;
   const starts: number[] = [];
   let length = head.length;
@@ -156,15 +162,18 @@ function readWindows(
     starts.push(length);
     length += w.to - w.from;
   }
-  const items = itemDashes(reading.tokens, head.length + column);
-  return { reading, starts, length, off: starts.findIndex((s) => !items.has(s + column)) };
+  // A block list's item starts at its `-`; a flow list's, past the white space after `[` or `,`.
+  const items = itemsOf(reading.tokens, list.flow ? list.at : head.length + list.column);
+  const itemAt = (s: number) => (list.flow ? nonSpace(read, s) : s + list.column);
+  return { reading, starts, off: starts.findIndex((s) => !items.has(itemAt(s))) };
 }
 
 /**
- * Where the `-` of each item stands in the block list of a syntax tree whose first item's `-` stands at `first` (a walk
- * with a stack: the tree may be deep); none when there is no such list.
+ * Where each item starts in a list of a syntax tree (a walk with a stack: the tree may be deep): the block list whose
+ * first item's `-` stands at `at` (its items' `-`), or the flow list whose `[` does (its items' first tokens); none
+ * when there is no such list.
  */
-function itemDashes(tokens: readonly CST.Token[], first: number): Set<number> {
+function itemsOf(tokens: readonly CST.Token[], at: number): Set<number> {
   const stack = [...tokens];
   while (stack.length > 0) {
     const token = stack.pop()!;
@@ -176,8 +185,15 @@ function itemDashes(tokens: readonly CST.Token[], first: number): Set<number> {
         for (const source of item.start) if (source.type === 'seq-item-ind') dashes.add(source.offset);
         if (item.value) stack.push(item.value);
       }
-      if (dashes.has(first)) return dashes;
-    } else if (token.type === 'block-map') {
+      if (dashes.has(at)) return dashes;
+    } else if (token.type === 'flow-collection' && token.start.offset === at) {
+      const starts = new Set<number>();
+      for (const item of token.items) {
+        const first = item.start.find((source) => !SEPARATORS.has(source.type)) ?? item.key ?? item.value;
+        if (first) starts.add(first.offset);
+      }
+      return starts;
+    } else if (token.type === 'block-map' || token.type === 'flow-collection') {
       for (const item of token.items) {
         if (item.key) stack.push(item.key);
         if (item.value) stack.push(item.value);
@@ -185,6 +201,20 @@ function itemDashes(tokens: readonly CST.Token[], first: number): Set<number> {
     }
   }
   return new Set();
+}
+
+/** What may stand before a flow list item's first token in its syntax tree. */
+const SEPARATORS = new Set(['comma', 'space', 'newline', 'comment']);
+
+/** Where the first character at or past `at` that is no white space or line break stands. */
+function nonSpace(text: string, at: number): number {
+  let i = at;
+  for (
+    let c = text.charCodeAt(i);
+    c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+    c = text.charCodeAt(++i)
+  );
+  return i;
 }
 
 /** The cut of the list read at a failure that leaves the most text out of the window, if any can be cut. */
@@ -198,19 +228,35 @@ function cutAt(text: string, lists: readonly ReadList[], failedAt: number): Cut 
 }
 
 /**
- * Where a list read at a failure is cut: at the line of the last item that starts at or before the failure, when its
- * first `-` and that item's stand at one column after spaces alone. A list with an empty item is not cut: js-yaml and
- * the `yaml` package may read the items after it apart (see `emptyItemsReadAlike`).
+ * Where a list read at a failure is cut: at the last item that starts at or before the failure; a block list at that
+ * item's line, when its first `-` and that item's stand at one column after spaces alone. A list with an empty item
+ * before that one is not cut: js-yaml and the `yaml` package may read the items after it apart (see
+ * `emptyItemsReadAlike`).
  */
 function cutOf(text: string, list: ReadList, failedAt: number): Cut | undefined {
+  // An empty item last is the one js-yaml failed in (it composes an empty node before it fails at `- x` in a flow list).
+  let k = list.items.length - 1;
+  while (k >= 0 && (Number.isNaN(list.items[k]) || list.items[k]! > failedAt)) k--;
+  if (k < 0 || list.items.some((at, i) => i < k && Number.isNaN(at))) return undefined;
+  // A flow list is cut at its items' starts, the first past white space alone after its `[`.
+  if (text.charCodeAt(list.at) === 0x5b /* [ */)
+    return nonSpace(text, list.at + 1) === list.items[0]
+      ? {
+          at: list.at,
+          flow: true,
+          inFlow: list.inFlow,
+          column: 0,
+          first: list.items[0]!,
+          start: list.items[k]!,
+        }
+      : undefined;
   const first = lineStart(text, list.at);
   const column = list.at - first;
-  if (!spacesOnly(text, first, list.at) || list.items.some(Number.isNaN)) return undefined;
-  let k = list.items.length - 1;
-  while (k >= 0 && list.items[k]! > failedAt) k--;
-  if (k < 0) return undefined;
+  if (!spacesOnly(text, first, list.at)) return undefined;
   const start = dashLine(text, list.items[k]!, column);
-  return start === undefined ? undefined : { column, first, start };
+  return start === undefined
+    ? undefined
+    : { at: list.at, flow: false, inFlow: list.inFlow, column, first, start };
 }
 
 /**
@@ -245,9 +291,69 @@ function lineStart(text: string, at: number): number {
 }
 
 /**
+ * Whether the `yaml` lexer cuts something short before the window that js-yaml read: a flow collection or quoted
+ * scalar over several lines that js-yaml closed (`overLines`: the lexer reads the text up to the window), or the flow
+ * list being cut, when it runs over several lines to the window. A flow list in block context is lexed from the start
+ * of its line, where the lexer's state is that line's alone.
+ */
+function cutShortBefore(text: string, cut: Cut, overLines: boolean): boolean {
+  if (overLines || (cut.flow && cut.inFlow)) return cutShort(text.slice(0, cut.start));
+  return (
+    cut.flow &&
+    text.lastIndexOf('\n', cut.start) > cut.at &&
+    cutShort(text.slice(lineStart(text, cut.at), cut.start))
+  );
+}
+
+/** Where the window from `start` ends: at the first item of the list past `from` (see `itemLineFrom`, `itemAfter`). */
+function itemFrom(head: string, text: string, start: number, from: number, list: Cut): number {
+  return list.flow
+    ? itemAfter(head, text, start, from, list.at)
+    : itemLineFrom(head, text, start, from, list.column);
+}
+
+/**
+ * Where the first `,` at or past `from` that the `yaml` lexer reads, after `head` and then `text` from `start`, as a
+ * separator of the flow list whose `[` stands at `at` (in the head) ends; or the text's length when there is none
+ * (the list closed first, or the lexer cut it short), or none within `MAX_WINDOWS_LENGTH` of `from`.
+ */
+function itemAfter(head: string, text: string, start: number, from: number, at: number): number {
+  const { Lexer, CST } = yamlPackage();
+  const shift = start - head.length;
+  let offset = 0;
+  let flow = 0;
+  let level = -1;
+  let scalar = false;
+  for (const lexeme of new Lexer().lex(head + text.slice(start))) {
+    if (lexeme === CST.SCALAR) {
+      scalar = true;
+      continue;
+    }
+    if (lexeme === CST.DOCUMENT) continue;
+    if (lexeme === CST.FLOW_END) return text.length;
+    const here = offset;
+    offset += lexeme.length;
+    if (here >= head.length && here + shift > from + MAX_WINDOWS_LENGTH) return text.length;
+    if (scalar) {
+      scalar = false;
+      continue;
+    }
+    if (lexeme === '[' || lexeme === '{') {
+      flow++;
+      if (here === at) level = flow;
+    } else if (lexeme === ']' || lexeme === '}') {
+      if (flow-- === level) return text.length;
+    } else if (lexeme === ',' && flow === level && here >= head.length && here + shift >= from)
+      return text.charCodeAt(here + shift) === 0x2c /* , */ ? here + shift + 1 : text.length;
+  }
+  return text.length;
+}
+
+/**
  * The start of the first line at or past `from` that the `yaml` lexer reads, after `head` and then `text` from
  * `start`, as an item of the block list at `column`: its `-` outside any flow collection, quoted or block scalar
- * (each of which the lexer gives as one lexeme); or the text's length when there is none.
+ * (each of which the lexer gives as one lexeme); or the text's length when there is none, or none within
+ * `MAX_WINDOWS_LENGTH` of `from`.
  */
 function itemLineFrom(head: string, text: string, start: number, from: number, column: number): number {
   const { Lexer, CST } = yamlPackage();
@@ -269,6 +375,8 @@ function itemLineFrom(head: string, text: string, start: number, from: number, c
     }
     const at = offset;
     offset += lexeme.length;
+    // None within as much as the windows may hold: lexing on would cost as much as reading the rest.
+    if (at + shift > from + MAX_WINDOWS_LENGTH) return text.length;
     if (scalar) {
       scalar = false;
       line = -1;

@@ -110,6 +110,28 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     });
   }
 
+  // Flow lists are cut at their items, between the commas the yaml lexer reads at the list's own level.
+  const item = (i: number) =>
+    [`{ id: c${i}, v: [1, 2] }`, `"quoted, ${i}"`, `'single ${i}'`, `plain text ${i}`, `[nested, ${i}]`][
+      i % 5
+    ]!;
+  const items = (n: number, separator: string) =>
+    Array.from({ length: n }, (_, i) => item(i)).join(separator);
+  const FLOW: Record<string, string> = {
+    'a stray ] at the end of a flow list on one line': `id: a\nrequired_path:\n  relations: [${items(9000, ', ')}, ]]\n`,
+    'a quote left open in a flow list over many lines': `id: f\ncases: [\n  ${items(6000, ',\n  ').replace('"quoted, 3001"', '"quoted, 3001')}\n]\n`,
+    'a block item in a flow list over many lines, and a comma missing at the end': `id: f\ncases: [\n  ${items(6000, ',\n  ').replace("'single 2'", '- x').replace(', plain text 5998', ' plain text 5998 x: [')}\n]\n`,
+    'a stray } in a flow list in a flow mapping': `a: { b: [\n    ${items(6000, ',\n    ').replace('plain text 3003', 'plain text 3003 }')}\n  ] }\n`,
+  };
+  for (const [name, text] of Object.entries(FLOW)) {
+    it(`${name}: as the yaml package reports it`, () => {
+      expect(text.length).toBeGreaterThan(WINDOW_FROM);
+      const expected = whole(text);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(windowed(text)).toEqual(expected);
+    });
+  }
+
   it('stops with a last diagnostic where the parser leaves the list, when much of the file is left', () => {
     // A line at the margin inside an item makes what follows an implicit key to the `yaml` parser, and the items after
     // it a list of its own: what that parser reads after the window is not the file as js-yaml read it.
@@ -152,7 +174,7 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     // A quoted scalar the yaml lexer cuts short before the failure: an error js-yaml does not see.
     expect(windowed(tab(big.replace('    two lines"', '  two lines"')))).toBe('left to yaml');
     // A failure in the head, before the list.
-    expect(windowed(big.replace('id: big', 'id: [big'))).toBe('left to yaml');
+    expect(windowed(big.replace('id: big', 'id: big: x'))).toBe('left to yaml');
   });
 
   it('agrees with the yaml package on 30 large files with seeded errors', () => {
