@@ -4,21 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { formatDiagnostic, UserError } from '../../src/errors/index.js';
-import { parseYaml } from '../../src/parse/yaml.js';
-import { loadYamlFast } from '../../src/parse/yaml-fast.js';
 import { seededInts } from '../helpers/seeded.js';
-
-/** parseYaml's diagnostics of a text, or [] when it reads. */
-function diagnostics(text: string): string[] {
-  try {
-    parseYaml(text, 'f.yaml');
-    return [];
-  } catch (error) {
-    if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
-    throw error;
-  }
-}
+import { diagnostics, lightDiagnostics } from '../helpers/yaml-diagnostics.js';
 
 /** The `yaml` package's own errors for the text, with its quadratic unique-key check, worded as parseYaml words them. */
 function reference(text: string): string[] {
@@ -77,16 +64,6 @@ describe('YAML errors are reported as the yaml package reports them, at their pl
     for (const text of editedSpecs()) expect(diagnostics(text), text).toEqual(reference(text));
   });
 });
-
-/** The light path's diagnostics for a text: [] when it reads, undefined when it leaves the text to the Document. */
-function lightDiagnostics(text: string): string[] | undefined {
-  try {
-    return loadYamlFast(text, { file: 'f.yaml' }) ? [] : undefined;
-  } catch (error) {
-    if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
-    throw error;
-  }
-}
 
 // A file whose only problem is duplicate keys is not parsed again by the `yaml` package (1 MB of them took 1.3 s):
 // js-yaml reads it once more, letting later keys override, and places each duplicate as the composer does.

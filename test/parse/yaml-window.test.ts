@@ -2,31 +2,17 @@
 // the diagnostics must be the ones the `yaml` package gives the whole file, or, where its parser leaves the list far
 // from the end, the same ones up to a line that a last diagnostic names.
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, UserError } from '../../src/errors/index.js';
-import { parseYaml } from '../../src/parse/yaml.js';
-import { loadYamlFast } from '../../src/parse/yaml-fast.js';
 import { MAX_WINDOWS_LENGTH, WINDOW_FROM } from '../../src/parse/yaml-window.js';
 import { seededInts } from '../helpers/seeded.js';
+import { diagnostics, lightDiagnostics } from '../helpers/yaml-diagnostics.js';
 
-/** The whole file read by the `yaml` package: its diagnostics, or [] when it reads. */
-function whole(text: string): string[] {
-  try {
-    parseYaml(text, 'f.yaml');
-    return [];
-  } catch (error) {
-    if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
-    throw error;
-  }
-}
+/** The whole file's diagnostics, read by the `yaml` package. */
+const whole = diagnostics;
 
 /** The light path's diagnostics (read in windows), 'read' when it reads the text, or 'left to yaml'. */
 function windowed(text: string): string[] | 'read' | 'left to yaml' {
-  try {
-    return loadYamlFast(text, { file: 'f.yaml' }) ? 'read' : 'left to yaml';
-  } catch (error) {
-    if (error instanceof UserError) return error.diagnostics.map(formatDiagnostic);
-    throw error;
-  }
+  const found = lightDiagnostics(text);
+  return found === undefined ? 'left to yaml' : found.length === 0 ? 'read' : found;
 }
 
 /** Item `i` of a cases list at `column`, in one of the ways authors write them. */
