@@ -3,11 +3,12 @@
 // 1 MB cases file took 2-3 s of CPU, where js-yaml had already read everything up to the typo in a third of that.
 //
 // What js-yaml read before it failed reads alike to the two parsers (the light path already trusts a text js-yaml
-// reads whole), item by item of a block list, so long as it held no anchor or alias (an item cut from its anchor's
+// reads whole), item by item of a list (block or flow), so long as it held no anchor or alias (an item cut from its anchor's
 // would read apart) and nothing the `yaml` lexer cuts short (`cutShort`). A file's problems are then what the
 // `yaml` package finds in a window: the text before the list's first item (the head), then, from the item the failure
 // is in, the text up to the first item of the list that starts past REACH beyond the failure, as the `yaml` lexer reads
-// it (outside any flow collection or scalar, so no construct is cut). The rest is read by js-yaml once more, after the
+// it (a block list's `-` outside any flow collection or scalar, a flow list's `,` at its own level: no construct is
+// cut). The rest is read by js-yaml once more, after the
 // head: read whole, it holds no problem; failed, its failure's item opens the next window. The `yaml` parser must read
 // the start of each window as an item of the list the head opens (see `readWindows`); every problem is then placed in
 // the file itself. What cannot be cut so (no block list at the failure, a failure in the head, a window in which the
@@ -59,15 +60,13 @@ export function yamlErrorsInWindows(
   const cut = cutAt(text, failure.lists, failure.at);
   if (!cut || cutShortBefore(text, cut, failure.overLines)) return undefined;
   const head = text.slice(0, cut.first);
-  // The list starts at one place in every text read again: the head, then the items left.
-  const list = cut;
   const windows: Array<{ from: number; to: number }> = [];
   let length = head.length;
   let from = cut.start;
   let failedAt = failure.at;
   let unread: number | undefined;
   for (let pass = 1; ; pass++) {
-    const to = itemFrom(head, text, from, Math.max(failedAt, from) + REACH, list);
+    const to = itemFrom(head, text, from, Math.max(failedAt, from) + REACH, cut);
     windows.push({ from, to });
     length += to - from;
     if (to === text.length) break;
@@ -80,9 +79,10 @@ export function yamlErrorsInWindows(
     if (again === 'read') break;
     if (again === undefined || again.at < head.length) return undefined;
     const shift = to - head.length;
+    // The list starts at one place in every text read again: the head, then the items left.
     const next = cutAt(
       rest,
-      again.lists.filter((l) => l.at === list.at),
+      again.lists.filter((list) => list.at === cut.at),
       again.at,
     );
     // Read again, the list ended before the failure, in a collection it was not the last of: the rest is read whole.
@@ -94,28 +94,28 @@ export function yamlErrorsInWindows(
     from = next.start + shift;
     failedAt = again.at + shift;
   }
-  // The item after the last window is read too: the `yaml` parser's reading of its `-` (see `readWindows`) shows
+  // The item after the last window is read too: the `yaml` parser's reading of its start (see `readWindows`) shows
   // whether it reads on after the windows as the light path did. Its own problems are the rest's (read by js-yaml) or
   // unread.
   let following = windows.at(-1)!.to < text.length;
   if (following) {
     const last = windows.at(-1)!.to;
-    windows.push({ from: last, to: itemFrom(head, text, last, last + 1, list) });
+    windows.push({ from: last, to: itemFrom(head, text, last, last + 1, cut) });
   }
-  let read = readWindows(text, head, windows, list);
+  let read = readWindows(text, head, windows, cut);
   // Where the parser left the list in a window, it reads the rest of the text otherwise than the light path: a short
   // rest is read whole, from that window on.
   if (read && read.off > 0 && text.length - windows[read.off - 1]!.from <= MAX_WINDOWS_LENGTH) {
     windows.splice(read.off - 1, windows.length, { from: windows[read.off - 1]!.from, to: text.length });
     following = false;
     unread = undefined;
-    read = readWindows(text, head, windows, list);
+    read = readWindows(text, head, windows, cut);
   }
   if (!read) return undefined;
   const { reading, starts, off } = read;
   // Where the reading of the file ends: at the first window the parser left the list before, or at the item after the
-  // last window (read by js-yaml, or unread), or where the parser itself stopped, past too many syntax errors.
-  // A reading that runs to the end of the text keeps its problems at the end too (an unclosed collection's).
+  // last window (read by js-yaml, or unread); a reading that runs to the end of the text keeps the problems it places
+  // at the very end (an unclosed collection's).
   const end = off !== -1 ? starts[off]! : following ? starts.at(-1)! : Number.POSITIVE_INFINITY;
   const problems = reading.problems.filter((p) => p.offset < end);
   if (problems.length === 0) return undefined;
@@ -141,11 +141,11 @@ export function yamlErrorsInWindows(
 
 /**
  * The `yaml` package's reading of the head and the windows, one after another, when it finds problems: with where
- * each window starts in what it read, and the first window (`off`, or -1) whose `-` it did not read as an item of the
- * list the head opens. A window starts where the text before it was cut, at the `-` of an item of the list: read as
- * an item of that list, which is then still open in the collections the head opened, it is read as in the whole text;
- * otherwise an error before it left the parser in a key or scalar that runs on, or in another list, and what the
- * parser read from there on is not the file's reading.
+ * each window starts in what it read, and the first window (`off`, or -1) whose start it did not read as an item of
+ * the list the head opens. A window starts where the text before it was cut, at an item of the list (a block list's
+ * `-` line): read as an item of that list, which is then still open in the collections the head opened, it is read as
+ * in the whole text; otherwise an error before it left the parser in a key or scalar that runs on, or in another
+ * list, and what the parser read from there on is not the file's reading.
  */
 function readWindows(
   text: string,
