@@ -133,6 +133,36 @@ describe("a judge's time limit governs its tests", () => {
     expect(server.received.length).toBeLessThanOrEqual(4);
   }, 60_000);
 
+  it('gives the checks of a run without a judge no timer at all', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(
+      join(dir, 'needles/answer.cases.yaml'),
+      'id: answers\ncases:\n  - id: grounded\n    expect:\n      answer:\n        contains: Compound\n',
+    );
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    // A reporter of the project's own, as a user may add one: it writes each test's timeout as Vitest holds it.
+    const reporter = join(dir, 'timeouts.mjs');
+    await writeFile(
+      reporter,
+      `import { writeFileSync } from 'node:fs';
+export default class {
+  onTestRunEnd(modules) {
+    const timeouts = modules.flatMap((m) => [...m.children.allTests()].map((t) => [t.fullName, t.options.timeout]));
+    writeFileSync(${JSON.stringify(join(dir, 'timeouts.json'))}, JSON.stringify(timeouts));
+  }
+}
+`,
+    );
+    const outcome = await needlework(dir, 'run', '--reporter', 'default', '--reporter', reporter);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    // Vitest's default 5 s would wrap each check in a timer, keeping its closure and a stack trace per test for the
+    // run; a judge's tests get the judge's time limit instead (above).
+    expect(JSON.parse(await readFile(join(dir, 'timeouts.json'), 'utf8'))).toEqual([
+      ['answers > grounded › grounded > answer contains "Compound"', 0],
+    ]);
+  }, 60_000);
+
   it('refuses --timeout without --judge, and a --timeout that is not a whole number', async () => {
     const dir = await rubricProject();
     const alone = await needlework(dir, 'run', '--timeout', '300');

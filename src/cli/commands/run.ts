@@ -149,6 +149,10 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
         // Only spec tests run here, and each check carries its place in its spec from load: the line of a generated
         // test in its virtual module tells nobody anything, and finding it costs a stack trace per test and describe.
         includeTaskLocation: false,
+        // A check is computed from what was loaded, and ends: no timer per test (a judge's tests get the judge's own
+        // time limit, see judgeTestTimeout). Vitest's runner keeps a timeout's closure and the stack trace it made for
+        // it with every test it wraps (10,000 cases: 20,000 of each, held in the worker for the run).
+        testTimeout: 0,
         ...(options.shard !== undefined && { shard: options.shard }),
         ...(options.bail !== undefined && { bail: options.bail }),
         ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),
