@@ -541,10 +541,14 @@ function isKey(input: string, at: number): boolean {
   return c === 0x3a /* : */;
 }
 
+/** The core schema's scalar tags, which js-yaml and the `yaml` package resolve alike (see `nodeProperties`). */
+const CORE_TAGS = new Set(['!!str', '!!int', '!!float', '!!bool', '!!null']);
+
 /**
  * Where the node js-yaml opens starts, as the `yaml` composer places it, and its properties: past an anchor
- * (`&name`) and a `!!str` tag, in either order, and the spaces, line breaks and comments after each; at an alias's `*`.
- * Throws `NotFast` at any other tag (js-yaml and the `yaml` package resolve them apart) and at a property repeated.
+ * (`&name`) and a core scalar tag (`!!str`, `!!int`, ...), in either order, and the spaces, line breaks and comments
+ * after each; at an alias's `*`. Throws `NotFast` at any other tag (js-yaml and the `yaml` package resolve them apart)
+ * and at a property repeated.
  */
 function nodeProperties(state: State): {
   at: number;
@@ -564,15 +568,12 @@ function nodeProperties(state: State): {
       const end = nameEnd(input, at + 1);
       anchor = input.slice(at + 1, end);
       at = contentStart(input, end);
-    } else if (
-      c === 0x21 /* ! */ &&
-      !tagged &&
-      input.startsWith('!!str', at) &&
-      nameEnd(input, at) === at + 5
-    ) {
-      // `!!str` makes a scalar the string it is written as, for js-yaml and the `yaml` package alike.
+    } else if (c === 0x21 /* ! */ && !tagged && CORE_TAGS.has(input.slice(at, nameEnd(input, at)))) {
+      // `!!str` makes a scalar the string it is written as, and `!!int`, `!!float`, `!!bool` and `!!null` resolve it
+      // by the core schema's rule of that type, for js-yaml (this file's CORE) and the `yaml` package alike; a value
+      // the rule does not take is an error to js-yaml, and left to the `yaml` package.
       tagged = true;
-      at = contentStart(input, at + 5);
+      at = contentStart(input, nameEnd(input, at));
     } else break;
     c = input.charCodeAt(at);
   }
