@@ -195,13 +195,12 @@ interface Shape {
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts (a null
  * key spelled "", as the `yaml` package spells it). Undefined when the file needs the `yaml` package: a syntax error,
- * a duplicate key, an alias inside an anchored node, an alias as a key, an anchored or tagged empty
- * node, a tag other than `!!str`, an empty block list item that a less indented item follows (which js-yaml reads
- * into the list), a directive other than `%YAML 1.2`, a collection
- * as a key, a flow collection or quoted scalar over several lines that the `yaml` lexer cuts short (`cutShort`). With
- * `file`,
- * throws what `parseYaml` throws for a text whose only problems are duplicate keys, where this path can place them,
- * or aliases past the alias limit.
+ * a duplicate key, an alias inside an anchored node, an alias as a key, an anchored or tagged empty node, a tag
+ * other than the core scalar tags, an empty block list item that a less indented item follows (which js-yaml reads
+ * into the list), a directive other than `%YAML 1.2`, a collection as a key, a flow collection or quoted scalar over
+ * several lines that the `yaml` lexer cuts short (`cutShort`). With `file`, throws what `parseYaml` throws for a text
+ * whose only problems are duplicate keys, where this path can place them, or aliases past the alias limit, or (for a
+ * large text) syntax errors, read in windows around them (`yamlErrorsInWindows`).
  */
 export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastYaml | undefined {
   // js-yaml drops a byte-order mark before it reads: its offsets are one short of the text's.
@@ -448,14 +447,15 @@ function listsRead(text: string, frames: readonly Frame[], depth: number): ReadL
   let inFlow = false;
   for (let i = 0; i < depth; i++) {
     const frame = frames[i]!;
-    const last = frame.innerShapes?.at(-1);
-    if (last?.items && listAt(text, last.at)) lists.push({ at: last.at, items: last.items, inFlow });
-    const open = text.charCodeAt(frame.at);
     if (!frame.keys && listAt(text, frame.at)) {
       const items = frame.items ?? [];
       lists.push({ at: frame.at, items: i + 1 < depth ? [...items, frames[i + 1]!.at] : items, inFlow });
     }
+    // What was read in a flow collection stands in one.
+    const open = text.charCodeAt(frame.at);
     if (open === 0x5b /* [ */ || open === 0x7b /* { */) inFlow = true;
+    const last = frame.innerShapes?.at(-1);
+    if (last?.items && listAt(text, last.at)) lists.push({ at: last.at, items: last.items, inFlow });
   }
   return lists;
 }
