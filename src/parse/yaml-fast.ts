@@ -11,7 +11,7 @@ import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
 import { EXCESSIVE_ALIASES, MAX_YAML_ALIASES } from './yaml.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
-import { cutShort } from './yaml-lexer.js';
+import { cutShort, cutShortAt } from './yaml-lexer.js';
 import { yamlErrorsInWindows } from './yaml-window.js';
 
 /** The values of one YAML document, and where its nodes and keys start. */
@@ -361,6 +361,13 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       parent.innerShapes = [shape];
     }
   };
+  // Tells `failed` of a failure, and with `file`, throws what the windows around it find.
+  const windowAt = (failure: FastFailure) => {
+    options.failed?.(failure);
+    if (options.file === undefined) return;
+    const diagnostics = yamlErrorsInWindows(text, failure, options.file, readAgain);
+    if (diagnostics) throw new UserError(diagnostics);
+  };
   let value: unknown;
   try {
     value = load(text, { schema: CORE, listener } as LoadOptions);
@@ -373,15 +380,18 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     }
     const mark = (error as { mark?: { position?: unknown } }).mark;
     if (error instanceof NotFast || typeof mark?.position !== 'number' || aliases.size > 0) return undefined;
-    const failure = { at: mark.position + shift, lists: listsRead(text, frames, depth), overLines };
-    options.failed?.(failure);
-    if (options.file !== undefined) {
-      const diagnostics = yamlErrorsInWindows(text, failure, options.file, readAgain);
-      if (diagnostics) throw new UserError(diagnostics);
-    }
+    windowAt({ at: mark.position + shift, lists: listsRead(text, frames, depth), overLines });
     return undefined;
   }
-  if (overLines && cutShort(text)) return undefined;
+  if (overLines) {
+    const short = cutShortAt(text);
+    if (short !== -1) {
+      // A syntax error to the `yaml` package that js-yaml read through: its windows open at it as at a failure of
+      // js-yaml's (nothing before it is cut short), with the lists read to it.
+      if (aliases.size === 0) windowAt({ at: short, lists: listsTo(text, root, short), overLines: false });
+      return undefined;
+    }
+  }
   // A "null" key left is one no key node was composed for, or one written as a string: left to `yaml`.
   if (hasKey(value, 'null')) return undefined;
   // The shape of the collection at a data path, or undefined where the path leaves what was recorded.
@@ -456,6 +466,34 @@ function listsRead(text: string, frames: readonly Frame[], depth: number): ReadL
     if (open === 0x5b /* [ */ || open === 0x7b /* { */) inFlow = true;
     const last = frame.innerShapes?.at(-1);
     if (last?.items && listAt(text, last.at)) lists.push({ at: last.at, items: last.items, inFlow });
+  }
+  return lists;
+}
+
+/**
+ * The lists of a document read whole that hold `at`, from the root down, each with its items to the one that holds
+ * `at`: what js-yaml would have been reading there (see `listsRead`). A collection whose items or values were not
+ * placed ends the walk.
+ */
+function listsTo(text: string, root: Shape | undefined, at: number): ReadList[] {
+  const lists: ReadList[] = [];
+  let inFlow = false;
+  for (let shape = root; shape; ) {
+    let i: number;
+    if (shape.items && listAt(text, shape.at)) {
+      i = shape.items.length - 1;
+      while (i >= 0 && !(shape.items[i]! <= at)) i--;
+      if (i < 0) break;
+      lists.push({ at: shape.at, items: shape.items.slice(0, i + 1), inFlow });
+    } else if (shape.keys) {
+      // The entry whose key starts last at or before `at`.
+      i = shape.keys.length / 3 - 1;
+      while (i >= 0 && !((shape.keys[i * 3 + 1] as number) <= at)) i--;
+      if (i < 0) break;
+    } else break;
+    const open = text.charCodeAt(shape.at);
+    if (open === 0x5b /* [ */ || open === 0x7b /* { */) inFlow = true;
+    shape = shape.children?.[i];
   }
   return lists;
 }

@@ -10,16 +10,30 @@ import { yamlPackage } from './yaml-package.js';
  * is done only for a text with a flow collection or quoted scalar over several lines.
  */
 export function cutShort(text: string): boolean {
+  return cutShortAt(text) !== -1;
+}
+
+/**
+ * Where the `yaml` lexer first cuts something short (see `cutShort`): the start of the line it ends a flow collection
+ * before (past its indentation), or the opening quote of a quoted scalar it ends early; -1 where it cuts nothing.
+ */
+export function cutShortAt(text: string): number {
   const { Lexer, CST } = yamlPackage();
   let scalar = false;
+  let offset = 0;
   for (const lexeme of new Lexer().lex(text)) {
-    if (lexeme === CST.FLOW_END) return true;
+    if (lexeme === CST.FLOW_END) return offset;
+    if (lexeme === CST.DOCUMENT) continue;
     // The lexeme after a scalar's mark is a plain or block scalar's source, which may start with a quote.
-    if (scalar) scalar = false;
-    else if (lexeme === CST.SCALAR) scalar = true;
-    else if ((lexeme[0] === '"' || lexeme[0] === "'") && !quoteClosed(lexeme)) return true;
+    if (lexeme === CST.SCALAR) {
+      scalar = true;
+      continue;
+    }
+    if (!scalar && (lexeme[0] === '"' || lexeme[0] === "'") && !quoteClosed(lexeme)) return offset;
+    scalar = false;
+    offset += lexeme.length;
   }
-  return false;
+  return -1;
 }
 
 /** Whether a quoted scalar's source ends with its closing quote. */

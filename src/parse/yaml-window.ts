@@ -19,7 +19,7 @@ import { LineIndex } from './position.js';
 import { readYaml, type YamlReading, yamlProblems } from './yaml.js';
 import { MAX_YAML_ERRORS } from './yaml-errors.js';
 import type { FastFailure, ReadList } from './yaml-fast.js';
-import { cutShort } from './yaml-lexer.js';
+import { cutShortAt } from './yaml-lexer.js';
 import { yamlPackage } from './yaml-package.js';
 
 /** Texts shorter than this are read whole by the `yaml` package: a few tens of milliseconds. */
@@ -104,15 +104,21 @@ export function yamlErrorsInWindows(
   }
   let read = readWindows(text, head, windows, cut);
   // Where the parser left the list in a window, it reads the rest of the text otherwise than the light path: a short
-  // rest is read whole, from that window on.
-  if (read && read.off > 0 && text.length - windows[read.off - 1]!.from <= MAX_WINDOWS_LENGTH) {
-    windows.splice(read.off - 1, windows.length, { from: windows[read.off - 1]!.from, to: text.length });
+  // rest is read whole, from that window on (from the first window when it left the list at the first item read).
+  const left = read ? Math.max(read.off - 1, 0) : 0;
+  let atFirst = false;
+  if (read && read.off !== -1 && text.length - windows[left]!.from <= MAX_WINDOWS_LENGTH) {
+    atFirst = read.off === 0;
+    windows.splice(left, windows.length, { from: windows[left]!.from, to: text.length });
     following = false;
     unread = undefined;
     read = readWindows(text, head, windows, cut);
   }
   if (!read) return undefined;
-  const { reading, starts, off } = read;
+  const { reading, starts } = read;
+  // Read whole from the first window, the parser leaves the list there again: from there on it reads the text as the
+  // whole text's reading does, which left the list at the same item, in the same state (expecting an item of it).
+  const off = atFirst ? -1 : read.off;
   // Where the reading of the file ends: at the first window the parser left the list before, or at the item after the
   // last window (read by js-yaml, or unread); a reading that runs to the end of the text keeps the problems it places
   // at the very end (an unclosed collection's).
@@ -238,18 +244,19 @@ function cutOf(text: string, list: ReadList, failedAt: number): Cut | undefined 
   let k = list.items.length - 1;
   while (k >= 0 && (Number.isNaN(list.items[k]) || list.items[k]! > failedAt)) k--;
   if (k < 0 || list.items.some((at, i) => i < k && Number.isNaN(at))) return undefined;
-  // A flow list is cut at its items' starts, the first past white space alone after its `[`.
-  if (text.charCodeAt(list.at) === 0x5b /* [ */)
-    return nonSpace(text, list.at + 1) === list.items[0]
-      ? {
-          at: list.at,
-          flow: true,
-          inFlow: list.inFlow,
-          column: 0,
-          first: list.items[0]!,
-          start: list.items[k]!,
-        }
+  // A flow list is cut at its items' starts, the first past white space alone after its `[`: on one line, at the
+  // items themselves; over lines, at the starts of their lines, each item first on its line (a window keeps every
+  // line's indentation, which the yaml lexer reads).
+  if (text.charCodeAt(list.at) === 0x5b /* [ */) {
+    const [first, start] = [list.items[0]!, list.items[k]!];
+    if (nonSpace(text, list.at + 1) !== first) return undefined;
+    const cut = { at: list.at, flow: true, inFlow: list.inFlow, column: 0, first, start };
+    if (text.lastIndexOf('\n', start) < list.at) return cut;
+    const [firstLine, startLine] = [lineStart(text, first), lineStart(text, start)];
+    return blanksOnly(text, firstLine, first) && blanksOnly(text, startLine, start)
+      ? { ...cut, first: firstLine, start: startLine }
       : undefined;
+  }
   const first = lineStart(text, list.at);
   const column = list.at - first;
   if (!spacesOnly(text, first, list.at)) return undefined;
@@ -281,6 +288,15 @@ function dashAt(text: string, start: number, column: number): boolean {
   return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
 }
 
+/** Whether only spaces, tabs and a carriage return stand from `from` to `to`. */
+function blanksOnly(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
 function spacesOnly(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 0x20) return false;
   return true;
@@ -294,15 +310,20 @@ function lineStart(text: string, at: number): number {
  * Whether the `yaml` lexer cuts something short before the window that js-yaml read: a flow collection or quoted
  * scalar over several lines that js-yaml closed (`overLines`: the lexer reads the text up to the window), or the flow
  * list being cut, when it runs over several lines to the window. A flow list in block context is lexed from the start
- * of its line, where the lexer's state is that line's alone.
+ * of its line, where the lexer's state is that line's alone. The lexer reads on to the window's first character (a
+ * text that ends at a line's start inside a flow collection is one it cuts short there); what it cuts short from the
+ * window on is the window's to read.
  */
 function cutShortBefore(text: string, cut: Cut, overLines: boolean): boolean {
-  if (overLines || (cut.flow && cut.inFlow)) return cutShort(text.slice(0, cut.start));
-  return (
-    cut.flow &&
-    text.lastIndexOf('\n', cut.start) > cut.at &&
-    cutShort(text.slice(lineStart(text, cut.at), cut.start))
-  );
+  const from =
+    overLines || (cut.flow && cut.inFlow)
+      ? 0
+      : cut.flow && text.lastIndexOf('\n', cut.start - 1) > cut.at
+        ? lineStart(text, cut.at)
+        : -1;
+  if (from === -1) return false;
+  const at = cutShortAt(text.slice(from, nonSpace(text, cut.start) + 1));
+  return at !== -1 && from + at < cut.start;
 }
 
 /** Where the window from `start` ends: at the first item of the list past `from` (see `itemLineFrom`, `itemAfter`). */
@@ -314,8 +335,9 @@ function itemFrom(head: string, text: string, start: number, from: number, list:
 
 /**
  * Where the first `,` at or past `from` that the `yaml` lexer reads, after `head` and then `text` from `start`, as a
- * separator of the flow list whose `[` stands at `at` (in the head) ends; or the text's length when there is none
- * (the list closed first, or the lexer cut it short), or none within `MAX_WINDOWS_LENGTH` of `from`.
+ * separator of the flow list whose `[` stands at `at` (in the head) ends, or the line it ends; or the text's length
+ * when there is none (the list closed first, or the lexer cut it short), or none within `MAX_WINDOWS_LENGTH` of
+ * `from`.
  */
 function itemAfter(head: string, text: string, start: number, from: number, at: number): number {
   const { Lexer, CST } = yamlPackage();
@@ -343,8 +365,13 @@ function itemAfter(head: string, text: string, start: number, from: number, at: 
       if (here === at) level = flow;
     } else if (lexeme === ']' || lexeme === '}') {
       if (flow-- === level) return text.length;
-    } else if (lexeme === ',' && flow === level && here >= head.length && here + shift >= from)
-      return text.charCodeAt(here + shift) === 0x2c /* , */ ? here + shift + 1 : text.length;
+    } else if (lexeme === ',' && flow === level && here >= head.length && here + shift >= from) {
+      const after = here + shift + 1;
+      if (text.charCodeAt(after - 1) !== 0x2c /* , */) return text.length;
+      // Where the comma ends its line (past white space), the next window starts on the next line.
+      const end = text.indexOf('\n', after);
+      return end !== -1 && blanksOnly(text, after, end) ? end + 1 : after;
+    }
   }
   return text.length;
 }

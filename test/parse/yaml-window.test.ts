@@ -80,6 +80,9 @@ describe('a large YAML file with syntax errors is read in windows around them', 
       ),
     'an error in the mapping after the list': (t) => `${t}tail:\n  a: 1\n   b: 2\n`,
     'an error in a nested list of an item': (t) => editLine(t, lineOf(t, 'x1198'), (l) => `${l}\n   - z`),
+    // A syntax error to the yaml package that js-yaml reads through: the windows open where its lexer cuts short.
+    "a quoted scalar continued at its mapping's indentation": (t) =>
+      editLine(t, lineOf(t, 'id: c602\n') + 2, (l) => l.replace('      two', '    two')),
     'a duplicate key in an item, among other errors': (t) =>
       editLine(
         editLine(t, lineOf(t, 'id: c700\n'), (l) => `${l}\n    id: again`),
@@ -107,6 +110,7 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     'a stray ] at the end of a flow list on one line': `id: a\nrequired_path:\n  relations: [${items(9000, ', ')}, ]]\n`,
     'a quote left open in a flow list over many lines': `id: f\ncases: [\n  ${items(6000, ',\n  ').replace('"quoted, 3001"', '"quoted, 3001')}\n]\n`,
     'a block item in a flow list over many lines, and a comma missing at the end': `id: f\ncases: [\n  ${items(6000, ',\n  ').replace("'single 2'", '- x').replace(', plain text 5998', ' plain text 5998 x: [')}\n]\n`,
+    "a line of a flow list over many lines at its block's indentation": `id: f\ncases: [\n  ${items(6000, ',\n  ').replace('\n  plain text 5003', '\nplain text 5003')}\n]\n`,
     'a stray } in a flow list in a flow mapping': `a: { b: [\n    ${items(6000, ',\n    ').replace('plain text 3003', 'plain text 3003 }')}\n  ] }\n`,
   };
   for (const [name, text] of Object.entries(FLOW)) {
