@@ -3,15 +3,16 @@
 // 1 MB cases file took 2-3 s of CPU, where js-yaml had already read everything up to the typo in a third of that.
 //
 // What js-yaml read before it failed reads alike to the two parsers (the light path already trusts a text js-yaml
-// reads whole), item by item of a list (block or flow), so long as it held no anchor or alias (an item cut from its anchor's
-// would read apart) and nothing the `yaml` lexer cuts short (`cutShort`). A file's problems are then what the
-// `yaml` package finds in a window: the text before the list's first item (the head), then, from the item the failure
-// is in, the text up to the first item of the list that starts past REACH beyond the failure, as the `yaml` lexer reads
-// it (a block list's `-` outside any flow collection or scalar, a flow list's `,` at its own level: no construct is
-// cut). The rest is read by js-yaml once more, after the
-// head: read whole, it holds no problem; failed, its failure's item opens the next window. The `yaml` parser must read
-// the start of each window as an item of the list the head opens (see `readWindows`); every problem is then placed in
-// the file itself. What cannot be cut so (no block list at the failure, a failure in the head, a window in which the
+// reads whole), item by item of a list (block or flow), so long as it held no anchor or alias (an item cut from its
+// anchor's would read apart) and nothing the `yaml` lexer cuts short (`cutShortAt`; where the lexer cuts short what
+// js-yaml read through, the windows open there, as at a failure). A file's problems are then what the `yaml` package
+// finds in windows: the text before the list's first item (the head), then, from the item the failure is in, the text
+// up to the first item of the list that starts REACH past the failure, as the `yaml` lexer reads it (a block list's `-`
+// line outside any flow collection or scalar; a flow list's item after a `,` at its own level, at its line's start when
+// the list runs over lines: no construct is cut, no line's indentation changed). The rest is read by js-yaml once more,
+// after the head: read whole, it holds no problem; failed, its failure's item opens the next window. The `yaml` parser
+// must read the start of each window as an item of the list the head opens (see `readWindows`); every problem is then
+// placed in the file itself. What cannot be cut so (no list at the failure, a failure in the head, a window in which the
 // `yaml` package finds nothing) is left to that package's reading of the whole file.
 import type { CST } from 'yaml';
 import type { Diagnostic } from '../errors/index.js';
@@ -25,7 +26,7 @@ import { yamlPackage } from './yaml-package.js';
 /** Texts shorter than this are read whole by the `yaml` package: a few tens of milliseconds. */
 export const WINDOW_FROM = 64 * 1024;
 /** How far past a failure its window reaches at least. */
-export const REACH = 16 * 1024;
+const REACH = 16 * 1024;
 /** How much text the windows may hold together before reading stops (and how long a rest is read whole). */
 export const MAX_WINDOWS_LENGTH = 128 * 1024;
 /** How many times js-yaml reads the rest before reading stops. */
