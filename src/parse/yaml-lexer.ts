@@ -18,22 +18,47 @@ export function cutShort(text: string): boolean {
  * before (past its indentation), or the opening quote of a quoted scalar it ends early; -1 where it cuts nothing.
  */
 export function cutShortAt(text: string): number {
+  return (
+    walkLexemes(text, (lexeme, at, kind) =>
+      kind === 'flow-end' ||
+      (kind === 'source' && (lexeme[0] === '"' || lexeme[0] === "'") && !quoteClosed(lexeme))
+        ? at
+        : undefined,
+    ) ?? -1
+  );
+}
+
+/**
+ * What a lexeme is: a scalar's source (plain or block: the lexeme after the lexer's scalar mark, which may start with a
+ * quote or a bracket), the lexer's mark for a flow collection it cuts short (it stands for no text), or any other
+ * source (indicators, white space, line endings, comments, quoted scalars whole).
+ */
+export type LexemeKind = 'scalar' | 'flow-end' | 'source';
+
+/**
+ * Walks the `yaml` lexer's lexemes of `text`, each with the offset where it starts, until `visit` returns something,
+ * which is returned (undefined when it never does). The document and scalar marks are not given.
+ */
+export function walkLexemes<T>(
+  text: string,
+  visit: (lexeme: string, at: number, kind: LexemeKind) => T | undefined,
+): T | undefined {
   const { Lexer, CST } = yamlPackage();
-  let scalar = false;
   let offset = 0;
+  let scalar = false;
   for (const lexeme of new Lexer().lex(text)) {
-    if (lexeme === CST.FLOW_END) return offset;
     if (lexeme === CST.DOCUMENT) continue;
-    // The lexeme after a scalar's mark is a plain or block scalar's source, which may start with a quote.
     if (lexeme === CST.SCALAR) {
       scalar = true;
       continue;
     }
-    if (!scalar && (lexeme[0] === '"' || lexeme[0] === "'") && !quoteClosed(lexeme)) return offset;
+    const flowEnd = lexeme === CST.FLOW_END;
+    const found = visit(lexeme, offset, flowEnd ? 'flow-end' : scalar ? 'scalar' : 'source');
+    if (found !== undefined) return found;
+    if (!flowEnd) offset += lexeme.length;
     scalar = false;
-    offset += lexeme.length;
   }
-  return -1;
+  return undefined;
 }
 
 /** Whether a quoted scalar's source ends with its closing quote. */

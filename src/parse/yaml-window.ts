@@ -20,8 +20,7 @@ import { LineIndex } from './position.js';
 import { readYaml, type YamlReading, yamlProblems } from './yaml.js';
 import { MAX_YAML_ERRORS } from './yaml-errors.js';
 import type { FastFailure, ReadList } from './yaml-fast.js';
-import { cutShortAt } from './yaml-lexer.js';
-import { yamlPackage } from './yaml-package.js';
+import { cutShortAt, type LexemeKind, walkLexemes } from './yaml-lexer.js';
 
 /** Texts shorter than this are read whole by the `yaml` package: a few tens of milliseconds. */
 export const WINDOW_FROM = 64 * 1024;
@@ -327,102 +326,79 @@ function cutShortBefore(text: string, cut: Cut, overLines: boolean): boolean {
   return at !== -1 && from + at < cut.start;
 }
 
-/** Where the window from `start` ends: at the first item of the list past `from` (see `itemLineFrom`, `itemAfter`). */
+/**
+ * Where the window from `start` ends: at the first item of the list that starts past `from`, as the `yaml` lexer reads
+ * the head and then the text from `start` (see `blockItemLine`, `flowItemAfter`); or the text's length when there is
+ * none, or none within `MAX_WINDOWS_LENGTH` of `from` (lexing on would cost as much as reading the rest).
+ */
 function itemFrom(head: string, text: string, start: number, from: number, list: Cut): number {
-  return list.flow
-    ? itemAfter(head, text, start, from, list.at)
-    : itemLineFrom(head, text, start, from, list.column);
+  // A place in what is lexed is the same in the text in the head, and `shift` on past it.
+  const shift = start - head.length;
+  const visit = list.flow ? flowItemAfter(text, from, list.at) : blockItemLine(text, from, list.column);
+  return (
+    walkLexemes(head + text.slice(start), (lexeme, here, kind) => {
+      const at = here < head.length ? here : here + shift;
+      if (at > from + MAX_WINDOWS_LENGTH) return text.length;
+      const end = here + (kind === 'flow-end' ? 0 : lexeme.length);
+      return visit(lexeme, at, end < head.length ? end : end + shift, kind);
+    }) ?? text.length
+  );
+}
+
+/** A visitor of the lexemes of a window's text, each at its place in the text: where the window ends, once found. */
+type ItemVisitor = (lexeme: string, at: number, end: number, kind: LexemeKind) => number | undefined;
+
+/**
+ * The start of the first line at or past `from` that holds an item of the block list at `column`: its `-` outside any
+ * flow collection, quoted or block scalar (each of which the lexer gives as one lexeme).
+ */
+function blockItemLine(text: string, from: number, column: number): ItemVisitor {
+  let flow = 0;
+  // Where the line being read starts, while only its indentation has been read.
+  let line = -1;
+  return (lexeme, at, end, kind) => {
+    if (kind === 'flow-end') {
+      flow = 0;
+      return undefined;
+    }
+    const c = lexeme.charCodeAt(0);
+    if (kind === 'source' && (c === 0x0a || c === 0x0d)) {
+      line = end;
+      return undefined;
+    }
+    if (kind === 'source' && line >= from && flow === 0) {
+      if (c === 0x20 && at === line) return undefined;
+      if (lexeme === '-' && at === line + column) return dashAt(text, line, column) ? line : text.length;
+    }
+    line = -1;
+    if (kind !== 'source') return undefined;
+    if (lexeme === '[' || lexeme === '{') flow++;
+    else if ((lexeme === ']' || lexeme === '}') && flow > 0) flow--;
+    return undefined;
+  };
 }
 
 /**
- * Where the first `,` at or past `from` that the `yaml` lexer reads, after `head` and then `text` from `start`, as a
- * separator of the flow list whose `[` stands at `at` (in the head) ends, or the line it ends; or the text's length
- * when there is none (the list closed first, or the lexer cut it short), or none within `MAX_WINDOWS_LENGTH` of
- * `from`.
+ * Where the first `,` at or past `from` that separates items of the flow list whose `[` stands at `at` ends, or the
+ * line it ends (the next window starts on the next line); the text's length once the list closes or the lexer cuts it
+ * short.
  */
-function itemAfter(head: string, text: string, start: number, from: number, at: number): number {
-  const { Lexer, CST } = yamlPackage();
-  const shift = start - head.length;
-  let offset = 0;
+function flowItemAfter(text: string, from: number, at: number): ItemVisitor {
   let flow = 0;
   let level = -1;
-  let scalar = false;
-  for (const lexeme of new Lexer().lex(head + text.slice(start))) {
-    if (lexeme === CST.SCALAR) {
-      scalar = true;
-      continue;
-    }
-    if (lexeme === CST.DOCUMENT) continue;
-    if (lexeme === CST.FLOW_END) return text.length;
-    const here = offset;
-    offset += lexeme.length;
-    if (here >= head.length && here + shift > from + MAX_WINDOWS_LENGTH) return text.length;
-    if (scalar) {
-      scalar = false;
-      continue;
-    }
+  return (lexeme, here, _end, kind) => {
+    if (kind === 'flow-end') return text.length;
+    if (kind === 'scalar') return undefined;
     if (lexeme === '[' || lexeme === '{') {
       flow++;
       if (here === at) level = flow;
     } else if (lexeme === ']' || lexeme === '}') {
       if (flow-- === level) return text.length;
-    } else if (lexeme === ',' && flow === level && here >= head.length && here + shift >= from) {
-      const after = here + shift + 1;
-      if (text.charCodeAt(after - 1) !== 0x2c /* , */) return text.length;
-      // Where the comma ends its line (past white space), the next window starts on the next line.
-      const end = text.indexOf('\n', after);
-      return end !== -1 && blanksOnly(text, after, end) ? end + 1 : after;
+    } else if (lexeme === ',' && flow === level && here >= from) {
+      if (text.charCodeAt(here) !== 0x2c /* , */) return text.length;
+      const line = text.indexOf('\n', here + 1);
+      return line !== -1 && blanksOnly(text, here + 1, line) ? line + 1 : here + 1;
     }
-  }
-  return text.length;
-}
-
-/**
- * The start of the first line at or past `from` that the `yaml` lexer reads, after `head` and then `text` from
- * `start`, as an item of the block list at `column`: its `-` outside any flow collection, quoted or block scalar
- * (each of which the lexer gives as one lexeme); or the text's length when there is none, or none within
- * `MAX_WINDOWS_LENGTH` of `from`.
- */
-function itemLineFrom(head: string, text: string, start: number, from: number, column: number): number {
-  const { Lexer, CST } = yamlPackage();
-  // An offset in what is lexed, past the head, plus `shift`, is the same place in the text.
-  const shift = start - head.length;
-  let offset = 0;
-  let flow = 0;
-  let scalar = false;
-  let line = -1;
-  for (const lexeme of new Lexer().lex(head + text.slice(start))) {
-    if (lexeme === CST.SCALAR) {
-      scalar = true;
-      continue;
-    }
-    if (lexeme === CST.DOCUMENT) continue;
-    if (lexeme === CST.FLOW_END) {
-      flow = 0;
-      continue;
-    }
-    const at = offset;
-    offset += lexeme.length;
-    // None within as much as the windows may hold: lexing on would cost as much as reading the rest.
-    if (at + shift > from + MAX_WINDOWS_LENGTH) return text.length;
-    if (scalar) {
-      scalar = false;
-      line = -1;
-      continue;
-    }
-    const c = lexeme.charCodeAt(0);
-    if (c === 0x0a || c === 0x0d) {
-      line = offset;
-      continue;
-    }
-    if (line !== -1 && flow === 0 && line >= head.length && line + shift >= from) {
-      if (c === 0x20 && at === line) continue;
-      if (lexeme === '-' && at === line + column)
-        return dashAt(text, line + shift, column) ? line + shift : text.length;
-    }
-    line = -1;
-    if (lexeme === '[' || lexeme === '{') flow++;
-    else if ((lexeme === ']' || lexeme === '}') && flow > 0) flow--;
-  }
-  return text.length;
+    return undefined;
+  };
 }
