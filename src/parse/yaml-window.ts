@@ -104,21 +104,15 @@ export function yamlErrorsInWindows(
   }
   let read = readWindows(text, head, windows, cut);
   // Where the parser left the list in a window, it reads the rest of the text otherwise than the light path: a short
-  // rest is read whole, from that window on (from the first window when it left the list at the first item read).
-  const left = read ? Math.max(read.off - 1, 0) : 0;
-  let atFirst = false;
-  if (read && read.off !== -1 && text.length - windows[left]!.from <= MAX_WINDOWS_LENGTH) {
-    atFirst = read.off === 0;
-    windows.splice(left, windows.length, { from: windows[left]!.from, to: text.length });
+  // rest is read whole, from the window before on.
+  if (read && read.off !== -1 && text.length - windows[read.off - 1]!.from <= MAX_WINDOWS_LENGTH) {
+    windows.splice(read.off - 1, windows.length, { from: windows[read.off - 1]!.from, to: text.length });
     following = false;
     unread = undefined;
     read = readWindows(text, head, windows, cut);
   }
   if (!read) return undefined;
-  const { reading, starts } = read;
-  // Read whole from the first window, the parser leaves the list there again: from there on it reads the text as the
-  // whole text's reading does, which left the list at the same item, in the same state (expecting an item of it).
-  const off = atFirst ? -1 : read.off;
+  const { reading, starts, off } = read;
   // Where the reading of the file ends: at the first window the parser left the list before, or at the item after the
   // last window (read by js-yaml, or unread); a reading that runs to the end of the text keeps the problems it places
   // at the very end (an unclosed collection's).
@@ -147,8 +141,8 @@ export function yamlErrorsInWindows(
 
 /**
  * The `yaml` package's reading of the head and the windows, one after another, when it finds problems: with where
- * each window starts in what it read, and the first window (`off`, or -1) whose start it did not read as an item of
- * the list the head opens. A window starts where the text before it was cut, at an item of the list (a block list's
+ * each window starts in what it read, and the first window after the first (`off`, or -1) whose start it did not read
+ * as an item of the list the head opens. A window starts where the text before it was cut, at an item of the list (a block list's
  * `-` line): read as an item of that list, which is then still open in the collections the head opened, it is read as
  * in the whole text; otherwise an error before it left the parser in a key or scalar that runs on, or in another
  * list, and what the parser read from there on is not the file's reading.
@@ -171,7 +165,9 @@ function readWindows(
   // A block list's item starts at its `-`; a flow list's, past the white space after `[` or `,`.
   const items = itemsOf(reading.tokens, list.flow ? list.at : head.length + list.column);
   const itemAt = (s: number) => (list.flow ? nonSpace(read, s) : s + list.column);
-  return { reading, starts, off: starts.findIndex((s) => !items.has(itemAt(s))) };
+  // The first window needs no such check: the head leaves the parser where the whole text's items before it do, in the
+  // list and expecting an item of it.
+  return { reading, starts, off: starts.findIndex((s, i) => i > 0 && !items.has(itemAt(s))) };
 }
 
 /**
