@@ -255,7 +255,7 @@ function cutOf(text: string, list: ReadList, failedAt: number): Cut | undefined 
   }
   const first = lineStart(text, list.at);
   const column = list.at - first;
-  if (!spacesOnly(text, first, list.at)) return undefined;
+  if (!blanksOnly(text, first, list.at)) return undefined;
   const start = dashLine(text, list.items[k]!, column);
   return start === undefined
     ? undefined
@@ -269,32 +269,30 @@ function cutOf(text: string, list: ReadList, failedAt: number): Cut | undefined 
 function dashLine(text: string, item: number, column: number): number | undefined {
   const start = lineStart(text, item);
   if (start + column < item && dashAt(text, start, column)) return start;
-  if (start === 0 || !spacesOnly(text, start, item)) return undefined;
+  if (start === 0 || !blanksOnly(text, start, item)) return undefined;
   const previous = lineStart(text, start - 1);
-  return dashAt(text, previous, column) && text.slice(previous + column + 1, start).trim() === ''
+  return dashAt(text, previous, column) && blanksOnly(text, previous + column + 1, start - 1)
     ? previous
     : undefined;
 }
 
-/** Whether the line starting at `start` holds `-` at `column`, after spaces alone, and white space or its end after. */
+/** Whether the line starting at `start` holds `-` at `column`, after blanks alone, and white space or its end after. */
 function dashAt(text: string, start: number, column: number): boolean {
   const at = start + column;
-  if (text.charCodeAt(at) !== 0x2d /* - */ || !spacesOnly(text, start, at)) return false;
+  if (text.charCodeAt(at) !== 0x2d /* - */ || !blanksOnly(text, start, at)) return false;
   const next = text.charCodeAt(at + 1);
   return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
 }
 
-/** Whether only spaces, tabs and a carriage return stand from `from` to `to`. */
+/**
+ * Whether only spaces, tabs and a carriage return stand from `from` to `to` (a block list's indentation, which js-yaml
+ * read, holds no tab).
+ */
 function blanksOnly(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
-  return true;
-}
-
-function spacesOnly(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 0x20) return false;
   return true;
 }
 
