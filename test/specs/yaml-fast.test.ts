@@ -33,6 +33,29 @@ function agree(text: string): 'fast' | 'left to yaml' {
 }
 
 /**
+ * `agree` on `runs` generated texts, more than `least` of them read on the light path and more than `least` left to the
+ * `yaml` Document (so both are exercised); `read` is run on each text the light path reads.
+ */
+function agreesBothWays(
+  texts: fc.Arbitrary<string>,
+  runs: number,
+  least: number,
+  read?: (text: string) => void,
+): void {
+  const taken = { fast: 0, 'left to yaml': 0 };
+  fc.assert(
+    fc.property(texts, (text) => {
+      const way = agree(text);
+      taken[way]++;
+      if (way === 'fast') read?.(text);
+    }),
+    { numRuns: runs, seed: 16 },
+  );
+  expect(taken.fast).toBeGreaterThan(least);
+  expect(taken['left to yaml']).toBeGreaterThan(least);
+}
+
+/**
  * Every key of every mapping is placed where the `yaml` Document's key node starts (keys written as `? key` are not
  * placed by the light path, and must then be absent rather than wrong).
  */
@@ -461,29 +484,12 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
   });
 
   it('agrees on 2,000 generated documents with flow collections over several lines, indented well and badly', () => {
-    const taken = { fast: 0, 'left to yaml': 0 };
-    fc.assert(
-      fc.property(brokenFlows, (text) => {
-        taken[agree(text)]++;
-      }),
-      { numRuns: 2000, seed: 16 },
-    );
     // Both the light path and its stepping aside for what the `yaml` lexer cuts short are exercised.
-    expect(taken.fast).toBeGreaterThan(300);
-    expect(taken['left to yaml']).toBeGreaterThan(300);
+    agreesBothWays(brokenFlows, 2000, 300);
   });
 
   it('agrees on 1,000 generated quoted scalars over several lines, indented well and badly', () => {
-    const taken = { fast: 0, 'left to yaml': 0 };
-    fc.assert(
-      fc.property(brokenQuotes, (text) => {
-        taken[agree(text)]++;
-      }),
-      { numRuns: 1000, seed: 16 },
-    );
-    // Both the light path and its stepping aside for what the `yaml` lexer cuts short are exercised.
-    expect(taken.fast).toBeGreaterThan(150);
-    expect(taken['left to yaml']).toBeGreaterThan(150);
+    agreesBothWays(brokenQuotes, 1000, 150);
   });
 
   it('agrees on 1,000 generated documents with !!str tags, and places every node the Document places', () => {
@@ -500,18 +506,10 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
   });
 
   it('agrees on 1,000 generated documents with core scalar tags, and places every node the Document places', () => {
-    const taken = { fast: 0, 'left to yaml': 0 };
-    fc.assert(
-      fc.property(taggedScalars, (text) => {
-        const way = agree(text);
-        taken[way]++;
-        if (way === 'fast') expectDocumentPlaces(text, loadYamlFast(text)!, { every: false });
-      }),
-      { numRuns: 1000, seed: 16 },
-    );
     // Values the tags' rules take are read on the light path; the others are left to the yaml Document.
-    expect(taken.fast).toBeGreaterThan(100);
-    expect(taken['left to yaml']).toBeGreaterThan(100);
+    agreesBothWays(taggedScalars, 1000, 100, (text) =>
+      expectDocumentPlaces(text, loadYamlFast(text)!, { every: false }),
+    );
   });
 
   it("places each case on the line where the yaml Document's node starts", () => {
