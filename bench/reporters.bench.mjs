@@ -148,7 +148,7 @@ const rows = [];
 
 // JUnit
 let start = now();
-const xml = buildJUnitXml(checks, { name: 'needlework', timestamp: new Date() });
+const xml = await buildJUnitXml(checks, { name: 'needlework', timestamp: new Date() });
 const junitS = secs(start);
 rows.push([
   'JUnit XML',

@@ -77,7 +77,8 @@ export class NeedleworkHtmlReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
-    const { gate, charted } = location ? await runHistory(checks, location, this.root, this.startedAt) : {};
+    const history = location ? runHistory(checks, location, this.root, this.startedAt) : undefined;
+    const [gate, charted] = await Promise.all([history?.gate(), history?.charted()]);
     const data = buildHtmlData({
       checks,
       workups: await this.workups.forChecks(checks),

@@ -6,9 +6,11 @@ import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks } from '../src/report/collect.js';
 import { buildTrendRun } from '../src/report/trend/entry.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/report/trend/history.js';
-import { lendTrendStore, trackTrendWrite } from '../src/report/trend/pending.js';
+import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/trend/pending.js';
 import { detectRevision } from '../src/report/trend/revision.js';
+import { baselineOf } from '../src/report/trend/run-gate.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
+import type { TrendRun } from '../src/report/trend/types.js';
 import { detectEnvironment, metaLoader } from '../src/store/environment.js';
 import {
   type OpenStoreOptions,
@@ -89,6 +91,10 @@ export class NeedleworkTrendReporter implements Reporter {
   private uncollected = 0;
   /** The store opened while the last tests ran (`OPEN_EARLY_BELOW_BYTES`), for this run's append. */
   private opening: Promise<Store> | undefined;
+  /** The baseline of this run, read from the store opened early as soon as it opened. */
+  private baseline: Promise<TrendRun | undefined> | undefined;
+  /** When this run started: its baseline is the latest run that ended before. */
+  private startedAt = new Date();
 
   constructor(options: NeedleworkTrendOptions = {}) {
     this.options = {
@@ -105,6 +111,7 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.startedAt = new Date();
     this.metas = metaLoader(this.root());
     this.uncollected = specifications.length;
     if (specBytes(specifications) < OPEN_AT_START_BELOW_SPEC_BYTES) this.openEarly();
@@ -124,6 +131,9 @@ export class NeedleworkTrendReporter implements Reporter {
     this.opening = openStore(this.storeLocation(), this.storeOptions());
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     this.opening.catch(() => undefined);
+    this.baseline = this.opening.then((store) => baselineOf(store, this.startedAt));
+    // A baseline that cannot be read means no gate, as it did when the reports read it.
+    this.baseline.catch(() => undefined);
   }
 
   /** The project root: Vitest's, else the working directory. */
@@ -178,11 +188,12 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   private async write(testModules: ReadonlyArray<TestModule>, root: string): Promise<void> {
-    const opening = this.opening;
+    const { opening, baseline } = this;
     this.opening = undefined;
+    this.baseline = undefined;
     let handedOver = false;
     try {
-      handedOver = await this.append(testModules, root, opening);
+      handedOver = await this.append(testModules, root, opening, baseline);
     } finally {
       // A store opened early and not used (no append, or a throw before it) is closed: its lock is released.
       if (opening && !handedOver)
@@ -193,11 +204,15 @@ export class NeedleworkTrendReporter implements Reporter {
     }
   }
 
-  /** Appends the run through `opening` (or a store it opens); whether `opening` was handed to the append. */
+  /**
+   * Appends the run through `opening` (or a store it opens); whether `opening` was handed to the append. The run's
+   * baseline (read early with `opening`, else here before the append) is lent to the reports' gate first.
+   */
   private async append(
     testModules: ReadonlyArray<TestModule>,
     root: string,
     opening: Promise<Store> | undefined,
+    early: Promise<TrendRun | undefined> | undefined,
   ): Promise<boolean> {
     this.appendedRun = undefined;
     this.failure = undefined;
@@ -215,6 +230,8 @@ export class NeedleworkTrendReporter implements Reporter {
       const { kept, dropped } = await withOpenedStore(
         opening ?? openStore(location, this.storeOptions()),
         async (store) => {
+          const baseline = await (early ?? baselineOf(store, this.startedAt)).catch(() => undefined);
+          lendTrendBaseline(location, { run, checks, baseline });
           await store.append(run);
           const dropped = await store.prune(retentionPolicy(this.retention()));
           // The reports of this run read the history through this open store rather than open it again.

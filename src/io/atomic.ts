@@ -40,8 +40,11 @@ export function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${HOST_TAG}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
-/** What a file is written from: its text or bytes, or its text in chunks made as they are written (each whole characters). */
-export type FileData = string | Uint8Array | Iterable<string>;
+/**
+ * What a file is written from: its text or bytes, or its text in chunks made as they are written (each whole
+ * characters), which may wait for a part still being computed while the ones before it are written.
+ */
+export type FileData = string | Uint8Array | Iterable<string> | AsyncIterable<string>;
 
 /**
  * Writes `data` to `path` atomically (see the module comment). The folder must exist. Chunks are written as they
@@ -84,10 +87,13 @@ const PIECE_BYTES = 1 << 18;
  * full collection (10,000 cases). A chunk is dropped as soon as it is encoded. Each chunk is encoded on its own, so a
  * surrogate pair split across two chunks would be written as two U+FFFD: the writers yield whole elements and values.
  */
-async function writeChunks(handle: FileHandle, chunks: Iterable<string>): Promise<void> {
+async function writeChunks(
+  handle: FileHandle,
+  chunks: Iterable<string> | AsyncIterable<string>,
+): Promise<void> {
   const buffer = Buffer.allocUnsafe(PIECE_BYTES);
   let used = 0;
-  for (const chunk of chunks) {
+  for await (const chunk of chunks) {
     // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, two units, takes 4).
     if (used + chunk.length * 3 > PIECE_BYTES && used > 0) {
       await handle.writeFile(buffer.subarray(0, used));

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import type { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import { acquireLock } from '../report/trend/lock.js';
 import type { SqlClient, SqlEngine } from './sql.js';
 
@@ -53,36 +53,115 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
     // A live holder may keep the store for as long as a long import takes; a dead one is found by its pid.
     staleMs: 24 * 3600_000,
   });
-  let db: PGlite;
+  const thread = new PgliteThread();
   try {
     baselineWasmOnly();
-    const { PGlite } = await import('@electric-sql/pglite');
-    const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
-    if (!info) await seed(dir, (at) => PGlite.create(at, options).then((created) => created.close()));
-    db = await PGlite.create(dir, options);
+    const settings = ['-c', `shared_buffers=${SHARED_BUFFERS}`];
+    if (!info) await seed(dir, async (at) => void (await thread.call('create', { at, settings })));
+    await thread.call('open', { dir, settings });
   } catch (error) {
+    await thread.stop();
     await release();
     throw error;
   }
-  const client = (q: Pick<PGlite, 'query' | 'exec'>): SqlClient => ({
-    query: async <Row>(sql: string, params?: readonly unknown[]) =>
-      (await q.query<Row>(sql, params as unknown[] | undefined)).rows,
+  const client = (tx?: number): SqlClient => ({
+    query: <Row>(sql: string, params?: readonly unknown[]) =>
+      thread.call('query', { sql, params, tx }) as Promise<Row[]>,
     exec: async (sql: string) => {
-      await q.exec(sql);
+      await thread.call('exec', { sql, tx });
     },
   });
+  let transactions = 0;
   return {
     kind: 'embedded',
-    ...client(db),
-    transaction: (fn) => db.transaction((tx) => fn(client(tx))),
+    ...client(),
+    transaction: async (fn) => {
+      const tx = ++transactions;
+      await thread.call('begin', { tx });
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        result = await fn(client(tx));
+      } catch (error) {
+        await thread.call('end', { tx, commit: false }).catch(() => undefined);
+        throw error;
+      }
+      await thread.call('end', { tx, commit: true });
+      return result;
+    },
     close: async () => {
       try {
-        await db.close();
+        await thread.call('close', {});
       } finally {
+        await thread.stop();
         await release();
       }
     },
   };
+}
+
+/**
+ * The thread the embedded store's database runs in (`pglite-thread.js`), and the requests waiting for its answers.
+ * It keeps the process alive only while a request waits: a process that ends without closing the store exits as it
+ * did when the database ran on the main thread.
+ */
+class PgliteThread {
+  private readonly worker = new Worker(new URL('./pglite-thread.js', import.meta.url));
+  private readonly waiting = new Map<
+    number,
+    { done: (value: unknown) => void; fail: (error: Error) => void }
+  >();
+  private next = 0;
+  private ended: Error | undefined;
+
+  constructor() {
+    this.worker.unref();
+    this.worker.on(
+      'message',
+      ({ id, value, error }: { id: number; value?: unknown; error?: ThreadError }) => {
+        const request = this.settle(id);
+        if (error) request?.fail(Object.assign(new Error(error.message), error.code && { code: error.code }));
+        else request?.done(value);
+      },
+    );
+    this.worker.on('error', (error) => this.end(error));
+    this.worker.on('exit', (code) =>
+      this.end(new Error(`the embedded store's thread stopped (exit code ${code})`)),
+    );
+  }
+
+  /** Sends one request (see `pglite-thread.js`) and resolves its answer. */
+  call(op: string, request: Record<string, unknown>): Promise<unknown> {
+    if (this.ended) return Promise.reject(this.ended);
+    const id = ++this.next;
+    if (this.waiting.size === 0) this.worker.ref();
+    return new Promise((done, fail) => {
+      this.waiting.set(id, { done, fail });
+      this.worker.postMessage({ id, op, ...request });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.ended ??= new Error('the embedded store is closed');
+    await this.worker.terminate();
+  }
+
+  private settle(id: number) {
+    const request = this.waiting.get(id);
+    this.waiting.delete(id);
+    if (this.waiting.size === 0) this.worker.unref();
+    return request;
+  }
+
+  /** The thread failed or stopped: every request still waiting fails with `error`. */
+  private end(error: Error): void {
+    this.ended ??= error;
+    for (const id of [...this.waiting.keys()]) this.settle(id)?.fail(error);
+  }
+}
+
+interface ThreadError {
+  message: string;
+  code?: string;
 }
 
 /**

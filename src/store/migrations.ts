@@ -78,6 +78,13 @@ CREATE TABLE needlework_run_metrics (
 );
 ${RUN_METRICS('TRUE')}`,
   },
+  {
+    // A run's checks are written only with their run, in its transaction, and deleted with it by `Store.prune`: the
+    // database's check of each check's run was 40% of an append (30,000 checks: 800 -> 470 ms on the embedded engine).
+    version: 3,
+    name: 'checks without a foreign key check',
+    sql: 'ALTER TABLE needlework_checks DROP CONSTRAINT needlework_checks_run_fkey;',
+  },
 ];
 
 /** The schema version this needlework writes and reads. */

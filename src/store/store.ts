@@ -167,8 +167,11 @@ export class Store implements RunSource {
       conditions.push(`time < $${params.length}::timestamptz`);
     }
     if (conditions.length === 0) return 0;
+    // The runs and their checks in one statement (the checks have no foreign key to cascade from: migration 3).
     const rows = await this.engine.query(
-      `DELETE FROM needlework_runs WHERE ${conditions.join(' OR ')} RETURNING seq`,
+      `WITH gone AS (DELETE FROM needlework_runs WHERE ${conditions.join(' OR ')} RETURNING seq),
+         checks AS (DELETE FROM needlework_checks WHERE run IN (SELECT seq FROM gone))
+       SELECT seq FROM gone`,
       params,
     );
     // The embedded engine runs no autovacuum: give the dropped rows' space back to the next appends.

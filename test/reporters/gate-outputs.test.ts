@@ -134,8 +134,11 @@ describe('the regression gate in every report of a run', () => {
     // Another run's checks are another read.
     const other = runHistory([], join(root, 'store'), root, at);
     expect(other).not.toBe(first);
-    expect((await first).charted?.runs.map((r) => r.id)).toEqual([BASELINE_ID]);
-    await other;
+    expect((await first.charted())?.runs.map((r) => r.id)).toEqual([BASELINE_ID]);
+    // Asked again, the same read: the store is not read once more.
+    expect(first.charted()).toBe(first.charted());
+    expect(first.gate()).toBe(first.gate());
+    await other.charted();
   });
 
   it('HTML in a browser: the gate section is shown, each dropped case under its criterion', async (ctx) => {

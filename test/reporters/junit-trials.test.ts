@@ -14,8 +14,8 @@ function properties(xml: string, workup: string): string[] {
 }
 
 describe('JUnit properties of trials', () => {
-  it("carry the task's trials, passes, Wilson interval, pass@k, pass^k and flakiness on each trial's suite", () => {
-    const xml = buildJUnitXml([trial(1, true), trial(2, true), trial(3, false), trial(4, true)], {
+  it("carry the task's trials, passes, Wilson interval, pass@k, pass^k and flakiness on each trial's suite", async () => {
+    const xml = await buildJUnitXml([trial(1, true), trial(2, true), trial(3, false), trial(4, true)], {
       name: 'n',
     });
     expect(properties(xml, 'book/3').filter((p) => p.startsWith('grounded.'))).toEqual([
@@ -38,8 +38,8 @@ describe('JUnit properties of trials', () => {
     ]);
   });
 
-  it('adds nothing for a workup that names no task', () => {
-    const xml = buildJUnitXml([trial(1, true, undefined)], { name: 'n' });
+  it('adds nothing for a workup that names no task', async () => {
+    const xml = await buildJUnitXml([trial(1, true, undefined)], { name: 'n' });
     expect(properties(xml, 'solo/1').some((p) => p.startsWith('grounded.trials'))).toBe(false);
   });
 });

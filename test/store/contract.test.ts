@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { metricMeans } from '../../src/report/trend/table.js';
 import type { TrendRun } from '../../src/report/trend/types.js';
-import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { useTmpDir } from '../helpers/tmp.js';
@@ -105,12 +105,12 @@ eachEngine((engine, server) => {
     const migrations = await store.engine.query<{ version: number }>(
       'SELECT version FROM needlework_migrations ORDER BY version',
     );
-    expect(migrations).toEqual([{ version: 1 }, { version: SCHEMA_VERSION }]);
+    expect(migrations).toEqual(MIGRATIONS.map(({ version }) => ({ version })));
     await store.engine.query("INSERT INTO needlework_migrations (version, name) VALUES (999, 'future')");
     await store.close();
     const error = await openStore(location).catch((e: Error) => e);
     expect((error as Error).message).toMatch(
-      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(2\); upgrade needlework$/,
+      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(3\); upgrade needlework$/,
     );
     expect((error as Error).message).not.toContain('\n');
   });
@@ -160,10 +160,17 @@ eachEngine((engine, server) => {
       expect(await store.count()).toBe(3);
       expect(await store.prune({ olderThan: new Date(Date.UTC(2026, 10, 22, 3, 4)) })).toBe(1);
       expect(await store.ids()).toEqual([richRun(4).id, richRun(5).id]);
-      const [orphans] = await store.engine.query<{ n: number }>(
-        'SELECT count(*)::integer AS n FROM needlework_checks c WHERE NOT EXISTS (SELECT 1 FROM needlework_runs r WHERE r.seq = c.run)',
+      for (const table of ['needlework_checks', 'needlework_run_metrics']) {
+        const [orphans] = await store.engine.query<{ n: number }>(
+          `SELECT count(*)::integer AS n FROM ${table} c WHERE NOT EXISTS (SELECT 1 FROM needlework_runs r WHERE r.seq = c.run)`,
+        );
+        expect(orphans?.n, table).toBe(0);
+      }
+      // The checks of the runs kept are all there.
+      const [kept] = await store.engine.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM needlework_checks',
       );
-      expect(orphans?.n).toBe(0);
+      expect(kept?.n).toBe(2 * richRun(1).checks.length);
     } finally {
       await store.close();
     }

@@ -30,8 +30,11 @@ export interface JUnitBuildOptions {
    * `check.file` and `check.line`.
    */
   sourceOf?: (check: CheckRecord) => { file: string; line: number } | undefined;
-  /** The regression gate against the stored baseline, written as the properties of a suite of its own. */
-  gate?: GateText;
+  /**
+   * The regression gate against the stored baseline, written as the properties of a suite of its own, the file's
+   * last: when it is still being computed, the suites before it are written meanwhile.
+   */
+  gate?: GateText | Promise<GateText | undefined>;
 }
 
 interface SuiteGroup {
@@ -53,9 +56,12 @@ interface SuiteGroup {
  * hand-written tests asserting the same criterion never collapse into one case. Suites and cases are in plain byte
  * order, so a sharded-and-merged run gives the same file as one run.
  */
-export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuildOptions): string {
+export async function buildJUnitXml(
+  checks: readonly CheckRecord[],
+  options: JUnitBuildOptions,
+): Promise<string> {
   let xml = '';
-  for (const chunk of junitXmlChunks(checks, options)) xml += chunk;
+  for await (const chunk of junitXmlChunks(checks, options)) xml += chunk;
   return xml;
 }
 
@@ -63,7 +69,10 @@ export function buildJUnitXml(checks: readonly CheckRecord[], options: JUnitBuil
  * `buildJUnitXml` as the text of one `<testsuite>` after another, each built as it is read: the reporter writes them
  * as they come, so a run of 30,000 checks never holds its whole element tree nor its whole file (that took 630 MB).
  */
-export function junitXmlChunks(checks: readonly CheckRecord[], options: JUnitBuildOptions): Iterable<string> {
+export function junitXmlChunks(
+  checks: readonly CheckRecord[],
+  options: JUnitBuildOptions,
+): AsyncIterable<string> {
   const dialect = options.dialect ?? 'ci';
   const trials = indexTrials(checks);
   const groups = groupChecks(checks);
@@ -85,9 +94,10 @@ export function junitXmlChunks(checks: readonly CheckRecord[], options: JUnitBui
         ['time', seconds(time)],
       ],
     },
-    (function* () {
+    (async function* () {
       for (const group of groups) yield suiteElement(group, dialect, options, trials);
-      if (options.gate) yield gateSuite(options.gate, options);
+      const gate = await options.gate;
+      if (gate) yield gateSuite(gate, options);
     })(),
   );
 }

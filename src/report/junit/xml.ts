@@ -18,12 +18,16 @@ export interface XmlElement {
 /**
  * Serialises `root` with `children` as its children as an indented XML 1.0 document (every string cleaned with
  * `xmlSafe`), as the text of one child after another: a caller that writes each chunk as it comes (a JUnit file of
- * 30,000 test cases) never holds the whole tree nor the whole text. `children` is read once, lazily.
+ * 30,000 test cases) never holds the whole tree nor the whole text. `children` is read once, lazily, and may wait
+ * for a child still being computed (the JUnit file's gate) while the ones before it are written.
  */
-export function* renderXmlChunks(root: XmlElement, children: Iterable<XmlElement>): Generator<string> {
+export async function* renderXmlChunks(
+  root: XmlElement,
+  children: Iterable<XmlElement> | AsyncIterable<XmlElement>,
+): AsyncGenerator<string> {
   const open = openTag(root, '');
   let empty = true;
-  for (const child of children) {
+  for await (const child of children) {
     if (empty) {
       yield `<?xml version="1.0" encoding="UTF-8"?>\n${open}>\n${root.text === undefined ? '' : `  ${cdata(root.text)}\n`}`;
       empty = false;

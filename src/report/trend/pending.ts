@@ -9,20 +9,37 @@ export interface LentStore {
   checks: readonly CheckRecord[];
 }
 
-/** A read of the store waiting for the trend write of its run: given what the write lends, or nothing. */
-type Borrower = (lent: LentStore | undefined) => Promise<void>;
+/**
+ * What a trend write tells the gate of its run's reports before it appends: the run it built, from `checks`, and the
+ * run it is compared with (the latest that ended before this run started), read from its store before the append.
+ */
+export interface LentBaseline {
+  run: TrendRun;
+  checks: readonly CheckRecord[];
+  baseline: TrendRun | undefined;
+}
+
+/**
+ * The reads waiting for one thing a trend write lends: undefined once it has lent it (or ended). What is kept (the
+ * baseline, plain data) is given to the reads that come later; an open store is not, since it is closed after.
+ */
+interface Stage<T> {
+  borrowers: Array<(lent: T | undefined) => Promise<void>> | undefined;
+  kept?: T;
+}
 
 interface Write {
   settled: Promise<void>;
-  /** The reads waiting for the store; undefined once the write has lent it (or ended). */
-  borrowers: Borrower[] | undefined;
+  baseline: Stage<LentBaseline>;
+  store: Stage<LentStore>;
 }
 
 /**
  * Trend writes in progress in this process, by store location. Vitest starts every reporter's `onTestRunEnd` at
- * once, so the JUnit, HTML and summary reporters look here: they read the history after the trend reporter of the
- * same run has appended to it, and through the store that reporter already has open, since opening the embedded
- * store (PGlite starting PostgreSQL) is most of the cost of reading it.
+ * once, so the JUnit, HTML and summary reporters look here. The gate that each report shows needs only the baseline,
+ * which the trend reporter reads before it appends: the reports are built while the store's thread appends. The HTML
+ * report's charts read the history after the append, through the store that reporter already has open, since opening
+ * the embedded store (PGlite starting PostgreSQL) is most of the cost of reading it.
  */
 const pending = new Map<string, Write>();
 
@@ -33,14 +50,26 @@ export function trackTrendWrite<T>(path: string, write: Promise<T>): Promise<T> 
       () => undefined,
       () => undefined,
     ),
-    borrowers: [],
+    baseline: { borrowers: [] },
+    store: { borrowers: [] },
   };
   pending.set(path, entry);
   void entry.settled.then(async () => {
     if (pending.get(path) === entry) pending.delete(path);
-    await lend(entry, undefined);
+    await Promise.all([lend(entry.baseline, undefined), lend(entry.store, undefined)]);
   });
   return write;
+}
+
+/**
+ * Called by the trend write of `path` once it has its run and baseline, before it appends: starts every read waiting
+ * for them, without waiting for the reads (the append goes on meanwhile).
+ */
+export function lendTrendBaseline(path: string, lent: LentBaseline): void {
+  const entry = pending.get(path);
+  if (!entry) return;
+  entry.baseline.kept = lent;
+  void lend(entry.baseline, lent);
 }
 
 /**
@@ -49,13 +78,25 @@ export function trackTrendWrite<T>(path: string, write: Promise<T>): Promise<T> 
  */
 export async function lendTrendStore(path: string, lent: LentStore): Promise<void> {
   const entry = pending.get(path);
-  if (entry) await lend(entry, lent);
+  if (entry) await lend(entry.store, lent);
 }
 
-async function lend(entry: Write, lent: LentStore | undefined): Promise<void> {
-  const borrowers = entry.borrowers;
-  entry.borrowers = undefined;
+async function lend<T>(stage: Stage<T>, lent: T | undefined): Promise<void> {
+  const borrowers = stage.borrowers;
+  stage.borrowers = undefined;
   if (borrowers) await Promise.all(borrowers.map((borrow) => borrow(lent)));
+}
+
+/**
+ * Runs `read` once the trend write to `path` in progress (if any) has its baseline: with what it lends, else with
+ * undefined (no write, or one that ended without lending), when `read` reads the baseline itself.
+ */
+export function afterTrendBaseline<T>(
+  path: string,
+  read: (lent: LentBaseline | undefined) => Promise<T>,
+): Promise<T> {
+  const entry = pending.get(path);
+  return after(entry, entry?.baseline, read);
 }
 
 /**
@@ -67,8 +108,17 @@ export function afterTrendWrite<T>(
   read: (lent: LentStore | undefined) => Promise<T>,
 ): Promise<T> {
   const entry = pending.get(path);
-  const borrowers = entry?.borrowers;
-  if (!entry || !borrowers) return (entry?.settled ?? Promise.resolve()).then(() => read(undefined));
+  return after(entry, entry?.store, read);
+}
+
+function after<L, T>(
+  entry: Write | undefined,
+  stage: Stage<L> | undefined,
+  read: (lent: L | undefined) => Promise<T>,
+): Promise<T> {
+  const borrowers = stage?.borrowers;
+  if (stage?.kept) return read(stage.kept);
+  if (!borrowers) return (entry?.settled ?? Promise.resolve()).then(() => read(undefined));
   return new Promise<T>((resolve, reject) => {
     borrowers.push((lent) => read(lent).then(resolve, reject));
   });

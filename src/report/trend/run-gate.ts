@@ -1,8 +1,9 @@
 import { openSource } from '../../store/open.js';
+import type { RunSource } from '../../store/source.js';
 import type { CheckRecord } from '../checks.js';
 import { buildTrendRun } from './entry.js';
 import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from './gate.js';
-import { afterTrendWrite } from './pending.js';
+import { afterTrendBaseline, afterTrendWrite } from './pending.js';
 import {
   type CaseRef,
   type ChangeStatus,
@@ -26,29 +27,34 @@ export interface RunGate {
 /** How many of the latest runs the HTML report's charts show. */
 export const CHARTED_RUNS = 30;
 
-/** What the reporters of a run read of the runs before it: the gate against its baseline, and the runs to chart. */
+/**
+ * What the reporters of a run read of the runs before it, each read when first asked for: the gate against its
+ * baseline, and the runs to chart. Either resolves to undefined without an earlier run, or when the history cannot be
+ * read (a report never fails for want of one).
+ */
 export interface RunHistory {
-  /** Absent without an earlier run, or when the history cannot be read (a report never fails for want of one). */
-  gate?: RunGate;
-  /** The last `CHARTED_RUNS` runs, this one included, with their metric means; absent when they cannot be read. */
-  charted?: TrendTableData;
+  gate(): Promise<RunGate | undefined>;
+  /** The last `CHARTED_RUNS` runs, this one included, with their metric means. */
+  charted(): Promise<TrendTableData | undefined>;
 }
 
 // The JUnit, HTML and summary reporters of one run share one read of the store (one open, one gate), keyed weakly by
 // the run's check collection (`collectChecks` hands each reporter of a run the same array) and the store.
-const histories = new WeakMap<readonly CheckRecord[], Map<string, Promise<RunHistory>>>();
+const histories = new WeakMap<readonly CheckRecord[], Map<string, RunHistory>>();
 
 /**
  * The history of the store or trend.json at `location` as this run's reports show it: the gate (the default of
  * `needlework trend` and `run`) of this run's checks against the latest run that ended before this run started, and
- * the runs the charts draw. Waits for a trend reporter of this run to finish its append, so the charts include it.
+ * the runs the charts draw. A trend reporter of this run lends the baseline it read before its append (the gate is
+ * computed and the reports built while the append runs in the store's thread) and its open store after the append
+ * (so the charts include this run); without one, the history is read from `location` once for both.
  */
 export function runHistory(
   checks: readonly CheckRecord[],
   location: string,
   root: string,
   startedAt: Date,
-): Promise<RunHistory> {
+): RunHistory {
   let byStore = histories.get(checks);
   if (!byStore) {
     byStore = new Map();
@@ -62,32 +68,72 @@ export function runHistory(
   return history;
 }
 
-async function readHistory(
+function readHistory(
   checks: readonly CheckRecord[],
   location: string,
   root: string,
   startedAt: Date,
-): Promise<RunHistory> {
-  // Let a trend reporter of this run begin its append (Vitest starts every onTestRunEnd at once), then read after it,
-  // through the store it has open when it lends it.
+): RunHistory {
+  let own: Promise<{ baseline?: TrendRun; charted?: TrendTableData }> | undefined;
+  const readOwn = () => {
+    own ??= readSource(location, root, startedAt);
+    return own;
+  };
+  let gate: Promise<RunGate | undefined> | undefined;
+  let charted: Promise<TrendTableData | undefined> | undefined;
+  return {
+    gate: () => {
+      gate ??= afterTrendReporter(() =>
+        afterTrendBaseline(location, async (lent) => {
+          const baseline = lent ? lent.baseline : (await readOwn()).baseline;
+          // The run the trend reporter built is this run, when it was built from these checks.
+          const current = lent?.checks === checks ? lent.run : undefined;
+          return baseline && gateAgainst(baseline, current ?? buildTrendRun(checks, {}));
+        }),
+      );
+      return gate;
+    },
+    charted: () => {
+      charted ??= afterTrendReporter(() =>
+        afterTrendWrite(location, async (lent) =>
+          lent ? lent.store.overview(CHARTED_RUNS).catch(() => undefined) : (await readOwn()).charted,
+        ),
+      );
+      return charted;
+    },
+  };
+}
+
+/**
+ * Runs `read` after a trend reporter of this run has begun its write (Vitest starts every `onTestRunEnd` at once, in
+ * the order of the reporters, so one listed after the reader begins a turn later).
+ */
+async function afterTrendReporter<T>(read: () => Promise<T>): Promise<T> {
   await null;
-  return afterTrendWrite(location, async (lent) => {
-    // No store yet, or one that cannot be read, only means no gate and no charts.
-    const source = lent?.store ?? (await openSource(location, root).catch(() => undefined));
-    if (!source) return {};
-    try {
-      const baseline = await source.latest({ endedBefore: startedAt.toISOString() }).catch(() => undefined);
-      const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
-      // The run the trend reporter appended is this run, when it was built from these checks.
-      const current = lent?.checks === checks ? lent.run : undefined;
-      return {
-        ...(baseline && { gate: gateAgainst(baseline, current ?? buildTrendRun(checks, {})) }),
-        ...(charted && { charted }),
-      };
-    } finally {
-      if (!lent) await source.close().catch(() => undefined);
-    }
-  });
+  return read();
+}
+
+/** The baseline and the charted runs, read from the store or trend.json at `location` (opened and closed here). */
+async function readSource(
+  location: string,
+  root: string,
+  startedAt: Date,
+): Promise<{ baseline?: TrendRun; charted?: TrendTableData }> {
+  // No store yet, or one that cannot be read, only means no gate and no charts.
+  const source = await openSource(location, root).catch(() => undefined);
+  if (!source) return {};
+  try {
+    const baseline = await baselineOf(source, startedAt).catch(() => undefined);
+    const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
+    return { ...(baseline && { baseline }), ...(charted && { charted }) };
+  } finally {
+    await source.close().catch(() => undefined);
+  }
+}
+
+/** The run a run that started at `startedAt` is compared with: the latest that ended before it started. */
+export function baselineOf(source: RunSource, startedAt: Date): Promise<TrendRun | undefined> {
+  return source.latest({ endedBefore: startedAt.toISOString() });
 }
 
 function gateAgainst(baseline: TrendRun, current: TrendRun): RunGate {
