@@ -3,7 +3,7 @@ import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/nod
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
-import { buildHtmlData } from '../src/report/html/data.js';
+import { buildHtmlData, chartTrend } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
 import { gateText, runHistory } from '../src/report/trend/run-gate.js';
 import {
@@ -78,14 +78,17 @@ export class NeedleworkHtmlReporter implements Reporter {
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
     const history = location ? runHistory(checks, location, this.root, this.startedAt) : undefined;
-    const [gate, charted] = await Promise.all([history?.gate(), history?.charted()]);
+    // The charts end with this run, read once the trend reporter has appended it: the rest of the page's data is
+    // built meanwhile.
+    const charted = history?.charted();
+    const gate = await history?.gate();
     const data = buildHtmlData({
       checks,
       workups: await this.workups.forChecks(checks),
       title: this.options.title,
-      ...(charted && { trend: charted }),
       ...(gate && { gate: gateText(gate) }),
     });
+    chartTrend(data, await charted);
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, htmlPageChunks(data)))
       process.stdout.write(`needlework: HTML report written to ${displayPath(path)}\n`);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import type { NeedleSpec } from '../../src/model/spec.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { buildJUnitXml } from '../../src/report/junit/build.js';
+import { buildJUnitXml, junitXmlChunks } from '../../src/report/junit/build.js';
+import type { GateText } from '../../src/report/trend/run-gate.js';
 import { parseSpec } from '../../src/specs/load.js';
 import {
   checkMeta,
@@ -363,5 +364,45 @@ describe('buildJUnitXml', () => {
     expect(await buildJUnitXml([...checks].reverse(), { name: 'n' })).toBe(
       await buildJUnitXml(checks, { name: 'n' }),
     );
+  });
+  it('writes every suite before it waits for a gate still being computed, and the gate suite last', async () => {
+    const make = (workup: string): CheckRecord => ({
+      name: 'surfaced',
+      suitePath: [],
+      fullName: 'surfaced',
+      file: 'f.test.ts',
+      state: 'passed',
+      durationMs: 1,
+      errors: [],
+      meta: checkMeta({ spec: 's', workup, criterion: 'surfaced' }),
+    });
+    const checks = [make('w1'), make('w2'), make('w3')];
+    const gate: GateText = {
+      heading: 'Regression gate against the run of 2026-11-26T10:00:00.000Z (significance level 0.05)',
+      counts: '0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
+      criteria: [],
+    };
+    let compute!: (gate: GateText) => void;
+    const computing = new Promise<GateText>((resolve) => {
+      compute = resolve;
+    });
+    const chunks = junitXmlChunks(checks, { name: 'n', gate: computing })[Symbol.asyncIterator]();
+    const before: string[] = [];
+    // The document's head and the three suites come while the gate is still unknown.
+    for (let i = 0; i < 4; i++) before.push(((await chunks.next()).value as string) ?? '');
+    expect(before.join('')).toContain('<testsuite name="s.w3"');
+    let next: IteratorResult<string> | undefined;
+    const waiting = chunks.next().then((result) => {
+      next = result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(next).toBeUndefined();
+    compute(gate);
+    await waiting;
+    expect(next?.value).toContain('<testsuite name="needlework.regression-gate"');
+    let rest = '';
+    for (let r = await chunks.next(); !r.done; r = await chunks.next()) rest += r.value;
+    expect(rest).toBe('</testsuites>\n');
+    expect(before.join('') + next?.value + rest).toBe(await buildJUnitXml(checks, { name: 'n', gate }));
   });
 });

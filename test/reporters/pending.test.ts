@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import type { CheckRecord } from '../../src/report/checks.js';
 import {
+  afterTrendBaseline,
   afterTrendWrite,
+  type LentBaseline,
   type LentStore,
+  lendTrendBaseline,
   lendTrendStore,
   trackTrendWrite,
 } from '../../src/report/trend/pending.js';
+import { runHistory } from '../../src/report/trend/run-gate.js';
 import type { TrendRun } from '../../src/report/trend/types.js';
 import type { RunSource } from '../../src/store/source.js';
+import { trendCheck, trendRun } from './trend-data.js';
 
 /** A stand-in for what a trend write lends: the reads only pass it along. */
 const store: LentStore = { store: { name: 'lent-store' } as RunSource, run: {} as TrendRun, checks: [] };
@@ -78,5 +84,85 @@ describe('a trend write lending its open store to the reports of its run', () =>
 
   it('reads at once, with no store, where no write is in progress', async () => {
     expect(await afterTrendWrite('/store/none', async (lent) => lent ?? 'no write')).toBe('no write');
+  });
+});
+
+describe('a trend write lending the baseline it read before its append', () => {
+  const lent: LentBaseline = {
+    run: { id: 'this run' } as TrendRun,
+    checks: [],
+    baseline: { id: 'baseline' } as TrendRun,
+  };
+
+  it('starts the gate reads waiting for it at once, without waiting for them, and the append goes on', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/e', write.promise);
+    let finishRead!: () => void;
+    const slowRead = new Promise<void>((resolve) => {
+      finishRead = resolve;
+    });
+    const gate = afterTrendBaseline('/store/e', async (given) => {
+      await slowRead;
+      return given?.baseline?.id;
+    });
+    const charts = afterTrendWrite('/store/e', async (given) => given?.store.name);
+    // Returns while the read still runs: nothing the write does next waits for the gate.
+    expect(lendTrendBaseline('/store/e', lent)).toBeUndefined();
+    await lendTrendStore('/store/e', store);
+    expect(await charts).toBe('lent-store');
+    finishRead();
+    expect(await gate).toBe('baseline');
+    write.finish();
+  });
+
+  it('gives the baseline to a read that comes after it was lent, before the write ends', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/f', write.promise);
+    lendTrendBaseline('/store/f', lent);
+    expect(await afterTrendBaseline('/store/f', async (given) => given?.run.id)).toBe('this run');
+    write.finish();
+  });
+
+  it('gives the gate reads nothing, once the write has ended, when it ended before reading a baseline', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/g', write.promise).catch(() => undefined);
+    const order: string[] = [];
+    const read = afterTrendBaseline('/store/g', async (given) => {
+      order.push('read');
+      return given ?? 'reads the baseline itself';
+    });
+    order.push('write fails');
+    write.fail(new Error('the store cannot be opened'));
+    expect(await read).toBe('reads the baseline itself');
+    expect(order).toEqual(['write fails', 'read']);
+  });
+});
+
+describe("a run's reports under a trend write", () => {
+  it('have their gate while the append runs, and their charts once it has appended', async () => {
+    const write = controlledWrite();
+    trackTrendWrite('/store/h', write.promise);
+    const checks: CheckRecord[] = [];
+    const history = runHistory(checks, '/store/h', '/', new Date());
+    const gate = history.gate();
+    let charted: unknown = 'waiting';
+    const charts = history.charted().then((value) => {
+      charted = value;
+    });
+    await null;
+    const run = trendRun(2, [trendCheck()]);
+    lendTrendBaseline('/store/h', { run, checks, baseline: trendRun(1, [trendCheck()]) });
+    expect((await gate)?.baseline).toBe(`the run of ${trendRun(1, []).time}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(charted).toBe('waiting');
+    const overview = { total: 2, runs: [], series: [] };
+    await lendTrendStore('/store/h', {
+      store: { name: 'lent', overview: async () => overview } as unknown as RunSource,
+      run,
+      checks,
+    });
+    await charts;
+    expect(charted).toBe(overview);
+    write.finish();
   });
 });

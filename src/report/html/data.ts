@@ -118,8 +118,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     tests,
     workups,
   };
-  const overview = input.trend ?? (input.history && trendOverview(input.history.runs));
-  if (overview && overview.runs.length > 0) data.trend = htmlTrend(overview);
+  chartTrend(data, input.trend ?? (input.history && trendOverview(input.history.runs)));
   if (input.gate) data.gate = input.gate;
   const repeated = htmlTrials(input.checks);
   if (repeated) {
@@ -128,6 +127,14 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
       if (c.task !== undefined && repeated.isFlaky(c.spec, c.criterion, c.task)) c.flaky = true;
   }
   return data;
+}
+
+/**
+ * Adds the charts of `overview` (the last runs and their metric means) to a report's data, when it has any runs: the
+ * HTML reporter builds the rest of the page's data while the trend reporter appends the run the charts end with.
+ */
+export function chartTrend(data: HtmlReportData, overview: TrendTableData | undefined): void {
+  if (overview && overview.runs.length > 0) data.trend = htmlTrend(overview);
 }
 
 /**
