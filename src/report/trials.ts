@@ -1,5 +1,6 @@
 import type { Check } from '../model/check.js';
 import { type CriterionStatistics, type TaskStatistics, trialStatistics } from '../trials/summary.js';
+import type { TrialCheck } from '../trials/tally.js';
 import type { CheckRecord } from './checks.js';
 
 /** The statistics of the task each check's workup is a trial of, for the reports to show beside each check. */
@@ -20,9 +21,7 @@ const computed = new WeakMap<readonly CheckRecord[], CriterionStatistics[]>();
 export function recordTrialStatistics(records: readonly CheckRecord[]): CriterionStatistics[] {
   let stats = computed.get(records);
   if (!stats) {
-    stats = trialStatistics(
-      records.flatMap((c) => (c.meta?.task !== undefined ? [{ ...c.meta, state: c.state }] : [])),
-    );
+    stats = trialStatistics(trialChecks(records));
     computed.set(records, stats);
   }
   return stats;
@@ -45,4 +44,27 @@ export function indexTrials(checks: readonly CheckRecord[]): TrialIndex {
       meta.task === undefined ? undefined : byKey.get(`${meta.spec}\0${meta.criterion}\0${meta.task}`),
     ks: (meta) => ks.get(`${meta.spec}\0${meta.criterion}`) ?? [],
   };
+}
+
+/**
+ * The checks whose workup names a task, as the trials layer reads them: the fields it reads, not a copy of each
+ * check's whole meta (at 30,000 checks the copies were a quarter of the statistics' time, and their garbage).
+ */
+function* trialChecks(records: readonly CheckRecord[]): Generator<TrialCheck> {
+  for (const { meta, state } of records) {
+    if (meta?.task === undefined) continue;
+    yield {
+      spec: meta.spec,
+      case: meta.case,
+      criterion: meta.criterion,
+      workup: meta.workup,
+      task: meta.task,
+      metric: meta.metric,
+      verdict: meta.verdict,
+      value: meta.value,
+      unit: meta.unit,
+      comparator: meta.comparator,
+      state,
+    };
+  }
 }
