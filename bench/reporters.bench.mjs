@@ -192,7 +192,7 @@ rows.push(['trend append (first run)', `${freshS.toFixed(3)} s`, '', '', '']);
 // HTML
 start = now();
 const data = buildHtmlData({ checks, workups, history: written, title: 'bench' });
-const html = renderHtmlPage(data);
+const html = await renderHtmlPage(data);
 const htmlS = secs(start);
 const htmlBytes = Buffer.byteLength(html);
 rows.push([

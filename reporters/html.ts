@@ -3,7 +3,7 @@ import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/nod
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
-import { buildHtmlData, chartTrend } from '../src/report/html/data.js';
+import { buildHtmlData, chartedTrend } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
 import { gateText, runHistory } from '../src/report/trend/run-gate.js';
 import {
@@ -78,9 +78,11 @@ export class NeedleworkHtmlReporter implements Reporter {
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
     const history = location ? runHistory(checks, location, this.root, this.startedAt) : undefined;
-    // The charts end with this run, read once the trend reporter has appended it: the rest of the page's data is
-    // built meanwhile.
-    const charted = history?.charted();
+    // The charts end with this run, read once the trend reporter has appended it: the rest of the page is built and
+    // written meanwhile, the charts last.
+    const charted = history?.charted().then(chartedTrend);
+    // A write that fails before the charts' turn still leaves charts that failed handled (the write says why).
+    charted?.catch(() => undefined);
     const gate = await history?.gate();
     const data = buildHtmlData({
       checks,
@@ -88,9 +90,8 @@ export class NeedleworkHtmlReporter implements Reporter {
       title: this.options.title,
       ...(gate && { gate: gateText(gate) }),
     });
-    chartTrend(data, await charted);
     const path = resolve(this.root, this.options.outputFile);
-    if (await writeReportFile(path, htmlPageChunks(data)))
+    if (await writeReportFile(path, htmlPageChunks(data, charted)))
       process.stdout.write(`needlework: HTML report written to ${displayPath(path)}\n`);
   }
 }

@@ -37,7 +37,7 @@ async function open(viewport: { width: number; height: number }): Promise<Page> 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'needlework-html-layout-'));
   data = await realisticData(root);
-  await writeFile(join(root, 'report.html'), renderHtmlPage(data));
+  await writeFile(join(root, 'report.html'), await renderHtmlPage(data));
   if (!hasChromium) return;
   browser = await launchChromium();
   laptop = await open(LAPTOP);

@@ -296,6 +296,6 @@ export async function realisticData(root: string, extra: Partial<HtmlDataInput> 
 /** Writes the realistic report as `<root>/report.html` and returns its path. */
 export async function writeRealisticReport(root: string): Promise<string> {
   const file = join(root, 'report.html');
-  await writeFile(file, renderHtmlPage(await realisticData(root)));
+  await writeFile(file, await renderHtmlPage(await realisticData(root)));
   return file;
 }

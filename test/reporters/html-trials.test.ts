@@ -56,7 +56,7 @@ describe('the HTML report of repeated trials', () => {
     const browser = await launchChromium();
     try {
       const file = join(dir, 'report.html');
-      await writeFile(file, renderHtmlPage(data));
+      await writeFile(file, await renderHtmlPage(data));
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

@@ -502,7 +502,7 @@ describe('the HTML report in Chromium', () => {
       title: 'needlework report',
     });
     const file = join(root, 'out/screenshot.html');
-    await writeFile(file, renderHtmlPage(data));
+    await writeFile(file, await renderHtmlPage(data));
     const shot = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
     await shot.goto(pathToFileURL(file).href);
     await shot.waitForSelector('body[data-ready="true"]');

@@ -118,7 +118,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     tests,
     workups,
   };
-  chartTrend(data, input.trend ?? (input.history && trendOverview(input.history.runs)));
+  Object.assign(data, chartedTrend(input.trend ?? (input.history && trendOverview(input.history.runs))));
   if (input.gate) data.gate = input.gate;
   const repeated = htmlTrials(input.checks);
   if (repeated) {
@@ -130,11 +130,11 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
 }
 
 /**
- * Adds the charts of `overview` (the last runs and their metric means) to a report's data, when it has any runs: the
- * HTML reporter builds the rest of the page's data while the trend reporter appends the run the charts end with.
+ * The charts of `overview` (the last runs and their metric means) as a report's data has them, when it has any runs:
+ * the HTML reporter writes the rest of the page while the trend reporter appends the run the charts end with.
  */
-export function chartTrend(data: HtmlReportData, overview: TrendTableData | undefined): void {
-  if (overview && overview.runs.length > 0) data.trend = htmlTrend(overview);
+export function chartedTrend(overview: TrendTableData | undefined): Pick<HtmlReportData, 'trend'> {
+  return overview && overview.runs.length > 0 ? { trend: htmlTrend(overview) } : {};
 }
 
 /**

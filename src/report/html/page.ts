@@ -47,17 +47,22 @@ export function contentSecurityPolicy(): string {
 }
 
 /** The whole report: one file with its style, script and data inline, which works offline from `file://`. */
-export function renderHtmlPage(data: HtmlReportData): string {
+export async function renderHtmlPage(data: HtmlReportData): Promise<string> {
   let page = '';
-  for (const chunk of htmlPageChunks(data)) page += chunk;
+  for await (const chunk of htmlPageChunks(data)) page += chunk;
   return page;
 }
 
 /**
  * `renderHtmlPage` in pieces, the data's lists (checks, tests, workups) an item at a time: the reporter writes them as
- * they come, so the page (34 MB at 10,000 workups) is never held whole, nor its data as one JSON string.
+ * they come, so the page (34 MB at 10,000 workups) is never held whole, nor its data as one JSON string. The fields of
+ * `later` (the charts, which end with a run the store is still appending) are the data's last, awaited once every
+ * other field is written.
  */
-export function* htmlPageChunks(data: HtmlReportData): Generator<string> {
+export async function* htmlPageChunks(
+  data: HtmlReportData,
+  later?: Promise<Partial<HtmlReportData>>,
+): AsyncGenerator<string> {
   yield `<!doctype html>
 <html lang="en">
 <head>
@@ -87,7 +92,7 @@ export function* htmlPageChunks(data: HtmlReportData): Generator<string> {
 </main>
 <noscript><p>This report needs JavaScript to show its results.</p></noscript>
 <script type="application/json" id="needlework-data">`;
-  yield* embedJsonChunks(data);
+  yield* embedJsonChunks(data, later);
   yield `</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
@@ -95,26 +100,33 @@ export function* htmlPageChunks(data: HtmlReportData): Generator<string> {
 `;
 }
 
-/** `embedJson` of an object in pieces: each array-valued property an item at a time, the rest as one piece each. */
-function* embedJsonChunks(value: object): Generator<string> {
+/**
+ * `embedJson` of an object in pieces: each array-valued property an item at a time, the rest as one piece each; then
+ * the properties of `later` (none of which `value` has), once it resolves.
+ */
+async function* embedJsonChunks(value: object, later?: Promise<object>): AsyncGenerator<string> {
   let separator = '{';
-  for (const [key, item] of Object.entries(value)) {
-    // What JSON.stringify leaves out of an object.
-    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    yield `${separator}${JSON.stringify(key)}:`;
-    separator = ',';
-    if (!Array.isArray(item)) {
-      yield embedJson(item);
-      continue;
+  function* properties(object: object): Generator<string> {
+    for (const [key, item] of Object.entries(object)) {
+      // What JSON.stringify leaves out of an object.
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+      yield `${separator}${JSON.stringify(key)}:`;
+      separator = ',';
+      if (!Array.isArray(item)) {
+        yield embedJson(item);
+        continue;
+      }
+      let open = '[';
+      for (const element of item) {
+        // An array's holes and unserialisable items are null to JSON.stringify.
+        const json = JSON.stringify(element) as string | undefined;
+        yield `${open}${json === undefined ? 'null' : scriptSafe(json)}`;
+        open = ',';
+      }
+      yield open === '[' ? '[]' : ']';
     }
-    let open = '[';
-    for (const element of item) {
-      // An array's holes and unserialisable items are null to JSON.stringify.
-      const json = JSON.stringify(element) as string | undefined;
-      yield `${open}${json === undefined ? 'null' : scriptSafe(json)}`;
-      open = ',';
-    }
-    yield open === '[' ? '[]' : ']';
   }
+  yield* properties(value);
+  if (later) yield* properties(await later);
   yield separator === '{' ? '{}' : '}';
 }
