@@ -5,6 +5,7 @@ import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData, chartedTrend } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
+import { trendWriteBegun } from '../src/report/trend/pending.js';
 import { gateText, runHistory } from '../src/report/trend/run-gate.js';
 import {
   type LoadedWorkup,
@@ -75,6 +76,7 @@ export class NeedleworkHtmlReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
     const history = location ? runHistory(checks, location, this.root, this.startedAt) : undefined;

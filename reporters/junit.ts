@@ -4,6 +4,7 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { displayPath, projectPath } from '../src/report/display-path.js';
 import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
+import { trendWriteBegun } from '../src/report/trend/pending.js';
 import { gateText, runHistory } from '../src/report/trend/run-gate.js';
 import { historyLocation } from '../src/store/open.js';
 
@@ -65,6 +66,7 @@ export class NeedleworkJUnitReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.store, this.root);
     // The gate, computed from the baseline the store's thread reads meanwhile, is the file's last suite: every other

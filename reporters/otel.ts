@@ -4,6 +4,7 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { displayPath } from '../src/report/display-path.js';
 import { type EvaluatedSpan, evaluatedSpan, evaluationLogsJson } from '../src/report/otel/events.js';
+import { trendWriteBegun } from '../src/report/trend/pending.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
@@ -58,6 +59,7 @@ export class NeedleworkOtelReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
     const spans = new Map<string, EvaluatedSpan | undefined>();
     for (const [path, loaded] of await this.workups.forChecks(checks)) {

@@ -10,6 +10,7 @@ import {
   formatAnnotation,
 } from '../src/report/summary/annotations.js';
 import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
+import { trendWriteBegun } from '../src/report/trend/pending.js';
 import { runHistory } from '../src/report/trend/run-gate.js';
 import { historyLocation } from '../src/store/open.js';
 
@@ -82,6 +83,7 @@ export class NeedleworkSummaryReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const { summaryFile, annotations } = this.options;
     if (!summaryFile && !annotations) return;
+    await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
     if (annotations) {
       const sources = await this.sources(checks);

@@ -127,7 +127,12 @@ export class NeedleworkTrendReporter implements Reporter {
    * the append after the last test does not wait for PostgreSQL to start. A run that will not append opens nothing.
    */
   private openEarly(): void {
-    if (this.opening || this.skipReason() || process.memoryUsage.rss() >= OPEN_EARLY_BELOW_BYTES) return;
+    if (process.memoryUsage.rss() < OPEN_EARLY_BELOW_BYTES) this.open();
+  }
+
+  /** Starts opening the store and reading the run's baseline, unless begun already or the run will not append. */
+  private open(): void {
+    if (this.opening || this.skipReason()) return;
     this.opening = openStore(this.storeLocation(), this.storeOptions());
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     this.opening.catch(() => undefined);
@@ -147,6 +152,9 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    // The tests are over: a store not opened early starts in its thread now, while the run is built and the other
+    // reporters (which yield to this one first) build theirs.
+    this.open();
     const root = this.root();
     return trackTrendWrite(this.storeLocation(root), this.write(testModules, root));
   }

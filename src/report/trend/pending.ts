@@ -123,3 +123,13 @@ function after<L, T>(
     borrowers.push((lent) => read(lent).then(resolve, reject));
   });
 }
+
+/**
+ * Resolves once a trend reporter of this run listed after the caller has begun its write: Vitest calls every
+ * reporter's `onTestRunEnd` in the order of the reporters, each running until its first await, so a reporter that
+ * awaits this first lets the trend reporter start its store's work (in the store's thread) before its own building
+ * holds the main thread, and finds the write tracked.
+ */
+export async function trendWriteBegun(): Promise<void> {
+  await null;
+}

@@ -3,7 +3,7 @@ import type { RunSource } from '../../store/source.js';
 import type { CheckRecord } from '../checks.js';
 import { buildTrendRun } from './entry.js';
 import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from './gate.js';
-import { afterTrendBaseline, afterTrendWrite } from './pending.js';
+import { afterTrendBaseline, afterTrendWrite, trendWriteBegun } from './pending.js';
 import {
   type CaseRef,
   type ChangeStatus,
@@ -83,7 +83,7 @@ function readHistory(
   let charted: Promise<TrendTableData | undefined> | undefined;
   return {
     gate: () => {
-      gate ??= afterTrendReporter(() =>
+      gate ??= trendWriteBegun().then(() =>
         afterTrendBaseline(location, async (lent) => {
           const baseline = lent ? lent.baseline : (await readOwn()).baseline;
           // The run the trend reporter built is this run, when it was built from these checks.
@@ -94,7 +94,7 @@ function readHistory(
       return gate;
     },
     charted: () => {
-      charted ??= afterTrendReporter(() =>
+      charted ??= trendWriteBegun().then(() =>
         afterTrendWrite(location, async (lent) =>
           lent ? lent.store.overview(CHARTED_RUNS).catch(() => undefined) : (await readOwn()).charted,
         ),
@@ -102,15 +102,6 @@ function readHistory(
       return charted;
     },
   };
-}
-
-/**
- * Runs `read` after a trend reporter of this run has begun its write (Vitest starts every `onTestRunEnd` at once, in
- * the order of the reporters, so one listed after the reader begins a turn later).
- */
-async function afterTrendReporter<T>(read: () => Promise<T>): Promise<T> {
-  await null;
-  return read();
 }
 
 /** The baseline and the charted runs, read from the store or trend.json at `location` (opened and closed here). */
