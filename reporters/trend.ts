@@ -239,8 +239,11 @@ export class NeedleworkTrendReporter implements Reporter {
         opening ?? openStore(location, this.storeOptions()),
         async (store) => {
           const baseline = await (early ?? baselineOf(store, this.startedAt)).catch(() => undefined);
+          // The append is sent to the store's thread first: the gate the reports compute from the baseline then runs
+          // on this thread while that one appends.
+          const appended = store.append(run);
           lendTrendBaseline(location, { run, checks, baseline });
-          await store.append(run);
+          await appended;
           const dropped = await store.prune(retentionPolicy(this.retention()));
           // The reports of this run read the history through this open store rather than open it again.
           await lendTrendStore(location, { store, run, checks });

@@ -3,12 +3,16 @@ import type { SqlClient, SqlEngine } from './sql.js';
 /**
  * Each spec x criterion metric's mean over the workups of the runs `where` selects (a boolean counted as 1 or 0,
  * as `metricMeans` counts it), kept per run so that the trend table and the charts of the last 20 runs read a few
- * hundred rows instead of 200,000 checks. Written with each append, and for every run by migration 2.
+ * hundred rows instead of 200,000 checks. Written with each append, and for every run by migration 2. `from` is
+ * the checks' table, or the rows an append's statement has just inserted into it.
  */
-export const RUN_METRICS = (where: string): string => `INSERT INTO needlework_run_metrics
+export const RUN_METRICS = (
+  where: string,
+  from = 'needlework_checks',
+): string => `INSERT INTO needlework_run_metrics
 SELECT run, spec, criterion, min(metric), min(unit), coalesce(bool_or(comparator = '<='), false),
   avg(coalesce(value, CASE WHEN value_boolean THEN 1 WHEN NOT value_boolean THEN 0 END))
-FROM needlework_checks WHERE ${where} GROUP BY run, spec, criterion`;
+FROM ${from} WHERE ${where} GROUP BY run, spec, criterion`;
 
 /**
  * The store's schema, one migration per version, oldest first; both engines run the same SQL. A migration is never

@@ -1,11 +1,12 @@
 import { trendTrials } from '../report/trend/entry.js';
 import { scopeKey } from '../report/trend/scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../report/trend/types.js';
+import { RUN_METRICS } from './migrations.js';
 
 /** A run without its checks: what lists of runs and the trend table need. */
 export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
 
-/** The columns of `needlework_runs` for a run, in the order `INSERT_RUN` names them. */
+/** The columns of `needlework_runs` for a run, `INSERT_RUN`'s `$1`-`$16`. */
 export function runParams(run: TrendRun): unknown[] {
   const s = run.summary;
   return [
@@ -28,25 +29,36 @@ export function runParams(run: TrendRun): unknown[] {
   ];
 }
 
-export const INSERT_RUN = `INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key,
-  model, agent_version, checks, passed, failed, not_applicable, skipped)
-VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16)
-RETURNING seq::integer AS seq`;
-
 /**
- * Every check of a run in one statement: each column is one array parameter, `unnest` turns them back into rows,
- * and the order of the run's checks is kept as `ord`. One round trip for 10,000 checks, on either engine.
+ * A run, every check of it and its metric means in one statement, so in one transaction and, on the embedded engine,
+ * one message to the store's thread and back (a transaction of four statements was five round trips, each waiting
+ * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$16` (`runParams`); each check
+ * column is one array parameter, `$17`-`$32` (`checkParams`), which `unnest` turns back into rows, the order of the
+ * run's checks kept as `ord`; the means are taken over the rows the statement inserted (`RETURNING`), which the
+ * statement itself cannot read back from the table. Resolves the run's `seq`.
  */
-export const INSERT_CHECKS = `INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label,
-  criterion, metric, value, value_boolean, unit, threshold, comparator, verdict, state, reason)
-SELECT $1, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number, t.trial_label, t.criterion, t.metric,
-  t.value, t.value_boolean, t.unit, t.threshold, t.comparator, t.verdict, t.state, t.reason
-FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[], $9::text[],
-  $10::float8[], $11::boolean[], $12::text[], $13::float8[], $14::text[], $15::text[], $16::text[], $17::text[])
-  WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
-  value_boolean, unit, threshold, comparator, verdict, state, reason, ord)`;
+export const INSERT_RUN = `WITH new_run AS (
+  INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
+    agent_version, checks, passed, failed, not_applicable, skipped)
+  VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16)
+  RETURNING seq
+), new_checks AS (
+  INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label, criterion, metric,
+    value, value_boolean, unit, threshold, comparator, verdict, state, reason)
+  SELECT new_run.seq, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number, t.trial_label, t.criterion,
+    t.metric, t.value, t.value_boolean, t.unit, t.threshold, t.comparator, t.verdict, t.state, t.reason
+  FROM new_run, unnest($17::text[], $18::text[], $19::text[], $20::text[], $21::float8[], $22::text[], $23::text[],
+    $24::text[], $25::float8[], $26::boolean[], $27::text[], $28::float8[], $29::text[], $30::text[], $31::text[],
+    $32::text[])
+    WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
+    value_boolean, unit, threshold, comparator, verdict, state, reason, ord)
+  RETURNING run, spec, criterion, metric, unit, comparator, value, value_boolean
+), new_metrics AS (
+  ${RUN_METRICS('TRUE', 'new_checks')}
+)
+SELECT seq::integer AS seq FROM new_run`;
 
-/** The array parameters of `INSERT_CHECKS` (after the run's `seq`). */
+/** The array parameters of `INSERT_RUN`'s checks (`$17`-`$32`). */
 export function checkParams(checks: readonly TrendCheck[]): unknown[][] {
   const columns: unknown[][] = Array.from({ length: 16 }, () => new Array(checks.length));
   checks.forEach((c, i) => {

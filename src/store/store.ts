@@ -1,12 +1,10 @@
 import type { MetricSeries } from '../report/trend/table.js';
 import type { TrendRun } from '../report/trend/types.js';
-import { RUN_METRICS } from './migrations.js';
 import {
   CHECK_COLUMNS,
   type CheckRow,
   checkParams,
   fullRun,
-  INSERT_CHECKS,
   INSERT_RUN,
   RUN_COLUMNS,
   type RunRow,
@@ -31,9 +29,9 @@ export class Store implements RunSource {
     readonly name: string,
   ) {}
 
-  /** Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half. */
+  /** Adds a run and its checks in one statement: a crash mid-append leaves the store without that run, never half. */
   async append(run: TrendRun): Promise<void> {
-    await this.engine.transaction((tx) => insertRun(tx, run));
+    await insertRun(this.engine, run);
   }
 
   /**
@@ -222,9 +220,6 @@ export class Store implements RunSource {
   }
 }
 
-async function insertRun(tx: SqlClient, run: TrendRun): Promise<void> {
-  const [row] = await tx.query<{ seq: number }>(INSERT_RUN, runParams(run));
-  if (run.checks.length === 0) return;
-  await tx.query(INSERT_CHECKS, [row?.seq, ...checkParams(run.checks)]);
-  await tx.query(RUN_METRICS('run = $1'), [row?.seq]);
+async function insertRun(client: SqlClient, run: TrendRun): Promise<void> {
+  await client.query(INSERT_RUN, [...runParams(run), ...checkParams(run.checks)]);
 }
