@@ -4,7 +4,8 @@
 // every run the completed runs appended (a killed run may be lost, never another), and the lock a kill left costing
 // the next append under 100 ms (an empty lock used to cost 8 s): measured by taking that lock in this process.
 // Each kill waits until a temporary file appears in the reports folder (or the store's lock, for the appends), then a
-// seeded random 0-250 ms, so the kills land at different moments of the writes.
+// seeded random delay within what a normal run takes from that moment to its end (at most 250 ms), so the kills land
+// at different moments of the writes.
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -117,8 +118,36 @@ for (let i = 0; i < 21; i++) {
   if (first.code !== 0) throw new Error(`a seeding run failed:\n${first.stderr}`);
 }
 
-/** 30 kills, each when `ready()` first holds (then a random 0-250 ms), each followed by a normal run. */
+/**
+ * How long a normal run goes on once `ready()` first holds (the median of 3 runs): the kills' random delay is drawn
+ * within it, so that they land inside the writes however fast the writes have become.
+ */
+async function window(ready) {
+  const spans = [];
+  for (let r = 0; r < 3; r++) {
+    const child = start();
+    let ended = false;
+    const exited = new Promise((done) => child.on('exit', () => done()));
+    exited.then(() => {
+      ended = true;
+    });
+    let readyAt;
+    while (!ended) {
+      if (readyAt === undefined && (await ready())) readyAt = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await exited;
+    if (readyAt !== undefined) spans.push(performance.now() - readyAt);
+  }
+  return spans.sort((a, b) => a - b)[1] ?? 250;
+}
+
+/**
+ * 30 kills, each when `ready()` first holds, then a random delay up to 250 ms or 80% of the window `ready()` opens on
+ * a normal run (whichever is shorter), each followed by a normal run.
+ */
 async function killRound(ready) {
+  const span = Math.min(250, 0.8 * (await window(ready)));
   const tally = {
     hit: 0,
     malformed: 0,
@@ -141,7 +170,7 @@ async function killRound(ready) {
     });
     while (!ended) {
       if (await ready()) {
-        await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 250)));
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * span)));
         if (!ended && child.kill('SIGKILL')) tally.hit++;
         break;
       }
