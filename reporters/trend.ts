@@ -89,10 +89,8 @@ export class NeedleworkTrendReporter implements Reporter {
   private metas: ReturnType<typeof metaLoader> | undefined;
   /** The spec modules of this run not yet collected. */
   private uncollected = 0;
-  /** The store opened while the last tests ran (`OPEN_EARLY_BELOW_BYTES`), for this run's append. */
-  private opening: Promise<Store> | undefined;
-  /** The baseline of this run, read from the store opened early as soon as it opened. */
-  private baseline: Promise<TrendRun | undefined> | undefined;
+  /** The store opened while the tests ran (`OPEN_EARLY_BELOW_BYTES`), for this run's append. */
+  private opened: Opened | undefined;
   /** When this run started: its baseline is the latest run that ended before. */
   private startedAt = new Date();
 
@@ -127,18 +125,19 @@ export class NeedleworkTrendReporter implements Reporter {
    * the append after the last test does not wait for PostgreSQL to start. A run that will not append opens nothing.
    */
   private openEarly(): void {
-    if (process.memoryUsage.rss() < OPEN_EARLY_BELOW_BYTES) this.open();
+    if (this.opened || this.skipReason() || process.memoryUsage.rss() >= OPEN_EARLY_BELOW_BYTES) return;
+    this.opened = this.open();
   }
 
-  /** Starts opening the store and reading the run's baseline, unless begun already or the run will not append. */
-  private open(): void {
-    if (this.opening || this.skipReason()) return;
-    this.opening = openStore(this.storeLocation(), this.storeOptions());
+  /** Starts opening the store, and reading the run's baseline from it as soon as it is open. */
+  private open(): Opened {
+    const store = openStore(this.storeLocation(), this.storeOptions());
     // A store that cannot be opened is reported by the append, after the tests, in one line.
-    this.opening.catch(() => undefined);
-    this.baseline = this.opening.then((store) => baselineOf(store, this.startedAt));
+    store.catch(() => undefined);
+    const baseline = store.then((opened) => baselineOf(opened, this.startedAt));
     // A baseline that cannot be read means no gate, as it did when the reports read it.
-    this.baseline.catch(() => undefined);
+    baseline.catch(() => undefined);
+    return { store, baseline };
   }
 
   /** The project root: Vitest's, else the working directory. */
@@ -152,11 +151,19 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    this.appendedRun = undefined;
+    this.failure = undefined;
+    const skip = this.skipReason();
+    if (skip) {
+      process.stdout.write(`needlework: ${skip}\n`);
+      return Promise.resolve();
+    }
     // The tests are over: a store not opened early starts in its thread now, while the run is built and the other
     // reporters (which yield to this one first) build theirs.
-    this.open();
+    const opened = this.opened ?? this.open();
+    this.opened = undefined;
     const root = this.root();
-    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root));
+    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root, opened));
   }
 
   private retention(): Retention {
@@ -195,17 +202,14 @@ export class NeedleworkTrendReporter implements Reporter {
     return undefined;
   }
 
-  private async write(testModules: ReadonlyArray<TestModule>, root: string): Promise<void> {
-    const { opening, baseline } = this;
-    this.opening = undefined;
-    this.baseline = undefined;
+  private async write(testModules: ReadonlyArray<TestModule>, root: string, opened: Opened): Promise<void> {
     let handedOver = false;
     try {
-      handedOver = await this.append(testModules, root, opening, baseline);
+      handedOver = await this.append(testModules, root, opened);
     } finally {
-      // A store opened early and not used (no append, or a throw before it) is closed: its lock is released.
-      if (opening && !handedOver)
-        await opening.then(
+      // A store not handed to the append (a throw before it) is closed: its lock is released.
+      if (!handedOver)
+        await opened.store.then(
           (store) => store.close(),
           () => undefined,
         );
@@ -213,43 +217,32 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   /**
-   * Appends the run through `opening` (or a store it opens); whether `opening` was handed to the append. The run's
-   * baseline (read early with `opening`, else here before the append) is lent to the reports' gate first.
+   * Appends the run through the store `opened` opens, and whether it was handed to the append (which closes it). The
+   * run's baseline is lent to the reports' gate as soon as the append is sent.
    */
   private async append(
     testModules: ReadonlyArray<TestModule>,
     root: string,
-    opening: Promise<Store> | undefined,
-    early: Promise<TrendRun | undefined> | undefined,
+    opened: Opened,
   ): Promise<boolean> {
-    this.appendedRun = undefined;
-    this.failure = undefined;
-    const skip = this.skipReason();
-    if (skip) {
-      process.stdout.write(`needlework: ${skip}\n`);
-      return false;
-    }
     const location = this.storeLocation(root);
     const checks = collectChecks(testModules, root);
     const run = buildTrendRun(checks, await detectRevision(root), new Date(), this.scope());
     const environment = await detectEnvironment(checks, root, this.metas);
     if (environment) run.environment = environment;
     try {
-      const { kept, dropped } = await withOpenedStore(
-        opening ?? openStore(location, this.storeOptions()),
-        async (store) => {
-          const baseline = await (early ?? baselineOf(store, this.startedAt)).catch(() => undefined);
-          // The append is sent to the store's thread first: the gate the reports compute from the baseline then runs
-          // on this thread while that one appends.
-          const appended = store.append(run);
-          lendTrendBaseline(location, { run, checks, baseline });
-          await appended;
-          const dropped = await store.prune(retentionPolicy(this.retention()));
-          // The reports of this run read the history through this open store rather than open it again.
-          await lendTrendStore(location, { store, run, checks });
-          return { kept: await store.count(), dropped };
-        },
-      );
+      const { kept, dropped } = await withOpenedStore(opened.store, async (store) => {
+        const baseline = await opened.baseline.catch(() => undefined);
+        // The append is sent to the store's thread first: the gate the reports compute from the baseline then runs
+        // on this thread while that one appends.
+        const appended = store.append(run);
+        lendTrendBaseline(location, { run, checks, baseline });
+        await appended;
+        const dropped = await store.prune(retentionPolicy(this.retention()));
+        // The reports of this run read the history through this open store rather than open it again.
+        await lendTrendStore(location, { store, run, checks });
+        return { kept: await store.count(), dropped };
+      });
       this.appendedRun = run.id;
       process.stdout.write(
         `needlework: trend run ${run.id} appended to the results store ${storeName(location)} (${kept} run${kept === 1 ? '' : 's'}${dropped ? `; ${dropped} pruned` : ''})\n`,
@@ -265,6 +258,12 @@ export class NeedleworkTrendReporter implements Reporter {
     // `withOpenedStore` closed the store whatever happened.
     return true;
   }
+}
+
+/** A store being opened for a run's append, and the run's baseline read from it. */
+interface Opened {
+  store: Promise<Store>;
+  baseline: Promise<TrendRun | undefined>;
 }
 
 /** The size in bytes of a run's spec files (a file that cannot be read counts as none). */
