@@ -101,14 +101,22 @@ describe('a trend write lending the baseline it read before its append', () => {
     const slowRead = new Promise<void>((resolve) => {
       finishRead = resolve;
     });
+    let began: string | undefined;
+    let done = false;
     const gate = afterTrendBaseline('/store/e', async (given) => {
+      began = given?.baseline?.id;
       await slowRead;
       return given?.baseline?.id;
+    }).finally(() => {
+      done = true;
     });
     const charts = afterTrendWrite('/store/e', async (given) => given?.store.name);
-    // Returns while the read still runs: nothing the write does next waits for the gate.
-    expect(lendTrendBaseline('/store/e', lent)).toBeUndefined();
+    lendTrendBaseline('/store/e', lent);
+    await null;
+    // The gate read has begun with the baseline, and the write goes on to lend its store while that read still runs.
+    expect(began).toBe('baseline');
     await lendTrendStore('/store/e', store);
+    expect(done).toBe(false);
     expect(await charts).toBe('lent-store');
     finishRead();
     expect(await gate).toBe('baseline');
