@@ -193,6 +193,22 @@ const cases = [
     loadSpecs,
   ],
   [
+    // The same typo, case 7's calls an anchored list holding an alias of case 0's first call: an alias inside an
+    // anchored node (the file went to the Document until 2026-11-27: 1.5-1.7 s CPU).
+    'cases YAML, 1 MB of cases with an alias inside an anchored list, one typo',
+    'd.cases.yaml',
+    peerCases('nested-alias', ' stricter', (i) =>
+      i === 0
+        ? '[&first { name: lookup, args: { id: 0 } }]'
+        : i === 7
+          ? `&seven [*first, { name: book, args: { id: 7 } }]`
+          : i === 8
+            ? '*seven'
+            : ownCalls(i),
+    ),
+    loadSpecs,
+  ],
+  [
     // The same typo in cases whose calls are flow lists over several lines (the file went to the Document until
     // 2026-11-27: 1.1-2.5 s CPU).
     'cases YAML, 1 MB of cases with calls over several lines, one typo',

@@ -1,15 +1,16 @@
 // A lighter parse path for large YAML files: js-yaml builds only the values (the `yaml` package's Document of a
 // 5 MB cases file costs about 500 MB at its peak, its CST alone about 350 MB), and remembers where the collections
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
-// (returns undefined) on everything whose meaning it does not pin down the same way: an alias inside an anchored node
-// (the `yaml` path's alias limit, which this path applies to any other, multiplies there), aliases as keys, tags
-// other than `!!str` on a scalar, an empty block list item that a less indented item follows, directives
-// other than `%YAML 1.2`, keys that only `yaml` spells differently, and any error. The caller then takes the `yaml`
-// path, so what that path reports stays the single source of diagnostics.
+// (returns undefined) on everything whose meaning it does not pin down the same way: an alias inside the node it names
+// (the `yaml` path weighs that node whole for its alias limit, which this path applies to every other alias), aliases
+// as keys, tags other than the core scalar tags, an empty block list item that a less indented item follows,
+// directives other than `%YAML 1.2`, keys that only `yaml` spells differently, and any error. The caller then takes
+// the `yaml` path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
 import { UserError } from '../errors/index.js';
 import { LineIndex } from './position.js';
 import { EXCESSIVE_ALIASES, MAX_YAML_ALIASES } from './yaml.js';
+import { AliasInsideItsAnchor, AliasLimit, type Anchored } from './yaml-aliases.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
 import { cutShort, cutShortAt } from './yaml-lexer.js';
 import { yamlErrorsInWindows } from './yaml-window.js';
@@ -145,8 +146,8 @@ interface Frame {
   /** The collections composed in it, in order, and their shapes (matched to its keys or items when it closes). */
   inner: unknown[] | undefined;
   innerShapes: Shape[] | undefined;
-  /** The anchor it carries (`&name`), or undefined; `at` is past it, where the `yaml` composer starts the node. */
-  anchor: string | undefined;
+  /** The anchored node it is (`&name`), or undefined; `at` is past the anchor, where the `yaml` composer starts it. */
+  anchored: Anchored | undefined;
   /** It is an alias (`*name`): its value is the anchored node's, its place its own. */
   alias: boolean;
   /** It carries the tag `!!str`; `at` is past it, where the `yaml` composer starts the node. */
@@ -167,7 +168,7 @@ function blankFrame(): Frame {
     colon: Number.NaN,
     inner: undefined,
     innerShapes: undefined,
-    anchor: undefined,
+    anchored: undefined,
     alias: false,
     tagged: false,
     nullKey: false,
@@ -195,7 +196,7 @@ interface Shape {
 /**
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts (a null
  * key spelled "", as the `yaml` package spells it). Undefined when the file needs the `yaml` package: a syntax error,
- * a duplicate key, an alias inside an anchored node, an alias as a key, an anchored or tagged empty node, a tag
+ * a duplicate key, an alias inside the node it names, an alias as a key, an anchored or tagged empty node, a tag
  * other than the core scalar tags, an empty block list item that a less indented item follows (which js-yaml reads
  * into the list), a directive other than `%YAML 1.2`, a collection as a key, a flow collection or quoted scalar over
  * several lines that the `yaml` lexer cuts short (`cutShort`). With `file`, throws what `parseYaml` throws for a text
@@ -221,15 +222,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   // cases file: 171 scavenges with reuse, 209 without).
   const frames: Frame[] = [];
   let depth = 0;
-  // The anchored nodes being composed, how often each anchor (its last node) was aliased, and what each alias of it
-  // weighs. The `yaml` path's alias limit (`toJS({ maxAliasCount })`, yaml's Alias.js) counts an anchored node once
-  // and each alias of it once more, times the node's weight: the greatest weight of its items (a pair's, of its key
-  // and value), an alias inside it weighing its own count, anything else 1, so 0 for an empty collection; it refuses
-  // the document when that product passes the limit. An alias inside an anchored node is left to that path; for any
-  // other, the limit is applied here, as that path would.
-  let anchoredOpen = 0;
-  const aliases = new Map<string, number>();
-  const weights = new Map<string, number>();
+  // The `yaml` path's alias limit (`toJS({ maxAliasCount })`), applied here as that path would.
+  const limit = new AliasLimit(MAX_YAML_ALIASES);
   let lastAlias = -1;
   let overLines = false;
   const listener = (event: 'open' | 'close', state: State) => {
@@ -238,17 +232,10 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       // js-yaml opens an alias that is a list item twice, at one place: it is counted once.
       if (alias !== undefined && at !== lastAlias) {
         lastAlias = at;
-        if (anchoredOpen > 0) throw new NotFast();
-        const uses = (aliases.get(alias) ?? 0) + 1;
-        aliases.set(alias, uses);
-        if ((uses + 1) * (weights.get(alias) ?? 1) > MAX_YAML_ALIASES) {
+        if (!limit.alias(alias)) {
           if (options.file === undefined) throw new NotFast();
           throw new UserError({ file: options.file, message: EXCESSIVE_ALIASES });
         }
-      }
-      if (anchor !== undefined) {
-        anchoredOpen++;
-        aliases.set(anchor, 0);
       }
       frames[depth] ??= blankFrame();
       const frame = frames[depth]!;
@@ -259,7 +246,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       frame.colon = Number.NaN;
       frame.inner = undefined;
       frame.innerShapes = undefined;
-      frame.anchor = anchor;
+      frame.anchored = anchor === undefined ? undefined : limit.anchor(anchor);
       frame.alias = alias !== undefined;
       frame.tagged = tagged;
       frame.nullKey = false;
@@ -269,10 +256,12 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     }
     // The frame stays in the stack for the next node at its level; nothing below keeps it.
     const frame = frames[--depth]!;
-    if (frame.anchor !== undefined) {
-      anchoredOpen--;
-      weights.set(frame.anchor, aliasWeight(state.result));
-    }
+    const result = state.result as unknown;
+    const scalar = result === null || typeof result !== 'object';
+    // What weighs in the alias limit (an alias weighs as its anchored node does): a scalar, and the nulls of a list's
+    // empty items, which js-yaml may compose without a node.
+    if (!frame.alias && (scalar || (Array.isArray(result) && result.length > frame.values))) limit.leaf();
+    if (frame.anchored) limit.close(frame.anchored);
     // A flow collection or quoted scalar over several lines: js-yaml reads some the `yaml` package refuses (a line of
     // it indented no more than its block), which its lexer is asked about once the whole text is read (`cutShort`).
     // Closed on the line it was opened on: on one line (js-yaml's lines are counted without a line index).
@@ -281,18 +270,19 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       if (open === 0x5b /* [ */ || open === 0x7b /* { */ || open === 0x22 /* " */ || open === 0x27 /* ' */)
         overLines = lines().position(frame.at).line !== lines().position(state.position + shift).line;
     }
-    const result = state.result as unknown;
     const parent = depth > 0 ? frames[depth - 1] : undefined;
-    const scalar = result === null || typeof result !== 'object';
     // A scalar that a `:` follows on its line is a mapping key: js-yaml composes keys as nodes of their own.
     if (parent && scalar && isKey(state.input, state.position)) {
       // An alias as a key: its value may be a collection, which the two spell apart. An anchor or `!!str` before a
-      // key is the key's to both (the `yaml` Document starts the key past them, as `frame.at` does); a mapping that
-      // starts with that key was opened at the same place, and read them as its own.
+      // key on its line is the key's to both (the `yaml` Document starts the key past them, as `frame.at` does); a
+      // mapping that starts with that key was opened at the same place, and read them as its own. An anchor on a line
+      // of its own before a mapping is the mapping's: js-yaml opens the key past it.
       if (frame.alias) throw new NotFast();
       if (parent.at === frame.at) {
-        if (parent.anchor !== undefined) anchoredOpen--;
-        parent.anchor = undefined;
+        if (parent.anchored && frame.anchored) {
+          limit.close(parent.anchored);
+          parent.anchored = undefined;
+        }
         parent.tagged = false;
       }
       const key = result === null ? '' : String(result);
@@ -309,7 +299,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const empty = result === null && nothingRead;
     // An anchored or tagged empty node (`!!str` makes it ""): where the composer places it past its properties is not
     // pinned down here.
-    if (nothingRead && (frame.anchor !== undefined || frame.tagged)) throw new NotFast();
+    if (nothingRead && (frame.anchored || frame.tagged)) throw new NotFast();
     const lastKeys = parent?.keys !== undefined && parent.values * 3 + 3 === parent.keys.length;
     const at = !empty ? frame.at : lastKeys ? spacesAfter(text, parent!.colon + 1) : Number.NaN;
     if (!parent) rootStart = at;
@@ -379,7 +369,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
         throw new UserError(yamlErrors(places.map(duplicateKeyError), lines(), options.file));
     }
     const mark = (error as { mark?: { position?: unknown } }).mark;
-    if (error instanceof NotFast || typeof mark?.position !== 'number' || aliases.size > 0) return undefined;
+    if (error instanceof NotFast || error instanceof AliasInsideItsAnchor) return undefined;
+    if (typeof mark?.position !== 'number' || limit.seen) return undefined;
     windowAt({ at: mark.position + shift, lists: listsRead(text, frames, depth), overLines });
     return undefined;
   }
@@ -388,7 +379,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (short !== -1) {
       // A syntax error to the `yaml` package that js-yaml read through: its windows open at it as at a failure of
       // js-yaml's (nothing before it is cut short), with the lists read to it.
-      if (aliases.size === 0) windowAt({ at: short, lists: listsTo(text, root, short), overLines: false });
+      if (!limit.seen) windowAt({ at: short, lists: listsTo(text, root, short), overLines: false });
       return undefined;
     }
   }
@@ -666,22 +657,6 @@ function respellNullKey(mapping: Record<string, unknown>): void {
       enumerable: true,
       configurable: true,
     });
-}
-
-/**
- * What the `yaml` package's alias limit weighs an anchored node with no alias inside (Alias.js `getAliasCount`, from
- * its value): 1, or 0 for a list or mapping of nothing but empty lists and mappings, at any depth (a mapping's keys
- * weigh 1, so only an empty one weighs 0). Walked with a stack of its own.
- */
-function aliasWeight(value: unknown): number {
-  const stack = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object') return 1;
-    if (Array.isArray(node)) for (const item of node) stack.push(item);
-    else for (const _ in node) return 1;
-  }
-  return 0;
 }
 
 /** The end of an anchor or alias name starting at `from`: the first white space or flow indicator. */
