@@ -66,7 +66,36 @@ const floatType = new Type('tag:yaml.org,2002:float', {
   construct: (s: string) =>
     /nan$/i.test(s) ? Number.NaN : /inf$/i.test(s) ? (s[0] === '-' ? -Infinity : Infinity) : parseFloat(s),
 });
-const CORE = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
+/**
+ * What the `yaml` package makes of a tag it does not resolve (`!local`, `!!unknown`, a core scalar tag whose rule does
+ * not take the text, a scalar tag on a collection; yaml's compose-scalar.ts and compose-collection.ts): the node as
+ * if untagged, but for a scalar, which stays the text it is written as. Only a warning, which needlework does not
+ * show. js-yaml refuses such a node; these types read it as `yaml` does.
+ */
+const asWritten = (prefix: string, kind: 'scalar' | 'sequence' | 'mapping') =>
+  new Type(prefix, { kind, multi: true, construct: (data: unknown) => data });
+/** A core scalar tag written on a scalar: its rule's value where the rule takes the text, else the text. */
+const explicit = ([name, type]: [string, Type]) =>
+  new Type(`tag:yaml.org,2002:${name}`, {
+    kind: 'scalar',
+    construct: (s: string) => (type.resolve(s) ? type.construct(s) : s),
+  });
+const CORE_SCALARS: Array<[string, Type]> = [
+  ['null', nullType],
+  ['bool', boolType],
+  ['int', intType],
+  ['float', floatType],
+];
+const CORE = FAILSAFE_SCHEMA.extend({
+  implicit: CORE_SCALARS.map(([, type]) => type),
+  explicit: [
+    ...CORE_SCALARS.map(explicit),
+    ...(['scalar', 'sequence', 'mapping'] as const).flatMap((kind) => [
+      asWritten('!', kind),
+      asWritten('tag:yaml.org,2002:', kind),
+    ]),
+  ],
+});
 
 /** Thrown from the listener to stop at the first construct this path leaves to the `yaml` package. */
 class NotFast extends Error {}
@@ -570,14 +599,27 @@ function isKey(input: string, at: number): boolean {
   return c === 0x3a /* : */;
 }
 
-/** The core schema's scalar tags, which js-yaml and the `yaml` package resolve alike (see `nodeProperties`). */
-const CORE_TAGS = new Set(['!!str', '!!int', '!!float', '!!bool', '!!null']);
+/**
+ * The tags both parsers read alike with this file's CORE: the non-specific `!`, and a local (`!name`) or `!!name` tag
+ * spelled with letters, digits, `-`, `_` and `.` (so that no `%` escape or other handle can be read apart) and ended
+ * by white space (js-yaml reads a flow indicator into a tag). Not the tags the `yaml` package knows beyond the core
+ * schema (`!!binary`, `!!set`, ...), which it builds values of its own for.
+ */
+const LIGHT_TAG = /^!(?:!?[A-Za-z0-9_.-]+)?$/;
+const YAML_KNOWN_TAGS = new Set(['!!binary', '!!merge', '!!omap', '!!pairs', '!!set', '!!timestamp']);
+
+/** Whether the tag written from `at` to `end` is read alike by both parsers (see `LIGHT_TAG`). */
+function lightTag(input: string, at: number, end: number): boolean {
+  const tag = input.slice(at, end);
+  const next = input.charCodeAt(end);
+  const spaced = Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x0a || next === 0x0d;
+  return spaced && LIGHT_TAG.test(tag) && !YAML_KNOWN_TAGS.has(tag);
+}
 
 /**
  * Where the node js-yaml opens starts, as the `yaml` composer places it, and its properties: past an anchor
- * (`&name`) and a core scalar tag (`!!str`, `!!int`, ...), in either order, and the spaces, line breaks and comments
- * after each; at an alias's `*`. Throws `NotFast` at any other tag (js-yaml and the `yaml` package resolve them apart)
- * and at a property repeated.
+ * (`&name`) and a tag, in either order, and the spaces, line breaks and comments after each; at an alias's `*`.
+ * Throws `NotFast` at a tag the two parsers may read apart (see `lightTag`) and at a property repeated.
  */
 function nodeProperties(state: State): {
   at: number;
@@ -597,10 +639,11 @@ function nodeProperties(state: State): {
       const end = nameEnd(input, at + 1);
       anchor = input.slice(at + 1, end);
       at = contentStart(input, end);
-    } else if (c === 0x21 /* ! */ && !tagged && CORE_TAGS.has(input.slice(at, nameEnd(input, at)))) {
+    } else if (c === 0x21 /* ! */ && !tagged && lightTag(input, at, nameEnd(input, at))) {
       // `!!str` makes a scalar the string it is written as, and `!!int`, `!!float`, `!!bool` and `!!null` resolve it
-      // by the core schema's rule of that type, for js-yaml (this file's CORE) and the `yaml` package alike; a value
-      // the rule does not take is an error to js-yaml, and left to the `yaml` package.
+      // by the core schema's rule of that type, or leave it that string where the rule does not take it; any other
+      // tag leaves a scalar its string and a collection as it is: for js-yaml (this file's CORE) and the `yaml`
+      // package alike.
       tagged = true;
       at = contentStart(input, nameEnd(input, at));
     } else break;
