@@ -255,6 +255,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   const limit = new AliasLimit(MAX_YAML_ALIASES);
   let lastAlias = -1;
   let overLines = false;
+  // Where js-yaml read an item into a list with an empty item that the `yaml` package does not read into it.
+  let readApart: FastFailure | undefined;
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
       const { at, anchor, alias, tagged } = nodeProperties(state);
@@ -354,14 +356,21 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     // A block list with an empty item (`-` and nothing, which js-yaml may compose without a node, and which the two
     // parsers place apart): its items are not placed. js-yaml reads an item less indented after one as one more item of
     // this list (`- - x\n  -\n- y` is [[x, null, y]] to it, and [[x, null], y] to the `yaml` package): such a list is
-    // left to that package.
+    // left to that package. Where that item is no item of a list around to the `yaml` package (a syntax error there,
+    // as in a list of calls whose next call stands at its key's column), its windows read the errors, as at a failure
+    // of js-yaml's there.
     if (
       !flow &&
       !frame.alias &&
       Array.isArray(result) &&
       (frame.items?.length !== result.length || frame.items.some(Number.isNaN))
     ) {
-      if (!emptyItemsReadAlike(text, frame.at, state.position + shift)) throw new NotFast();
+      const apart = emptyItemsReadApart(text, frame.at, state.position + shift);
+      if (apart !== 'alike') {
+        if (apart !== undefined)
+          readApart = { at: apart, lists: listsRead(text, frames, depth + 1), overLines };
+        throw new NotFast();
+      }
       frame.items = undefined;
     }
     // An alias is the anchored collection itself, met again: nothing of it is placed under the alias. js-yaml opens
@@ -392,6 +401,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     value = load(text, { schema: CORE, listener } as LoadOptions);
   } catch (error) {
     if (error instanceof UserError) throw error;
+    if (readApart && !limit.seen) windowAt(readApart);
     if (options.file !== undefined && (error as { reason?: string }).reason === 'duplicated mapping key') {
       const places = duplicateKeys(text);
       if (places && !(overLines && cutShort(text)))
@@ -656,17 +666,25 @@ function nodeProperties(state: State): {
 /**
  * Whether the block list written from `from` to `to` holds an empty item (a `-` with nothing after it on its line but
  * white space or a comment) and no `-` item less indented than one right after it (past blank and comment lines),
- * which js-yaml would read into the list: then the two parsers read it alike.
+ * which js-yaml would read into the list: then the two parsers read it alike. Where such an item follows, where its
+ * `-` stands; undefined for a list with no empty item written so.
  */
-function emptyItemsReadAlike(text: string, from: number, to: number): boolean {
+function emptyItemsReadApart(text: string, from: number, to: number): number | 'alike' | undefined {
   let empty = false;
   // The column of the empty item on the line before, or -1.
   let pending = -1;
-  for (const line of text.slice(lineStartOf(text, from), to).split(/\r?\n/)) {
-    const content = line.replace(/(?:^|[ \t])#.*$/, '').trimEnd();
+  const start = lineStartOf(text, from);
+  let lineAt = start;
+  for (const line of text.slice(start, to).split(/(?<=\n)/)) {
+    const at = lineAt;
+    lineAt += line.length;
+    const content = line
+      .replace(/\r?\n$/, '')
+      .replace(/(?:^|[ \t])#.*$/, '')
+      .trimEnd();
     if (content.trim() === '') continue;
     const indent = content.length - content.trimStart().length;
-    if (pending !== -1 && /^-(?:[ \t]|$)/.test(content.trimStart()) && indent < pending) return false;
+    if (pending !== -1 && /^-(?:[ \t]|$)/.test(content.trimStart()) && indent < pending) return at + indent;
     pending = -1;
     // An item indicator that ends the line's content: `-`, `- -`.
     if (/(?:^|[ \t])-$/.test(content)) {
@@ -674,7 +692,7 @@ function emptyItemsReadAlike(text: string, from: number, to: number): boolean {
       pending = content.length - 1;
     }
   }
-  return empty;
+  return empty ? 'alike' : undefined;
 }
 
 /** The start of the line that holds `at`. */

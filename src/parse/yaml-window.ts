@@ -233,7 +233,7 @@ function cutAt(text: string, lists: readonly ReadList[], failedAt: number): Cut 
  * Where a list read at a failure is cut: at the last item that starts at or before the failure; a block list at that
  * item's line, when its first `-` and that item's stand at one column after spaces alone. A list with an empty item
  * before that one is not cut: js-yaml and the `yaml` package may read the items after it apart (see
- * `emptyItemsReadAlike`).
+ * `emptyItemsReadApart`).
  */
 function cutOf(text: string, list: ReadList, failedAt: number): Cut | undefined {
   // An empty item last is the one js-yaml failed in (it composes an empty node before it fails at `- x` in a flow list).

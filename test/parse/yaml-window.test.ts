@@ -83,6 +83,10 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     // A syntax error to the yaml package that js-yaml reads through: the windows open where its lexer cuts short.
     "a quoted scalar continued at its mapping's indentation": (t) =>
       editLine(t, lineOf(t, 'id: c602\n') + 2, (l) => l.replace('      two', '    two')),
+    // js-yaml reads an item less indented after an empty one into the empty one's list; to the yaml package it
+    // stands at its mapping's column: errors there, read in windows as at a failure of js-yaml's.
+    "an empty item, and one at its mapping's column after it": (t) =>
+      editLine(t, lineOf(t, 'line 601') + 4, (l) => l.replace('      - b', '      -\n    - b')),
     'a duplicate key in an item, among other errors': (t) =>
       editLine(
         editLine(t, lineOf(t, 'id: c700\n'), (l) => `${l}\n    id: again`),
@@ -165,6 +169,12 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     expect(windowed(tab(big.replace('    two lines"', '  two lines"')))).toBe('left to yaml');
     // A failure in the head, before the list.
     expect(windowed(big.replace('id: big', 'id: big: x'))).toBe('left to yaml');
+    // An item less indented after an empty one that is an item of the list around to the yaml package: no error
+    // there, but values js-yaml reads apart.
+    const apart = big.replace("  - - x604\n    - 'y'\n", "  - - x604\n    -\n  - 'y'\n");
+    expect(apart).not.toBe(big);
+    expect(whole(apart)).toEqual([]);
+    expect(windowed(apart)).toBe('left to yaml');
   });
 
   it('agrees with the yaml package on 30 large files with seeded errors', () => {
