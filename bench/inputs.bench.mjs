@@ -212,7 +212,7 @@ const cases = [
     // Case 7's calls a block list ending in an empty item, its next call written at the column of `calls:`: js-yaml
     // reads that call into the list, the yaml package finds errors there (the file went to the Document until
     // 2026-11-27: 1.2-1.3 s CPU).
-    'cases YAML, 1 MB of cases, an empty call and one at its key\'s column after it',
+    "cases YAML, 1 MB of cases, an empty call and one at its key's column after it",
     'd.cases.yaml',
     peerCases('empty-item', ' strict', (i) =>
       i === 7 ? '\n          - { name: lookup }\n          -\n        - { name: book }' : ownCalls(i),
