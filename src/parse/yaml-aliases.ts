@@ -33,9 +33,6 @@ export class AliasLimit {
   private readonly anchors = new Map<string, Anchored>();
   /** The anchored nodes being read, innermost last. */
   private readonly open: Anchored[] = [];
-  /** Whether an anchor or an alias was read. */
-  seen = false;
-
   constructor(private readonly max: number) {}
 
   /** An anchored node opens: the node its anchor names from now on. */
@@ -43,7 +40,6 @@ export class AliasLimit {
     const node: Anchored = { count: 1, weight: 0, leaf: false, aliased: undefined, open: true };
     this.anchors.set(name, node);
     this.open.push(node);
-    this.seen = true;
     return node;
   }
 
@@ -52,7 +48,6 @@ export class AliasLimit {
    * set is js-yaml's to refuse. Throws `AliasInsideItsAnchor` for an alias inside the node it names.
    */
   alias(name: string): boolean {
-    this.seen = true;
     const target = this.anchors.get(name);
     if (!target) return true;
     if (target.open) throw new AliasInsideItsAnchor();

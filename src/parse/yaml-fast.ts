@@ -130,9 +130,9 @@ export interface FastYamlOptions {
    */
   file?: string;
   /**
-   * Told where js-yaml failed to read the text and the lists it was reading there, when what it had read held no
-   * anchor or alias: everything before the failure then reads alike to the two parsers, item by item, but for what
-   * `cutShort` finds (what `yamlErrorsInWindows` builds on). Given `file` too, a large text's syntax errors are
+   * Told where js-yaml failed to read the text and the lists it was reading there: everything before the failure
+   * reads alike to the two parsers, item by item, but for what `cutShort` finds and items cut from the anchors their
+   * aliases name (what `yamlErrorsInWindows` builds on). Given `file` too, a large text's syntax errors are
    * read that way and thrown, instead of being left to the `yaml` package's reading of the whole text.
    */
   failed?(failure: FastFailure): void;
@@ -401,7 +401,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     value = load(text, { schema: CORE, listener } as LoadOptions);
   } catch (error) {
     if (error instanceof UserError) throw error;
-    if (readApart && !limit.seen) windowAt(readApart);
+    if (readApart) windowAt(readApart);
     if (options.file !== undefined && (error as { reason?: string }).reason === 'duplicated mapping key') {
       const places = duplicateKeys(text);
       if (places && !(overLines && cutShort(text)))
@@ -409,7 +409,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     }
     const mark = (error as { mark?: { position?: unknown } }).mark;
     if (error instanceof NotFast || error instanceof AliasInsideItsAnchor) return undefined;
-    if (typeof mark?.position !== 'number' || limit.seen) return undefined;
+    if (typeof mark?.position !== 'number') return undefined;
     windowAt({ at: mark.position + shift, lists: listsRead(text, frames, depth), overLines });
     return undefined;
   }
@@ -418,7 +418,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     if (short !== -1) {
       // A syntax error to the `yaml` package that js-yaml read through: its windows open at it as at a failure of
       // js-yaml's (nothing before it is cut short), with the lists read to it.
-      if (!limit.seen) windowAt({ at: short, lists: listsTo(text, root, short), overLines: false });
+      windowAt({ at: short, lists: listsTo(text, root, short), overLines: false });
       return undefined;
     }
   }

@@ -3,8 +3,8 @@
 // 1 MB cases file took 2-3 s of CPU, where js-yaml had already read everything up to the typo in a third of that.
 //
 // What js-yaml read before it failed reads alike to the two parsers (the light path already trusts a text js-yaml
-// reads whole), item by item of a list (block or flow), so long as it held no anchor or alias (an item cut from its
-// anchor's would read apart) and nothing the `yaml` lexer cuts short (`cutShortAt`; where the lexer cuts short what
+// reads whole), item by item of a list (block or flow), so long as no alias stands where the windows start or after
+// (an item cut from the anchor its alias names would read apart) and nothing the `yaml` lexer cuts short (`cutShortAt`; where the lexer cuts short what
 // js-yaml read through, the windows open there, as at a failure). A file's problems are then what the `yaml` package
 // finds in windows: the text before the list's first item (the head), then, from the item the failure is in, the text
 // up to the first item of the list that starts REACH past the failure, as the `yaml` lexer reads it (a block list's `-`
@@ -30,6 +30,16 @@ const REACH = 16 * 1024;
 export const MAX_WINDOWS_LENGTH = 128 * 1024;
 /** How many times js-yaml reads the rest before reading stops. */
 const MAX_PASSES = 16;
+
+/**
+ * Whether an alias (`*name`) may stand at or after `from`: a `*` at the start of a line or after white space, a flow
+ * indicator or `:`, wherever it stands (in a quoted or block scalar too, which only costs the windows).
+ */
+function aliasFrom(text: string, from: number): boolean {
+  ALIAS.lastIndex = Math.max(0, from - 1);
+  return ALIAS.test(text);
+}
+const ALIAS = /(?:^|[\s[\]{},:])\*/gm;
 
 /**
  * Where a list is cut: where it starts (its `[` or first `-`), whether it is a flow list and whether it stands in one,
@@ -58,7 +68,7 @@ export function yamlErrorsInWindows(
 ): Diagnostic[] | undefined {
   if (text.length < WINDOW_FROM) return undefined;
   const cut = cutAt(text, failure.lists, failure.at);
-  if (!cut || cutShortBefore(text, cut, failure.overLines)) return undefined;
+  if (!cut || cutShortBefore(text, cut, failure.overLines) || aliasFrom(text, cut.start)) return undefined;
   const head = text.slice(0, cut.first);
   const windows: Array<{ from: number; to: number }> = [];
   let length = head.length;

@@ -159,12 +159,24 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     expect(windowed(text)).toEqual(expected);
   });
 
+  it('reads in windows a file whose anchors and aliases all stand before the item that fails', () => {
+    const tab = (t: string) => editLine(t, lineOf(t, 'id: c1195'), (l) => l.replace('  - id', '\t- id'));
+    const text = tab(big.replace('- id: case-0', '- id: &first case-0').replace('id: c1\n', 'id: *first\n'));
+    const expected = whole(text);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(windowed(text)).toEqual(expected);
+  });
+
   it('leaves to the yaml package what it cannot cut alike', () => {
     const tab = (t: string) => editLine(t, lineOf(t, 'id: c1195'), (l) => l.replace('  - id', '\t- id'));
     // A small file: read whole (tens of milliseconds).
     expect(windowed(tab(casesFile(1196)).slice(-20_000))).toBe('left to yaml');
-    // An anchor before the failure: an item cut from its anchor's would read apart.
-    expect(windowed(tab(big.replace('- id: case-0', '- id: &first case-0')))).toBe('left to yaml');
+    // An alias after the start of the windows: an item cut from the anchor it names would read apart.
+    const anchored = tab(big.replace('- id: case-0', '- id: &first case-0'));
+    expect(windowed(anchored.replace('id: c1197', 'id: *first'))).toBe('left to yaml');
+    const inFailing = anchored.replace(/(line 1195\n(?:.*\n){2}.*)- a\n/, '$1- *first\n');
+    expect(inFailing).not.toBe(anchored);
+    expect(windowed(inFailing)).toBe('left to yaml');
     // A quoted scalar the yaml lexer cuts short before the failure: an error js-yaml does not see.
     expect(windowed(tab(big.replace('    two lines"', '  two lines"')))).toBe('left to yaml');
     // A failure in the head, before the list.
@@ -177,13 +189,19 @@ describe('a large YAML file with syntax errors is read in windows around them', 
     expect(windowed(apart)).toBe('left to yaml');
   });
 
-  it('agrees with the yaml package on 30 large files with seeded errors', () => {
-    const int = seededInts(27);
+  it.each([
+    ['', 27],
+    // An anchor in the first item and its alias in the second: errors after them are read in windows.
+    [' whose first items hold an anchor and its alias', 28],
+  ])('agrees with the yaml package on 30 large files%s with seeded errors', (kind, seed) => {
+    const anchored = (t: string) =>
+      kind ? t.replace('- id: case-0', '- id: &first case-0').replace('id: c1\n', 'id: *first\n') : t;
+    const int = seededInts(seed);
     const MARKS = ['\t', ']', '}', ': ', '\n- ', '"', "'", '[', '{', ' |\n', '? ', ' #', '\n---\n', 'x'];
     let read = 0;
     let noted = 0;
     for (let k = 0; k < 30; k++) {
-      let text = casesFile(1400 + int(700), int(2) * 2, int(2) ? 'tail: 1\n' : '');
+      let text = anchored(casesFile(1400 + int(700), int(2) * 2, int(2) ? 'tail: 1\n' : ''));
       for (let edits = 1 + int(3); edits > 0; edits--) {
         const at = int(text.length);
         text =
