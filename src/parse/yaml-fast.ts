@@ -3,7 +3,7 @@
 // near the root start. It resolves scalars exactly as the `yaml` package's YAML 1.2 core schema does, and gives up
 // (returns undefined) on everything whose meaning it does not pin down the same way: an alias inside the node it names
 // (the `yaml` path weighs that node whole for its alias limit, which this path applies to every other alias), aliases
-// as keys, tags other than the core scalar tags, an empty block list item that a less indented item follows,
+// as keys, tags the two parsers read apart, an empty block list item that a less indented item follows,
 // directives other than `%YAML 1.2`, keys that only `yaml` spells differently, and any error. The caller then takes
 // the `yaml` path, so what that path reports stays the single source of diagnostics.
 import { FAILSAFE_SCHEMA, type LoadOptions, load, type State, Type } from 'js-yaml';
@@ -179,7 +179,7 @@ interface Frame {
   anchored: Anchored | undefined;
   /** It is an alias (`*name`): its value is the anchored node's, its place its own. */
   alias: boolean;
-  /** It carries the tag `!!str`; `at` is past it, where the `yaml` composer starts the node. */
+  /** It carries a tag; `at` is past it, where the `yaml` composer starts the node. */
   tagged: boolean;
   /** A key of the mapping it may turn out to be is null, which js-yaml spells "null" and the `yaml` package "". */
   nullKey: boolean;
@@ -226,9 +226,9 @@ interface Shape {
  * Parses one YAML document's values with js-yaml, recording where every node and every mapping key starts (a null
  * key spelled "", as the `yaml` package spells it). Undefined when the file needs the `yaml` package: a syntax error,
  * a duplicate key, an alias inside the node it names, an alias as a key, an anchored or tagged empty node, a tag
- * other than the core scalar tags, an empty block list item that a less indented item follows (which js-yaml reads
- * into the list), a directive other than `%YAML 1.2`, a collection as a key, a flow collection or quoted scalar over
- * several lines that the `yaml` lexer cuts short (`cutShort`). With `file`, throws what `parseYaml` throws for a text
+ * the two parsers read apart (see `lightTag`), an empty block list item that a less indented item follows (which
+ * js-yaml reads into the list), a directive other than `%YAML 1.2`, a collection as a key, a flow collection or quoted
+ * scalar over several lines that the `yaml` lexer cuts short (`cutShort`). With `file`, throws what `parseYaml` throws for a text
  * whose only problems are duplicate keys, where this path can place them, or aliases past the alias limit, or (for a
  * large text) syntax errors, read in windows around them (`yamlErrorsInWindows`).
  */
@@ -408,8 +408,12 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
         throw new UserError(yamlErrors(places.map(duplicateKeyError), lines(), options.file));
     }
     const mark = (error as { mark?: { position?: unknown } }).mark;
-    if (error instanceof NotFast || error instanceof AliasInsideItsAnchor) return undefined;
-    if (typeof mark?.position !== 'number') return undefined;
+    if (
+      error instanceof NotFast ||
+      error instanceof AliasInsideItsAnchor ||
+      typeof mark?.position !== 'number'
+    )
+      return undefined;
     windowAt({ at: mark.position + shift, lists: listsRead(text, frames, depth), overLines });
     return undefined;
   }
