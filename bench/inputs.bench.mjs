@@ -204,6 +204,29 @@ const cases = [
     ),
     loadSpecs,
   ],
+  // Valid constructs js-yaml reads apart from the yaml package in one case: read around that case since the evening
+  // of 2026-11-27 (src/parse/yaml-item-window.ts), each went to the Document before (1.4-1.9 s CPU).
+  [
+    'cases YAML, 1 MB of cases, a collection as a key in one',
+    'd.cases.yaml',
+    peerCases('collection-key', ' strict', (i) => (i === 7 ? '{ [a, b]: c }' : ownCalls(i))),
+    loadSpecs,
+  ],
+  [
+    'cases YAML, 1 MB of cases, a verbatim tag and a !!binary in one',
+    'd.cases.yaml',
+    peerCases('verbatim', ' strict', (i) =>
+      i === 7 ? '!<tag:yaml.org,2002:seq> [{ name: lookup, args: { key: !!binary aGVsbG8= } }]' : ownCalls(i),
+    ),
+    loadSpecs,
+  ],
+  [
+    // A list of calls whose empty item an item less indented follows, one the yaml package reads into the list around.
+    'cases YAML, 1 MB of cases, a nested list with an empty item in one',
+    'd.cases.yaml',
+    peerCases('apart', ' strict').replace('  - id: case-7\n', '  - - x\n    -\n  - id: case-7\n'),
+    loadSpecs,
+  ],
   [
     // The same typo, case 7's calls an anchored list holding an alias of case 0's first call: an alias inside an
     // anchored node (the file went to the Document until 2026-11-27: 1.5-1.7 s CPU).

@@ -18,6 +18,12 @@ export function locate(
   path: readonly string[],
   key?: string,
 ): Place | undefined {
+  const offset = locateOffset(doc, path, key);
+  return offset === undefined ? undefined : place(lines, offset);
+}
+
+/** Where `locate` places a data path, as an offset in the document's text. */
+export function locateOffset(doc: Document, path: readonly string[], key?: string): number | undefined {
   const { isMap, isNode } = yamlPackage();
   let node: Node | undefined = isNode(doc.contents) ? doc.contents : undefined;
   for (const segment of path) {
@@ -27,9 +33,22 @@ export function locate(
   }
   if (key !== undefined && isMap(node)) {
     const pair = pairsOf(node).get(key);
-    if (pair && isNode(pair.key) && pair.key.range) return place(lines, pair.key.range[0]);
+    if (pair && isNode(pair.key) && pair.key.range) return pair.key.range[0];
   }
-  return node?.range ? place(lines, node.range[0]) : undefined;
+  return node?.range?.[0];
+}
+
+/** Where `key` of the mapping at exactly `path` starts, as an offset in the document's text; undefined if none. */
+export function keyOffset(doc: Document, path: readonly string[], key: string): number | undefined {
+  const { isMap, isNode } = yamlPackage();
+  let node: Node | undefined = isNode(doc.contents) ? doc.contents : undefined;
+  for (const segment of path) {
+    node = childOf(node, segment);
+    if (!node) return undefined;
+  }
+  if (!isMap(node)) return undefined;
+  const pair = pairsOf(node).get(key);
+  return pair && isNode(pair.key) ? pair.key.range?.[0] : undefined;
 }
 
 /** The last few JSON texts placed, with their locators: callers that place many problems in one text scan it once. */

@@ -12,6 +12,7 @@ import { LineIndex } from './position.js';
 import { EXCESSIVE_ALIASES, MAX_YAML_ALIASES } from './yaml.js';
 import { AliasInsideItsAnchor, AliasLimit, type Anchored } from './yaml-aliases.js';
 import { DUPLICATE_KEY, yamlErrors } from './yaml-errors.js';
+import { readAroundItem } from './yaml-item-window.js';
 import { cutShort, cutShortAt } from './yaml-lexer.js';
 import { yamlErrorsInWindows } from './yaml-window.js';
 
@@ -136,7 +137,15 @@ export interface FastYamlOptions {
    * read that way and thrown, instead of being left to the `yaml` package's reading of the whole text.
    */
   failed?(failure: FastFailure): void;
+  /**
+   * How many more items of a list this reading may read around (see `readAroundItem`), where one holds a construct
+   * js-yaml reads apart: each costs a reading of the rest of the text.
+   */
+  around?: number;
 }
+
+/** How many items of a list one text may be read around before it is left to the `yaml` package. */
+const MAX_AROUND = 3;
 
 /** Where js-yaml failed to read a text, and the lists it was reading (or had just read) there. */
 export interface FastFailure {
@@ -257,8 +266,12 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   let overLines = false;
   // Where js-yaml read an item into a list with an empty item that the `yaml` package does not read into it.
   let readApart: FastFailure | undefined;
+  // Where the node being opened or closed starts (past its properties, once read): where a construct left to the
+  // `yaml` package stands.
+  let nodeAt = 0;
   const listener = (event: 'open' | 'close', state: State) => {
     if (event === 'open') {
+      nodeAt = state.position + shift;
       const { at, anchor, alias, tagged } = nodeProperties(state);
       // js-yaml opens an alias that is a list item twice, at one place: it is counted once.
       if (alias !== undefined && at !== lastAlias) {
@@ -287,6 +300,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     }
     // The frame stays in the stack for the next node at its level; nothing below keeps it.
     const frame = frames[--depth]!;
+    nodeAt = frame.at;
     const result = state.result as unknown;
     const scalar = result === null || typeof result !== 'object';
     // What weighs in the alias limit (an alias weighs as its anchored node does): a scalar, and the nulls of a list's
@@ -407,6 +421,12 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       if (places && !(overLines && cutShort(text)))
         throw new UserError(yamlErrors(places.map(duplicateKeyError), lines(), options.file));
     }
+    const around = options.around ?? MAX_AROUND;
+    // A construct js-yaml reads apart, in an item of a list: the rest read here, that item by the `yaml` package.
+    if (error instanceof NotFast && around > 0)
+      return readAroundItem(text, nodeAt, listsRead(text, frames, depth), (rest) =>
+        loadYamlFast(rest, { around: around - 1 }),
+      );
     const mark = (error as { mark?: { position?: unknown } }).mark;
     if (
       error instanceof NotFast ||

@@ -35,7 +35,7 @@ const MAX_PASSES = 16;
  * Whether an alias (`*name`) may stand at or after `from`: a `*` at the start of a line or after white space, a flow
  * indicator or `:`, wherever it stands (in a quoted or block scalar too, which only costs the windows).
  */
-function aliasFrom(text: string, from: number): boolean {
+export function aliasFrom(text: string, from: number): boolean {
   ALIAS.lastIndex = Math.max(0, from - 1);
   return ALIAS.test(text);
 }
@@ -230,7 +230,7 @@ function nonSpace(text: string, at: number): number {
 }
 
 /** The cut of the list read at a failure that leaves the most text out of the window, if any can be cut. */
-function cutAt(text: string, lists: readonly ReadList[], failedAt: number): Cut | undefined {
+export function cutAt(text: string, lists: readonly ReadList[], failedAt: number): Cut | undefined {
   let best: Cut | undefined;
   for (const list of lists) {
     const cut = cutOf(text, list, failedAt);
@@ -335,7 +335,7 @@ function cutShortBefore(text: string, cut: Cut, overLines: boolean): boolean {
  * the head and then the text from `start` (see `blockItemLine`, `flowItemAfter`); or the text's length when there is
  * none, or none within `MAX_WINDOWS_LENGTH` of `from` (lexing on would cost as much as reading the rest).
  */
-function itemFrom(head: string, text: string, start: number, from: number, list: Cut): number {
+export function itemFrom(head: string, text: string, start: number, from: number, list: Cut): number {
   // A place in what is lexed is the same in the text in the head, and `shift` on past it.
   const shift = start - head.length;
   const visit = list.flow ? flowItemAfter(text, from, list.at) : blockItemLine(text, from, list.column);

@@ -1,0 +1,169 @@
+// A valid YAML file that the light path cannot read whole because one item of a list holds a construct js-yaml reads
+// apart from the `yaml` package (a collection as a key, a quoted "null" key, a verbatim or `!!binary` tag, a list
+// whose empty item a less indented one follows...): read without the `yaml` package reading all of it, which costs
+// about a second a megabyte.
+//
+// A block list's items are read alike one by one, so long as no alias ties one to another (no alias in the file):
+// that item (with the items up to the next one the `yaml` lexer finds after the construct) is read by the `yaml`
+// package in a window, after the head (the text before the list's first item), as the syntax errors are read
+// (src/parse/yaml-window.ts); the rest of the file, without it, by the light path, which may meet the next such item
+// and read around it in turn. The window's items are spliced into the list read, and every place is the one the
+// `yaml` Document of the whole file gives: from the window's Document for a path into its items, from the light
+// path's reading of the rest for any other, moved past the window.
+import type { Document } from 'yaml';
+import { keyOffset, locateOffset } from './locate.js';
+import { LineIndex } from './position.js';
+import { MAX_YAML_ALIASES, readYaml } from './yaml.js';
+import type { FastYaml, ReadList } from './yaml-fast.js';
+import { yamlPackage } from './yaml-package.js';
+import { aliasFrom, cutAt, itemFrom, MAX_WINDOWS_LENGTH, WINDOW_FROM } from './yaml-window.js';
+
+/**
+ * A text read around the item of one of `lists` (the lists js-yaml was reading) that holds `at`, where the light path
+ * met a construct it reads apart: undefined when it cannot be (a short text, an alias anywhere, no block list to cut,
+ * a window the `yaml` package does not read without problems, a rest `readRest` does not read).
+ */
+export function readAroundItem(
+  text: string,
+  at: number,
+  lists: readonly ReadList[],
+  readRest: (rest: string) => FastYaml | undefined,
+): FastYaml | undefined {
+  if (text.length < WINDOW_FROM || aliasFrom(text, 0)) return undefined;
+  const cut = cutAt(text, lists, at);
+  if (!cut || cut.flow) return undefined;
+  const head = text.slice(0, cut.first);
+  const to = itemFrom(head, text, cut.start, at + 1, cut);
+  if (head.length + to - cut.start > MAX_WINDOWS_LENGTH) return undefined;
+  const reading = readYaml(head + text.slice(cut.start, to));
+  if (typeof reading === 'string' || 'problems' in reading) return undefined;
+  const { doc } = reading;
+  const listPath = pathOfList(doc, head.length + cut.column);
+  // The window ends with the list: what follows it in the file is the list's next item, or nothing.
+  if (!listPath || !lastAlong(doc, listPath)) return undefined;
+  let items: unknown;
+  try {
+    items = valueAt(doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), listPath);
+  } catch {
+    return undefined;
+  }
+  const rest = readRest(text.slice(0, cut.start) + text.slice(to));
+  if (!rest) return undefined;
+  const list = valueAt(rest.value, listPath);
+  // The items before the window, read by js-yaml before it met the construct.
+  const before = lists.find((l) => l.at === cut.at)?.items.filter((start) => start < cut.start).length;
+  if (!Array.isArray(items) || !Array.isArray(list) || before === undefined || before > list.length)
+    return undefined;
+  // The rest's own value stays as it was read: its places are walked along it.
+  const value = withList(rest.value, listPath, [...list.slice(0, before), ...items, ...list.slice(before)]);
+  const length = to - cut.start;
+  const inRest = (offset: number | undefined) =>
+    offset === undefined || offset < cut.start ? offset : offset + length;
+  const inWindow = (offset: number | undefined) =>
+    offset === undefined || offset < head.length ? undefined : cut.start + offset - head.length;
+  /** Where a path leads: into the window's Document, into the rest, or nowhere this reading can place. */
+  const route = (path: readonly string[]): { window: string[] } | { rest: readonly string[] } | undefined => {
+    if (!listPath.every((segment, i) => path[i] === segment)) return { rest: path };
+    const segment = path[listPath.length];
+    const i = segment !== undefined && /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
+    const after = path.slice(listPath.length + 1);
+    if (i >= before && i < before + items.length)
+      return { window: [...listPath, String(i - before), ...after] };
+    if (i >= before + items.length && i < list.length + items.length)
+      return { rest: [...listPath, String(i - items.length), ...after] };
+    if (i >= 0 && i < before) return { rest: path };
+    // The list itself, or a path that leaves it: placed at the list, which starts in the window when its first item
+    // is there.
+    return before === 0 ? { window: listPath } : { rest: path };
+  };
+  let index: LineIndex | undefined;
+  return {
+    value,
+    lines: () => {
+      index ??= new LineIndex(text);
+      return index;
+    },
+    startAt: (path, key) => {
+      const to = route(path);
+      if (!to) return undefined;
+      return 'window' in to
+        ? inWindow(locateOffset(doc, to.window, key))
+        : inRest(rest.startAt(to.rest, key));
+    },
+    keyStartAt: (path, key) => {
+      const to = route(path);
+      if (!to) return undefined;
+      return 'window' in to
+        ? inWindow(keyOffset(doc, to.window, key))
+        : inRest(rest.keyStartAt(to.rest, key));
+    },
+  };
+}
+
+/** The data path of the block list whose first `-` stands at `at` in a Document, if there is one. */
+function pathOfList(doc: Document, at: number): string[] | undefined {
+  const { isMap, isScalar, isSeq } = yamlPackage();
+  const stack: Array<{ node: unknown; path: string[] }> = [{ node: doc.contents, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (isSeq(node)) {
+      if (node.range?.[0] === at) return path;
+      node.items.forEach((item, i) => {
+        stack.push({ node: item, path: [...path, String(i)] });
+      });
+    } else if (isMap(node)) {
+      for (const pair of node.items)
+        if (isScalar(pair.key))
+          stack.push({ node: pair.value, path: [...path, String(pair.key.value ?? '')] });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `value` with the list at `path` replaced by `list`: each collection on the path copied (a mapping's keys in order,
+ * `__proto__` kept a key), the rest shared.
+ */
+function withList(value: unknown, path: readonly string[], list: unknown[]): unknown {
+  if (path.length === 0) return list;
+  const [segment, ...deeper] = path as [string, ...string[]];
+  const node = value as Record<string, unknown>;
+  const inner = withList(node[segment], deeper, list);
+  if (Array.isArray(node)) return node.map((item, i) => (String(i) === segment ? inner : item));
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(node))
+    Object.defineProperty(copy, key, {
+      value: key === segment ? inner : node[key],
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  return copy;
+}
+
+/** Whether the node at a data path is the last of each collection on the path (nothing follows it in the text). */
+function lastAlong(doc: Document, path: readonly string[]): boolean {
+  const { isMap, isScalar, isSeq } = yamlPackage();
+  let node: unknown = doc.contents;
+  for (const segment of path) {
+    if (isSeq(node)) {
+      if (Number(segment) !== node.items.length - 1) return false;
+      node = node.items.at(-1);
+    } else if (isMap(node)) {
+      const last = node.items.at(-1);
+      if (!last || !isScalar(last.key) || String(last.key.value ?? '') !== segment) return false;
+      node = last.value;
+    } else return false;
+  }
+  return true;
+}
+
+/** The value at a data path. */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let node = value;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}

@@ -1,0 +1,121 @@
+// A large valid YAML file with a construct js-yaml reads apart in an item of a list is read around that item
+// (src/parse/yaml-item-window.ts): the same value as the `yaml` Document's, and every place the light path gives the
+// one the Document gives.
+import { describe, expect, it } from 'vitest';
+import { parseYaml } from '../../src/parse/yaml.js';
+import { loadYamlFast } from '../../src/parse/yaml-fast.js';
+import { WINDOW_FROM } from '../../src/parse/yaml-window.js';
+import { seededInts } from '../helpers/seeded.js';
+import { expectDocumentPlaces } from '../helpers/yaml-places.js';
+
+/** Case `i` of a cases file, each written a little differently. */
+function item(i: number): string {
+  switch (i % 4) {
+    case 0:
+      return `  - id: case-${i}\n    expect:\n      tool_calls:\n        calls: [{ name: a, args: { id: ${i} } }, { name: b }]\n      answer:\n        equals: "R${i}."\n`;
+    case 1:
+      return `  - id: c${i}\n    note: |\n      line ${i}\n    tags:\n      - a\n      - b\n`;
+    case 2:
+      return `  # comment ${i}\n  - id: c${i}\n    text: "over\n      two lines"\n`;
+    default:
+      return `  -\n    id: c${i}\n    plain: some text\n      continued\n`;
+  }
+}
+
+/** Constructs js-yaml reads apart from the `yaml` package, each as one item of the list. */
+const APART: Record<string, (i: number) => string> = {
+  'a collection as a key': (i) => `  - id: k${i}\n    args: { [a, b]: 1, { x: ${i} }: 2 }\n`,
+  'a verbatim tag': (i) => `  - id: v${i}\n    answer: !<tag:yaml.org,2002:str> ${i}\n`,
+  'a !!binary tag': (i) => `  - id: b${i}\n    data: !!binary aGVsbG8=\n`,
+  'a !!set and a !!omap': (i) =>
+    `  - id: s${i}\n    set: !!set { a, b }\n    map: !!omap [ x: ${i}, y: 2 ]\n`,
+  'a list whose empty item a less indented one follows': (i) => `  - - x${i}\n    -\n`,
+  'a %-escaped tag': (i) => `  - id: e${i}\n    answer: !x%41 ${i}\n`,
+};
+
+/** A cases file of `n` items past `WINDOW_FROM`, with `inserts` (a construct at an item index), then `tail`. */
+function casesFile(n: number, inserts: Array<[number, string]>, tail = 'tail: 1\n'): string {
+  const items = Array.from({ length: n }, (_, i) => item(i));
+  for (const [at, text] of [...inserts].sort((a, b) => b[0] - a[0])) items.splice(at, 0, text);
+  return `id: big\ncases:\n${items.join('')}${tail}`;
+}
+
+/** The light path reads `text` to the Document's value, and places every node it places as the Document does. */
+function expectReadAsDocument(text: string): void {
+  const fast = loadYamlFast(text, { file: 'f.yaml' });
+  expect(fast, 'read around the item').toBeDefined();
+  expect(fast!.value).toEqual(parseYaml(text, 'f.yaml').value);
+  expectDocumentPlaces(text, fast!, { every: false });
+}
+
+describe('a large valid YAML file is read around an item js-yaml reads apart', () => {
+  for (const [name, make] of Object.entries(APART)) {
+    it(`${name}, in the middle: the Document's value and places`, () => {
+      const text = casesFile(1000, [[400, make(400)]]);
+      expect(text.length).toBeGreaterThan(WINDOW_FROM);
+      expectReadAsDocument(text);
+    });
+  }
+
+  it('in the first item and the last, and three in one file', () => {
+    const apart = Object.values(APART);
+    expectReadAsDocument(casesFile(1000, [[0, apart[0]!(0)]]));
+    expectReadAsDocument(casesFile(1000, [[1000, apart[1]!(1000)]], ''));
+    expectReadAsDocument(
+      casesFile(1000, [
+        [3, apart[2]!(3)],
+        [401, apart[3]!(401)],
+        [799, apart[4]!(799)],
+      ]),
+    );
+  });
+
+  it('places the list at its first item when that item is the one read around', () => {
+    const text = casesFile(1000, [[0, APART['a verbatim tag']!(0)]]);
+    const fast = loadYamlFast(text)!;
+    expect(fast.startAt(['cases'])).toBe(text.indexOf('- id: v0'));
+    expect(fast.startAt(['cases', '100000'])).toBe(text.indexOf('- id: v0'));
+  });
+
+  it('agrees with the Document on 12 files with constructs at seeded items', () => {
+    const int = seededInts(31);
+    const apart = Object.values(APART);
+    for (let k = 0; k < 12; k++) {
+      const n = 1000 + int(200);
+      const inserts: Array<[number, string]> = [];
+      for (let c = 1 + int(3); c > 0; c--) {
+        const at = int(n);
+        inserts.push([at, apart[int(apart.length)]!(at)]);
+      }
+      const text = casesFile(n, inserts);
+      try {
+        expectReadAsDocument(text);
+      } catch (error) {
+        throw new Error(`${JSON.stringify(inserts)}: ${(error as Error).message}`);
+      }
+    }
+  });
+
+  it('leaves to the yaml package what it cannot read around alike', () => {
+    const one = APART['a verbatim tag']!(400);
+    // An alias anywhere: an item read apart from the anchor it names would read otherwise.
+    const aliased = casesFile(1000, [[400, one]])
+      .replace('id: case-0', 'id: &first case-0')
+      .replace('id: c1\n', 'id: *first\n');
+    expect(loadYamlFast(aliased)).toBeUndefined();
+    // A small file: read whole (tens of milliseconds).
+    expect(loadYamlFast(casesFile(40, [[20, one]]))).toBeUndefined();
+    // A construct outside any list.
+    expect(
+      loadYamlFast(casesFile(1000, []).replace('id: big', 'id: !<tag:yaml.org,2002:str> big')),
+    ).toBeUndefined();
+    // The last item, a key after the list: the window would hold that key.
+    expect(loadYamlFast(casesFile(1000, [[1000, one]]))).toBeUndefined();
+    // More than three items to read around.
+    const four: Array<[number, string]> = [100, 200, 300, 400].map((at) => [
+      at,
+      APART['a !!binary tag']!(at),
+    ]);
+    expect(loadYamlFast(casesFile(1000, four))).toBeUndefined();
+  });
+});
