@@ -221,6 +221,12 @@ const cases = [
     loadSpecs,
   ],
   [
+    'cases YAML, 1 MB of cases, a quoted "null" key in one',
+    'd.cases.yaml',
+    peerCases('quoted-null', ' strict').replace('  - id: case-7\n', '  - id: case-7\n    "null": 1\n'),
+    loadSpecs,
+  ],
+  [
     // A list of calls whose empty item an item less indented follows, one the yaml package reads into the list around.
     'cases YAML, 1 MB of cases, a nested list with an empty item in one',
     'd.cases.yaml',

@@ -410,6 +410,11 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
     const diagnostics = yamlErrorsInWindows(text, failure, options.file, readAgain);
     if (diagnostics) throw new UserError(diagnostics);
   };
+  const around = options.around ?? MAX_AROUND;
+  const readAround = (at: number, lists: readonly ReadList[]) =>
+    around > 0
+      ? readAroundItem(text, at, lists, (rest) => loadYamlFast(rest, { around: around - 1 }))
+      : undefined;
   let value: unknown;
   try {
     value = load(text, { schema: CORE, listener } as LoadOptions);
@@ -421,12 +426,8 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       if (places && !(overLines && cutShort(text)))
         throw new UserError(yamlErrors(places.map(duplicateKeyError), lines(), options.file));
     }
-    const around = options.around ?? MAX_AROUND;
     // A construct js-yaml reads apart, in an item of a list: the rest read here, that item by the `yaml` package.
-    if (error instanceof NotFast && around > 0)
-      return readAroundItem(text, nodeAt, listsRead(text, frames, depth), (rest) =>
-        loadYamlFast(rest, { around: around - 1 }),
-      );
+    if (error instanceof NotFast) return readAround(nodeAt, listsRead(text, frames, depth));
     const mark = (error as { mark?: { position?: unknown } }).mark;
     if (
       error instanceof NotFast ||
@@ -446,8 +447,12 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
       return undefined;
     }
   }
-  // A "null" key left is one no key node was composed for, or one written as a string: left to `yaml`.
-  if (hasKey(value, 'null')) return undefined;
+  // A "null" key left is one no key node was composed for, or one written as a string: left to `yaml`, around its
+  // item where its key was recorded.
+  if (hasKey(value, 'null')) {
+    const at = keyStartAnywhere(root, 'null');
+    return at === undefined ? undefined : readAround(at, listsTo(text, root, at));
+  }
   // The shape of the collection at a data path, or undefined where the path leaves what was recorded.
   const shapeAt = (path: readonly string[]): Shape | undefined => {
     let node: unknown = value;
@@ -603,6 +608,18 @@ function shapeOf(frame: Frame, result: unknown): Shape {
   if (frame.keys && (frame.items || frame.values * 3 !== frame.keys.length))
     for (let i = 2; i < frame.keys.length; i += 3) frame.keys[i] = Number.NaN;
   return { at: frame.at, keys: frame.keys, items: undefined, children };
+}
+
+/** Where `key` of some mapping of the document is written, the first one recorded in the tree of shapes. */
+function keyStartAnywhere(root: Shape | undefined, key: string): number | undefined {
+  const stack = root ? [root] : [];
+  while (stack.length > 0) {
+    const shape = stack.pop()!;
+    const at = keyStartIn(shape, key);
+    if (at !== undefined) return at;
+    for (const child of shape.children ?? []) if (child) stack.push(child);
+  }
+  return undefined;
 }
 
 /** Where `key` of the mapping of `shape` is written, if it was recorded. */

@@ -31,6 +31,8 @@ const APART: Record<string, (i: number) => string> = {
     `  - id: s${i}\n    set: !!set { a, b }\n    map: !!omap [ x: ${i}, y: 2 ]\n`,
   'a list whose empty item a less indented one follows': (i) => `  - - x${i}\n    -\n`,
   'a %-escaped tag': (i) => `  - id: e${i}\n    answer: !x%41 ${i}\n`,
+  // Found once the whole text is read: js-yaml spells a null key "null" too.
+  'a quoted "null" key': (i) => `  - id: n${i}\n    "null": ${i}\n`,
 };
 
 /** A cases file of `n` items past `WINDOW_FROM`, with `inserts` (a construct at an item index), then `tail`. */
