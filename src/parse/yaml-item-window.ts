@@ -61,8 +61,8 @@ export function readAroundItem(
     offset === undefined || offset < cut.start ? offset : offset + length;
   const inWindow = (offset: number | undefined) =>
     offset === undefined || offset < head.length ? undefined : cut.start + offset - head.length;
-  /** Where a path leads: into the window's Document, into the rest, or nowhere this reading can place. */
-  const route = (path: readonly string[]): { window: string[] } | { rest: readonly string[] } | undefined => {
+  /** Where a path leads: into the window's Document, or into the rest. */
+  const route = (path: readonly string[]): { window: string[] } | { rest: readonly string[] } => {
     if (!listPath.every((segment, i) => path[i] === segment)) return { rest: path };
     const segment = path[listPath.length];
     const i = segment !== undefined && /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
@@ -76,6 +76,16 @@ export function readAroundItem(
     // is there.
     return before === 0 ? { window: listPath } : { rest: path };
   };
+  /** A place found in the window's Document by `inDocument`, or in the rest by `inReading`, moved into the text. */
+  const placed =
+    <K extends string | undefined>(
+      inDocument: (doc: Document, path: readonly string[], key: K) => number | undefined,
+      inReading: (path: readonly string[], key: K) => number | undefined,
+    ) =>
+    (path: readonly string[], key: K) => {
+      const to = route(path);
+      return 'window' in to ? inWindow(inDocument(doc, to.window, key)) : inRest(inReading(to.rest, key));
+    };
   let index: LineIndex | undefined;
   return {
     value,
@@ -83,20 +93,8 @@ export function readAroundItem(
       index ??= new LineIndex(text);
       return index;
     },
-    startAt: (path, key) => {
-      const to = route(path);
-      if (!to) return undefined;
-      return 'window' in to
-        ? inWindow(locateOffset(doc, to.window, key))
-        : inRest(rest.startAt(to.rest, key));
-    },
-    keyStartAt: (path, key) => {
-      const to = route(path);
-      if (!to) return undefined;
-      return 'window' in to
-        ? inWindow(keyOffset(doc, to.window, key))
-        : inRest(rest.keyStartAt(to.rest, key));
-    },
+    startAt: placed(locateOffset, rest.startAt),
+    keyStartAt: placed(keyOffset, rest.keyStartAt),
   };
 }
 
