@@ -221,6 +221,16 @@ const cases = [
     loadSpecs,
   ],
   [
+    // Eight such cases spread over the file: each read around in turn, the text between them read twice in all.
+    'cases YAML, 1 MB of cases, a verbatim tag in eight spread over it',
+    'd.cases.yaml',
+    peerCases('verbatim-8', ' strict').replace(
+      /equals: "Booked R(1|3|6|9|12|15|18|21)00\."/g,
+      'equals: !<tag:yaml.org,2002:str> R$100',
+    ),
+    loadSpecs,
+  ],
+  [
     'cases YAML, 1 MB of cases, a quoted "null" key in one',
     'd.cases.yaml',
     peerCases('quoted-null', ' strict').replace('  - id: case-7\n', '  - id: case-7\n    "null": 1\n'),

@@ -144,8 +144,11 @@ export interface FastYamlOptions {
   around?: number;
 }
 
-/** How many items of a list one text may be read around before it is left to the `yaml` package. */
-const MAX_AROUND = 3;
+/**
+ * How many items of a list one text may be read around before it is left to the `yaml` package: each costs a reading
+ * of a window by that package, and the light path's reading of the text around it (about twice the text in all).
+ */
+const MAX_AROUND = 8;
 
 /** Where js-yaml failed to read a text, and the lists it was reading (or had just read) there. */
 export interface FastFailure {
@@ -413,7 +416,7 @@ export function loadYamlFast(text: string, options: FastYamlOptions = {}): FastY
   const around = options.around ?? MAX_AROUND;
   const readAround = (at: number, lists: readonly ReadList[]) =>
     around > 0
-      ? readAroundItem(text, at, lists, (rest) => loadYamlFast(rest, { around: around - 1 }))
+      ? readAroundItem(text, at, lists, (part) => loadYamlFast(part, { around: around - 1 }))
       : undefined;
   let value: unknown;
   try {

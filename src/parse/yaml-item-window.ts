@@ -6,10 +6,11 @@
 // A block list's items are read alike one by one, so long as no alias ties one to another (no alias in the file):
 // that item (with the items up to the next one the `yaml` lexer finds after the construct) is read by the `yaml`
 // package in a window, after the head (the text before the list's first item), as the syntax errors are read
-// (src/parse/yaml-window.ts); the rest of the file, without it, by the light path, which may meet the next such item
-// and read around it in turn. The window's items are spliced into the list read, and every place is the one the
-// `yaml` Document of the whole file gives: from the window's Document for a path into its items, from the light
-// path's reading of the rest for any other, moved past the window.
+// (src/parse/yaml-window.ts); by the light path, the text before the window, and the head with the text after it,
+// each of which may hold the next such item to read around in turn. The list is the items
+// before, the window's and the items after, and every place is the one the `yaml` Document of the whole file gives:
+// from the window's Document for a path into its items, from the reading before it for an item before it, from the
+// reading after it for any other, moved past the window.
 import type { Document } from 'yaml';
 import { keyOffset, locateOffset } from './locate.js';
 import { LineIndex } from './position.js';
@@ -21,13 +22,14 @@ import { aliasFrom, cutAt, itemFrom, MAX_WINDOWS_LENGTH, WINDOW_FROM } from './y
 /**
  * A text read around the item of one of `lists` (the lists js-yaml was reading) that holds `at`, where the light path
  * met a construct it reads apart: undefined when it cannot be (a short text, an alias anywhere, no block list to cut,
- * a window the `yaml` package does not read without problems, a rest `readRest` does not read).
+ * a window the `yaml` package does not read without problems, a part `read` does not read). `read` reads the text
+ * before the window and the head with the text after it.
  */
 export function readAroundItem(
   text: string,
   at: number,
   lists: readonly ReadList[],
-  readRest: (rest: string) => FastYaml | undefined,
+  read: (part: string) => FastYaml | undefined,
 ): FastYaml | undefined {
   if (text.length < WINDOW_FROM || aliasFrom(text, 0)) return undefined;
   const cut = cutAt(text, lists, at);
@@ -47,44 +49,52 @@ export function readAroundItem(
   } catch {
     return undefined;
   }
-  const rest = readRest(text.slice(0, cut.start) + text.slice(to));
-  if (!rest) return undefined;
-  const list = valueAt(rest.value, listPath);
   // The items before the window, read by js-yaml before it met the construct.
   const before = lists.find((l) => l.at === cut.at)?.items.filter((start) => start < cut.start).length;
-  if (!Array.isArray(items) || !Array.isArray(list) || before === undefined || before > list.length)
+  if (!Array.isArray(items) || before === undefined) return undefined;
+  // The text before the window (the head and the items before, read whole once already), and the head with the text
+  // after the window (which may hold the next such item).
+  // A part the light path leaves to the `yaml` package is read by it when short (as a short file is).
+  const readPart = (part: string) =>
+    read(part) ?? (part.length < WINDOW_FROM ? documentReading(part) : undefined);
+  const prefix = before === 0 ? undefined : readPart(text.slice(0, cut.start));
+  const suffix = readPart(head + text.slice(to));
+  const first = prefix && valueAt(prefix.value, listPath);
+  const rest = suffix && valueAt(suffix.value, listPath);
+  const last = Array.isArray(rest) ? rest : rest == null && to === text.length ? [] : undefined;
+  if (!suffix || !last || (before > 0 && !(Array.isArray(first) && first.length === before)))
     return undefined;
-  // The rest's own value stays as it was read: its places are walked along it.
-  const value = withList(rest.value, listPath, [...list.slice(0, before), ...items, ...list.slice(before)]);
-  const length = to - cut.start;
-  const inRest = (offset: number | undefined) =>
-    offset === undefined || offset < cut.start ? offset : offset + length;
+  // The readings' own values stay as they were read: their places are walked along them.
+  const value = withList(suffix.value, listPath, [...((first as unknown[]) ?? []), ...items, ...last]);
+  const inSuffix = (offset: number | undefined) =>
+    offset === undefined || offset < head.length ? offset : to + offset - head.length;
   const inWindow = (offset: number | undefined) =>
     offset === undefined || offset < head.length ? undefined : cut.start + offset - head.length;
-  /** Where a path leads: into the window's Document, or into the rest. */
-  const route = (path: readonly string[]): { window: string[] } | { rest: readonly string[] } => {
-    if (!listPath.every((segment, i) => path[i] === segment)) return { rest: path };
+  /** Where a path leads: into the window's Document, the text before it, or the text after it. */
+  const route = (path: readonly string[]): Route => {
+    if (!listPath.every((segment, i) => path[i] === segment)) return { suffix: path };
     const segment = path[listPath.length];
     const i = segment !== undefined && /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
-    const after = path.slice(listPath.length + 1);
+    const deeper = path.slice(listPath.length + 1);
     if (i >= before && i < before + items.length)
-      return { window: [...listPath, String(i - before), ...after] };
-    if (i >= before + items.length && i < list.length + items.length)
-      return { rest: [...listPath, String(i - items.length), ...after] };
-    if (i >= 0 && i < before) return { rest: path };
-    // The list itself, or a path that leaves it: placed at the list, which starts in the window when its first item
-    // is there.
-    return before === 0 ? { window: listPath } : { rest: path };
+      return { window: [...listPath, String(i - before), ...deeper] };
+    if (i >= before + items.length && i < before + items.length + last.length)
+      return { suffix: [...listPath, String(i - before - items.length), ...deeper] };
+    // An item before the window, the list itself or a path that leaves it (placed at the list, which starts in the
+    // window when its first item is there).
+    return before === 0 ? { window: listPath } : { prefix: path };
   };
-  /** A place found in the window's Document by `inDocument`, or in the rest by `inReading`, moved into the text. */
+  /** A place found by `inDocument` in the window's Document, or by `inReading` in a reading, moved into the text. */
   const placed =
     <K extends string | undefined>(
       inDocument: (doc: Document, path: readonly string[], key: K) => number | undefined,
-      inReading: (path: readonly string[], key: K) => number | undefined,
+      inReading: (reading: FastYaml) => (path: readonly string[], key: K) => number | undefined,
     ) =>
     (path: readonly string[], key: K) => {
       const to = route(path);
-      return 'window' in to ? inWindow(inDocument(doc, to.window, key)) : inRest(inReading(to.rest, key));
+      if ('window' in to) return inWindow(inDocument(doc, to.window, key));
+      if ('prefix' in to) return inReading(prefix!)(to.prefix, key);
+      return inSuffix(inReading(suffix)(to.suffix, key));
     };
   let index: LineIndex | undefined;
   return {
@@ -93,10 +103,35 @@ export function readAroundItem(
       index ??= new LineIndex(text);
       return index;
     },
-    startAt: placed(locateOffset, rest.startAt),
-    keyStartAt: placed(keyOffset, rest.keyStartAt),
+    startAt: placed(locateOffset, (reading) => reading.startAt),
+    keyStartAt: placed(keyOffset, (reading) => reading.keyStartAt),
   };
 }
+
+/** A text read by the `yaml` package, placed as `locate` places it; undefined when it has problems. */
+function documentReading(text: string): FastYaml | undefined {
+  const reading = readYaml(text);
+  if (typeof reading === 'string' || 'problems' in reading) return undefined;
+  const { doc } = reading;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch {
+    return undefined;
+  }
+  let index: LineIndex | undefined;
+  return {
+    value,
+    lines: () => {
+      index ??= new LineIndex(text);
+      return index;
+    },
+    startAt: (path, key) => locateOffset(doc, path, key),
+    keyStartAt: (path, key) => keyOffset(doc, path, key),
+  };
+}
+
+type Route = { window: string[] } | { prefix: readonly string[] } | { suffix: readonly string[] };
 
 /** The data path of the block list whose first `-` stands at `at` in a Document, if there is one. */
 function pathOfList(doc: Document, at: number): string[] | undefined {

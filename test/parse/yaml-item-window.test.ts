@@ -113,11 +113,26 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
     ).toBeUndefined();
     // The last item, a key after the list: the window would hold that key.
     expect(loadYamlFast(casesFile(1000, [[1000, one]]))).toBeUndefined();
-    // More than three items to read around.
-    const four: Array<[number, string]> = [100, 200, 300, 400].map((at) => [
-      at,
-      APART['a !!binary tag']!(at),
+    // More than eight items to read around, each followed by more than a short text.
+    const nine: Array<[number, string]> = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => [
+      k * 200,
+      APART['a !!binary tag']!(k * 200),
     ]);
-    expect(loadYamlFast(casesFile(1000, four))).toBeUndefined();
+    expect(loadYamlFast(casesFile(3000, nine))).toBeUndefined();
+  });
+
+  it('reads around eight items in one file, and a short part between them as the yaml package reads it', () => {
+    const eight: Array<[number, string]> = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => [
+      k * 200,
+      APART['a !!binary tag']!(k * 200),
+    ]);
+    expectReadAsDocument(casesFile(3000, eight));
+    // A quoted "null" key (found once its part is read whole) in the short text before another such item.
+    expectReadAsDocument(
+      casesFile(1000, [
+        [133, APART['a quoted "null" key']!(133)],
+        [319, APART['a !!binary tag']!(319)],
+      ]),
+    );
   });
 });
