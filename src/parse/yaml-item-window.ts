@@ -36,66 +36,48 @@ export function readAroundItem(
   if (!cut || cut.flow) return undefined;
   const head = text.slice(0, cut.first);
   const to = itemFrom(head, text, cut.start, at + 1, cut);
-  if (head.length + to - cut.start > MAX_WINDOWS_LENGTH) return undefined;
-  const reading = readYaml(head + text.slice(cut.start, to));
-  if (typeof reading === 'string' || 'problems' in reading) return undefined;
-  const { doc } = reading;
-  const listPath = pathOfList(doc, head.length + cut.column);
+  if (head.length + to - cut.start > MAX_WINDOW) return undefined;
+  const window = documentReading(head + text.slice(cut.start, to));
+  const listPath = window && pathOfList(window.doc, head.length + cut.column);
   // The window ends with the list: what follows it in the file is the list's next item, or nothing.
-  if (!listPath || !lastAlong(doc, listPath)) return undefined;
-  let items: unknown;
-  try {
-    items = valueAt(doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), listPath);
-  } catch {
-    return undefined;
-  }
+  if (!window || !listPath || !lastAlong(window.doc, listPath)) return undefined;
+  const items = valueAt(window.value, listPath);
   // The items before the window, read by js-yaml before it met the construct.
   const before = lists.find((l) => l.at === cut.at)?.items.filter((start) => start < cut.start).length;
   if (!Array.isArray(items) || before === undefined) return undefined;
-  // The text before the window (the head and the items before, read whole once already), and the head with the text
-  // after the window (which may hold the next such item).
-  // A part the light path leaves to the `yaml` package is read by it when short (as a short file is).
+  // The text before the window, and the head with the text after it; either may hold the next such item, and one
+  // the light path leaves to the `yaml` package is read by it when short (as a short file is).
   const readPart = (part: string) =>
     read(part) ?? (part.length < WINDOW_FROM ? documentReading(part) : undefined);
   const prefix = before === 0 ? undefined : readPart(text.slice(0, cut.start));
   const suffix = readPart(head + text.slice(to));
-  const first = prefix && valueAt(prefix.value, listPath);
+  const first = prefix ? valueAt(prefix.value, listPath) : [];
+  // No item after the window: the list's key holds nothing in the text after it.
   const rest = suffix && valueAt(suffix.value, listPath);
-  const last = Array.isArray(rest) ? rest : rest == null && to === text.length ? [] : undefined;
-  if (!suffix || !last || (before > 0 && !(Array.isArray(first) && first.length === before)))
-    return undefined;
+  const last = Array.isArray(rest) ? rest : rest === null ? [] : undefined;
+  if (!suffix || !last || !Array.isArray(first) || first.length !== before) return undefined;
   // The readings' own values stay as they were read: their places are walked along them.
-  const value = withList(suffix.value, listPath, [...((first as unknown[]) ?? []), ...items, ...last]);
-  const inSuffix = (offset: number | undefined) =>
-    offset === undefined || offset < head.length ? offset : to + offset - head.length;
+  const value = withList(suffix.value, listPath, [...first, ...items, ...last]);
   const inWindow = (offset: number | undefined) =>
     offset === undefined || offset < head.length ? undefined : cut.start + offset - head.length;
-  /** Where a path leads: into the window's Document, the text before it, or the text after it. */
-  const route = (path: readonly string[]): Route => {
-    if (!listPath.every((segment, i) => path[i] === segment)) return { suffix: path };
+  const inSuffix = (offset: number | undefined) =>
+    offset === undefined || offset < head.length ? offset : to + offset - head.length;
+  /** Which reading places a path, the path in it, and how its offsets move into the text. */
+  const route = (
+    path: readonly string[],
+  ): [FastYaml, readonly string[], (offset: number | undefined) => number | undefined] => {
+    if (!listPath.every((segment, i) => path[i] === segment)) return [suffix, path, inSuffix];
     const segment = path[listPath.length];
     const i = segment !== undefined && /^(?:0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : -1;
     const deeper = path.slice(listPath.length + 1);
     if (i >= before && i < before + items.length)
-      return { window: [...listPath, String(i - before), ...deeper] };
+      return [window, [...listPath, String(i - before), ...deeper], inWindow];
     if (i >= before + items.length && i < before + items.length + last.length)
-      return { suffix: [...listPath, String(i - before - items.length), ...deeper] };
+      return [suffix, [...listPath, String(i - before - items.length), ...deeper], inSuffix];
     // An item before the window, the list itself or a path that leaves it (placed at the list, which starts in the
     // window when its first item is there).
-    return before === 0 ? { window: listPath } : { prefix: path };
+    return prefix ? [prefix, path, (offset) => offset] : [window, listPath, inWindow];
   };
-  /** A place found by `inDocument` in the window's Document, or by `inReading` in a reading, moved into the text. */
-  const placed =
-    <K extends string | undefined>(
-      inDocument: (doc: Document, path: readonly string[], key: K) => number | undefined,
-      inReading: (reading: FastYaml) => (path: readonly string[], key: K) => number | undefined,
-    ) =>
-    (path: readonly string[], key: K) => {
-      const to = route(path);
-      if ('window' in to) return inWindow(inDocument(doc, to.window, key));
-      if ('prefix' in to) return inReading(prefix!)(to.prefix, key);
-      return inSuffix(inReading(suffix)(to.suffix, key));
-    };
   let index: LineIndex | undefined;
   return {
     value,
@@ -103,13 +85,24 @@ export function readAroundItem(
       index ??= new LineIndex(text);
       return index;
     },
-    startAt: placed(locateOffset, (reading) => reading.startAt),
-    keyStartAt: placed(keyOffset, (reading) => reading.keyStartAt),
+    startAt: (path, key) => {
+      const [reading, inReading, moved] = route(path);
+      return moved(reading.startAt(inReading, key));
+    },
+    keyStartAt: (path, key) => {
+      const [reading, inReading, moved] = route(path);
+      return moved(reading.keyStartAt(inReading, key));
+    },
   };
 }
 
-/** A text read by the `yaml` package, placed as `locate` places it; undefined when it has problems. */
-function documentReading(text: string): FastYaml | undefined {
+/** How much text (the head and the items) one window may hold: each is read by the `yaml` package. */
+const MAX_WINDOW = MAX_WINDOWS_LENGTH / 4;
+
+/**
+ * A text read by the `yaml` package, placed as `locate` places it in its Document; undefined when it has problems.
+ */
+function documentReading(text: string): (FastYaml & { doc: Document }) | undefined {
   const reading = readYaml(text);
   if (typeof reading === 'string' || 'problems' in reading) return undefined;
   const { doc } = reading;
@@ -121,6 +114,7 @@ function documentReading(text: string): FastYaml | undefined {
   }
   let index: LineIndex | undefined;
   return {
+    doc,
     value,
     lines: () => {
       index ??= new LineIndex(text);
@@ -130,8 +124,6 @@ function documentReading(text: string): FastYaml | undefined {
     keyStartAt: (path, key) => keyOffset(doc, path, key),
   };
 }
-
-type Route = { window: string[] } | { prefix: readonly string[] } | { suffix: readonly string[] };
 
 /** The data path of the block list whose first `-` stands at `at` in a Document, if there is one. */
 function pathOfList(doc: Document, at: number): string[] | undefined {
