@@ -33,6 +33,23 @@ function agree(text: string): 'fast' | 'left to yaml' {
 }
 
 /**
+ * `agree` on `runs` generated texts, more than `least` of them read on the light path, each of those placed as the
+ * Document places it (every node the light path places).
+ */
+function readsAndPlaces(texts: fc.Arbitrary<string>, runs: number, least: number): void {
+  let taken = 0;
+  fc.assert(
+    fc.property(texts, (text) => {
+      if (agree(text) !== 'fast') return;
+      taken++;
+      expectDocumentPlaces(text, loadYamlFast(text)!, { every: false });
+    }),
+    { numRuns: runs, seed: 16 },
+  );
+  expect(taken).toBeGreaterThan(least);
+}
+
+/**
  * `agree` on `runs` generated texts, more than `least` of them read on the light path and more than `least` left to the
  * `yaml` Document (so both are exercised); `read` is run on each text the light path reads.
  */
@@ -321,8 +338,9 @@ const taggedStrings = fc
   .filter((text) => text.includes('!!str '));
 
 /**
- * Documents of core scalar tags (`!!int`, `!!float`, `!!bool`, `!!null`, `!!str`) on values of every core type, plain
- * and quoted, as mapping values, list items, flow items and keys: some tags' rules take the value, some do not.
+ * Documents of tags (the core scalar tags, local, non-specific and unknown ones, `!!map` and `!!seq`) on values of every
+ * core type, plain and quoted, and on collections, as mapping values, list items, flow items and keys: some tags'
+ * rules take the value, some do not.
  */
 const taggedScalars = fc
   .array(
@@ -517,30 +535,12 @@ describe('the light YAML path (js-yaml) against the yaml Document', () => {
   });
 
   it('agrees on 1,000 generated documents with !!str tags, and places every node the Document places', () => {
-    let taken = 0;
-    fc.assert(
-      fc.property(taggedStrings, (text) => {
-        if (agree(text) !== 'fast') return;
-        taken++;
-        expectDocumentPlaces(text, loadYamlFast(text)!, { every: false });
-      }),
-      { numRuns: 1000, seed: 16 },
-    );
-    expect(taken).toBeGreaterThan(100);
+    readsAndPlaces(taggedStrings, 1000, 100);
   });
 
   it('agrees on 1,000 generated documents with tags on scalars and collections, and places every node the Document places', () => {
     // Read on the light path whether or not a tag's rule takes the value; a collection as a key is left to `yaml`.
-    let taken = 0;
-    fc.assert(
-      fc.property(taggedScalars, (text) => {
-        if (agree(text) !== 'fast') return;
-        taken++;
-        expectDocumentPlaces(text, loadYamlFast(text)!, { every: false });
-      }),
-      { numRuns: 1000, seed: 16 },
-    );
-    expect(taken).toBeGreaterThan(500);
+    readsAndPlaces(taggedScalars, 1000, 500);
   });
 
   it("places each case on the line where the yaml Document's node starts", () => {
