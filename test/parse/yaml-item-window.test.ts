@@ -6,21 +6,8 @@ import { parseYaml } from '../../src/parse/yaml.js';
 import { loadYamlFast } from '../../src/parse/yaml-fast.js';
 import { WINDOW_FROM } from '../../src/parse/yaml-window.js';
 import { seededInts } from '../helpers/seeded.js';
+import { caseItem } from '../helpers/yaml-cases.js';
 import { expectDocumentPlaces } from '../helpers/yaml-places.js';
-
-/** Case `i` of a cases file, each written a little differently. */
-function item(i: number): string {
-  switch (i % 4) {
-    case 0:
-      return `  - id: case-${i}\n    expect:\n      tool_calls:\n        calls: [{ name: a, args: { id: ${i} } }, { name: b }]\n      answer:\n        equals: "R${i}."\n`;
-    case 1:
-      return `  - id: c${i}\n    note: |\n      line ${i}\n    tags:\n      - a\n      - b\n`;
-    case 2:
-      return `  # comment ${i}\n  - id: c${i}\n    text: "over\n      two lines"\n`;
-    default:
-      return `  -\n    id: c${i}\n    plain: some text\n      continued\n`;
-  }
-}
 
 /** Constructs js-yaml reads apart from the `yaml` package, each as one item of the list. */
 const APART: Record<string, (i: number) => string> = {
@@ -37,7 +24,7 @@ const APART: Record<string, (i: number) => string> = {
 
 /** A cases file of `n` items past `WINDOW_FROM`, with `inserts` (a construct at an item index), then `tail`. */
 function casesFile(n: number, inserts: Array<[number, string]>, tail = 'tail: 1\n'): string {
-  const items = Array.from({ length: n }, (_, i) => item(i));
+  const items = Array.from({ length: n }, (_, i) => caseItem(i, 2));
   for (const [at, text] of [...inserts].sort((a, b) => b[0] - a[0])) items.splice(at, 0, text);
   return `id: big\ncases:\n${items.join('')}${tail}`;
 }
@@ -53,7 +40,7 @@ function expectReadAsDocument(text: string): void {
 describe('a large valid YAML file is read around an item js-yaml reads apart', () => {
   for (const [name, make] of Object.entries(APART)) {
     it(`${name}, in the middle: the Document's value and places`, () => {
-      const text = casesFile(1000, [[400, make(400)]]);
+      const text = casesFile(1200, [[400, make(400)]]);
       expect(text.length).toBeGreaterThan(WINDOW_FROM);
       expectReadAsDocument(text);
     });
@@ -61,10 +48,10 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
 
   it('in the first item and the last, and three in one file', () => {
     const apart = Object.values(APART);
-    expectReadAsDocument(casesFile(1000, [[0, apart[0]!(0)]]));
-    expectReadAsDocument(casesFile(1000, [[1000, apart[1]!(1000)]], ''));
+    expectReadAsDocument(casesFile(1200, [[0, apart[0]!(0)]]));
+    expectReadAsDocument(casesFile(1200, [[1200, apart[1]!(1200)]], ''));
     expectReadAsDocument(
-      casesFile(1000, [
+      casesFile(1200, [
         [3, apart[2]!(3)],
         [401, apart[3]!(401)],
         [799, apart[4]!(799)],
@@ -73,7 +60,7 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
   });
 
   it('places the list at its first item when that item is the one read around', () => {
-    const text = casesFile(1000, [[0, APART['a verbatim tag']!(0)]]);
+    const text = casesFile(1200, [[0, APART['a verbatim tag']!(0)]]);
     const fast = loadYamlFast(text)!;
     expect(fast.startAt(['cases'])).toBe(text.indexOf('- id: v0'));
     expect(fast.startAt(['cases', '100000'])).toBe(text.indexOf('- id: v0'));
@@ -83,7 +70,7 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
     const int = seededInts(31);
     const apart = Object.values(APART);
     for (let k = 0; k < 12; k++) {
-      const n = 1000 + int(200);
+      const n = 1200 + int(200);
       const inserts: Array<[number, string]> = [];
       for (let c = 1 + int(3); c > 0; c--) {
         const at = int(n);
@@ -101,7 +88,7 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
   it('leaves to the yaml package what it cannot read around alike', () => {
     const one = APART['a verbatim tag']!(400);
     // An alias anywhere: an item read apart from the anchor it names would read otherwise.
-    const aliased = casesFile(1000, [[400, one]])
+    const aliased = casesFile(1200, [[400, one]])
       .replace('id: case-0', 'id: &first case-0')
       .replace('id: c1\n', 'id: *first\n');
     expect(loadYamlFast(aliased)).toBeUndefined();
@@ -109,10 +96,10 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
     expect(loadYamlFast(casesFile(40, [[20, one]]))).toBeUndefined();
     // A construct outside any list.
     expect(
-      loadYamlFast(casesFile(1000, []).replace('id: big', 'id: !<tag:yaml.org,2002:str> big')),
+      loadYamlFast(casesFile(1200, []).replace('id: big', 'id: !<tag:yaml.org,2002:str> big')),
     ).toBeUndefined();
     // The last item, a key after the list: the window would hold that key.
-    expect(loadYamlFast(casesFile(1000, [[1000, one]]))).toBeUndefined();
+    expect(loadYamlFast(casesFile(1200, [[1200, one]]))).toBeUndefined();
     // More than eight items to read around, each followed by more than a short text.
     const nine: Array<[number, string]> = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => [
       k * 200,
@@ -129,7 +116,7 @@ describe('a large valid YAML file is read around an item js-yaml reads apart', (
     expectReadAsDocument(casesFile(3000, eight));
     // A quoted "null" key (found once its part is read whole) in the short text before another such item.
     expectReadAsDocument(
-      casesFile(1000, [
+      casesFile(1200, [
         [133, APART['a quoted "null" key']!(133)],
         [319, APART['a !!binary tag']!(319)],
       ]),

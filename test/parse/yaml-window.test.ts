@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOWS_LENGTH, WINDOW_FROM } from '../../src/parse/yaml-window.js';
 import { seededInts } from '../helpers/seeded.js';
+import { caseItem } from '../helpers/yaml-cases.js';
 import { diagnostics, lightDiagnostics } from '../helpers/yaml-diagnostics.js';
 
 /** The whole file's diagnostics, read by the `yaml` package. */
@@ -15,28 +16,9 @@ function windowed(text: string): string[] | 'read' | 'left to yaml' {
   return found === undefined ? 'left to yaml' : found.length === 0 ? 'read' : found;
 }
 
-/** Item `i` of a cases list at `column`, in one of the ways authors write them. */
-function item(i: number, column: number): string {
-  const at = ' '.repeat(column);
-  switch (i % 6) {
-    case 0:
-      return `${at}- id: case-${i}\n${at}  expect:\n${at}    calls: [{ name: a, args: { id: ${i} } }, { name: b }]\n${at}    answer: "R${i}."\n`;
-    case 1:
-      return `${at}- id: c${i}\n${at}  note: |\n${at}    line ${i}\n${at}    - not an item\n${at}  tags:\n${at}    - a\n${at}    - b\n`;
-    case 2:
-      return `${at}# comment ${i}\n${at}- id: c${i}\n${at}  text: "over\n${at}    two lines"\n`;
-    case 3:
-      return `${at}-\n${at}  id: c${i}\n\n${at}  v: 1\n`;
-    case 4:
-      return `${at}- - x${i}\n${at}  - 'y'\n`;
-    default:
-      return `${at}- id: c${i}\n${at}  plain: some text\n${at}    continued\n`;
-  }
-}
-
 /** A cases file of `n` items at `column` (the list under `cases:`), and `after` past the list. */
 const casesFile = (n: number, column = 2, after = '') =>
-  `id: big\ncases:\n${Array.from({ length: n }, (_, i) => item(i, column)).join('')}${after}`;
+  `id: big\ncases:\n${Array.from({ length: n }, (_, i) => caseItem(i, column)).join('')}${after}`;
 
 /** `text` with line `line` (from 1) replaced by `edit(line text)`. */
 function editLine(text: string, line: number, edit: (line: string) => string): string {
