@@ -24,28 +24,30 @@ export function locate(
 
 /** Where `locate` places a data path, as an offset in the document's text. */
 export function locateOffset(doc: Document, path: readonly string[], key?: string): number | undefined {
-  const { isMap, isNode } = yamlPackage();
-  let node: Node | undefined = isNode(doc.contents) ? doc.contents : undefined;
-  for (const segment of path) {
-    const child = childOf(node, segment);
-    if (!child) break;
-    node = child;
-  }
-  if (key !== undefined && isMap(node)) {
-    const pair = pairsOf(node).get(key);
-    if (pair && isNode(pair.key) && pair.key.range) return pair.key.range[0];
-  }
-  return node?.range?.[0];
+  const { node } = walk(doc, path);
+  return (key === undefined ? undefined : keyStart(node, key)) ?? node?.range?.[0];
 }
 
 /** Where `key` of the mapping at exactly `path` starts, as an offset in the document's text; undefined if none. */
 export function keyOffset(doc: Document, path: readonly string[], key: string): number | undefined {
-  const { isMap, isNode } = yamlPackage();
-  let node: Node | undefined = isNode(doc.contents) ? doc.contents : undefined;
+  const { node, whole } = walk(doc, path);
+  return whole ? keyStart(node, key) : undefined;
+}
+
+/** The node at a data path, or the deepest one on it the document has, and whether that is the path's own. */
+function walk(doc: Document, path: readonly string[]): { node: Node | undefined; whole: boolean } {
+  let node: Node | undefined = yamlPackage().isNode(doc.contents) ? doc.contents : undefined;
   for (const segment of path) {
-    node = childOf(node, segment);
-    if (!node) return undefined;
+    const child = childOf(node, segment);
+    if (!child) return { node, whole: false };
+    node = child;
   }
+  return { node, whole: true };
+}
+
+/** Where `key` of a mapping node starts, if it has that key. */
+function keyStart(node: Node | undefined, key: string): number | undefined {
+  const { isMap, isNode } = yamlPackage();
   if (!isMap(node)) return undefined;
   const pair = pairsOf(node).get(key);
   return pair && isNode(pair.key) ? pair.key.range?.[0] : undefined;
