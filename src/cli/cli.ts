@@ -55,6 +55,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       'The NLI model for --entail (default: NEEDLEWORK_NLI_MODEL; --model is its old name)',
     )
     .option('--no-cache', 'Score entailment without the cache')
+    .option('--no-spec-cache', 'Parse every spec file anew, without the spec cache')
     .option(
       '--judge <url|replay:file>',
       'The LLM judge for rubric specs (rubric tests are skipped without one)',
@@ -114,6 +115,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           outDir: outDir ?? 'needlework-report',
           watch: options['watch'] === true,
           ui: options['ui'] === true,
+          specCache: options['specCache'] !== false,
           ...(shard !== undefined && { shard }),
           ...(bail !== undefined && { bail }),
           ...(options['mergeReports'] !== undefined && {

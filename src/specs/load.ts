@@ -29,13 +29,17 @@ export function parseSpec(text: string, file: string, kind: Spec['kind'] | undef
 
 /** Reads, parses and validates one spec file. */
 export async function loadSpec(file: string): Promise<Spec> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  return parseSpec(await readSpecText(file), file);
+}
+
+/** A spec file's text; a file that cannot be read is a `UserError` naming it. */
+export async function readSpecText(file: string): Promise<string> {
+  return await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new UserError({
       file,
       message: error.code === 'ENOENT' ? 'no such file' : `cannot read: ${error.code}`,
     });
   });
-  return parseSpec(text, file);
 }
 
 export interface LoadedSpecs {

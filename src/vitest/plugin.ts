@@ -28,6 +28,14 @@ export interface NeedleworkOptions {
    * @default true
    */
   includeTests?: boolean;
+  /**
+   * Keep each spec file as read in Vite's cache folder (`cacheDir`, by default `node_modules/.vite`), so that a file
+   * that has not changed is not parsed again on the next run (a run checks new workups against the same specs). An
+   * entry is keyed by the file's path and text and by needlework's build; a spec that names another file (a judge's
+   * rubric file) is always read anew.
+   * @default true
+   */
+  specCache?: boolean;
   /** Share loaded workups between spec files in a worker; set by `needlework run` with `isolate: false`. */
   reuseWorkups?: boolean;
   /**
@@ -86,6 +94,7 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
         : options.entail;
   const judge = typeof options.judge === 'string' ? { spec: options.judge } : options.judge;
   let root = process.cwd();
+  let specCache: string | undefined;
 
   return {
     name: 'needlework',
@@ -127,6 +136,7 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
     },
     configResolved(config) {
       root = config.root;
+      specCache = join(config.cacheDir, 'needlework', 'specs');
     },
     load(id) {
       const file = id.split('?')[0]!;
@@ -134,6 +144,8 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
       const suite: SpecSuiteOptions = {
         specFile: file,
         workups: workups.map((w) => (isAbsolute(w) ? w : resolve(root, w))),
+        // From the built package only: from this repository's sources, an edit to the reader would not be seen.
+        ...(BUILT && options.specCache !== false && specCache !== undefined && { specCache }),
         ...(entail && { entail }),
         ...(judge && { judge }),
         ...(options.reuseWorkups && { reuseWorkups: true }),

@@ -15,6 +15,7 @@ import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
+import { loadSpecCached } from '../specs/cache.js';
 import { loadSpec } from '../specs/load.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
 import './types.js';
@@ -25,6 +26,8 @@ export interface SpecSuiteOptions {
   specFile: string;
   /** Workup folders, files and globs, absolute. */
   workups: string[];
+  /** The folder of the specs read before (`loadSpecCached`); absent, the spec file is parsed each time. */
+  specCache?: string;
   /** Entailment settings when citation precision is on (`--entail`); absent when off. */
   entail?: VerifierOptions;
   /**
@@ -103,7 +106,9 @@ function checkFailure(check: Check): Error {
 export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> {
   let spec: Spec;
   try {
-    spec = await loadSpec(options.specFile);
+    spec = await (options.specCache === undefined
+      ? loadSpec(options.specFile)
+      : loadSpecCached(options.specFile, options.specCache));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     describe(basename(options.specFile), () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -300,6 +300,37 @@ cases:
       'desk.never-cancels.change-flight-good must-not-call :13',
     ]);
     expect(xml).toContain('file="needles/desk.cases.yaml"');
+  });
+
+  it('reads an unchanged spec from the spec cache and an edited one anew, verdicts and places alike', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'needles'));
+    await writeFile(join(dir, 'needles/desk.cases.yaml'), CASES);
+    await cp(
+      join(ROOT, 'examples/support/runs/change-flight-good'),
+      join(dir, 'workups/change-flight-good'),
+      { recursive: true },
+    );
+    const junit = async (...args: string[]) => {
+      expect((await run(dir, 'workups', '--reporter', 'needlework-junit', ...args)).code).toBe(1);
+      const xml = await readFile(join(dir, 'needlework-report/junit.xml'), 'utf8');
+      return xml.replace(/ (time|timestamp)="[^"]*"/g, '');
+    };
+    const entries = join(dir, 'node_modules/.vite/vitest');
+    const cached = async () =>
+      (await readdir(entries, { recursive: true }).catch(() => [])).filter((path) => path.endsWith('.bin'));
+    const parsed = await junit('--no-spec-cache');
+    expect(await cached()).toEqual([]);
+    const first = await junit();
+    expect(first).toBe(parsed);
+    expect(await cached()).toHaveLength(1);
+    expect(await junit()).toBe(first);
+    // A comment line above it all: every assertion's line moves down one, which a stale spec would not show.
+    await writeFile(join(dir, 'needles/desk.cases.yaml'), `# the desk's cases\n${CASES}`);
+    const edited = await junit();
+    expect(edited).toBe(first.replace(/ line="(\d+)"/g, (_, line) => ` line="${Number(line) + 1}"`));
+    expect(edited).not.toBe(first);
+    expect(await cached()).toHaveLength(1);
   });
 });
 

@@ -20,6 +20,8 @@ export interface RunOptions {
   outDir: string;
   watch: boolean;
   ui: boolean;
+  /** Keep each spec as read for the next run (`--no-spec-cache` turns it off): the plugin's `specCache`. @default true */
+  specCache?: boolean;
   /** Vitest's `--shard`, `i/n`. */
   shard?: string;
   /** Stop after this many failed tests. */
@@ -162,6 +164,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
           needlework({
             includeTests: false,
             reuseWorkups: !(options.watch || options.ui),
+            specCache: options.specCache !== false,
             needles,
             workups: workupPaths,
             ...(entail && { entail }),
