@@ -1,17 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { findSpecs } from '../discover/find.js';
 import { type Diagnostic, UserError } from '../errors/index.js';
 import type { CasesSpec, NeedleSpec, RubricSpec, Spec } from '../model/spec.js';
 import { parseCasesText } from './cases.js';
+import { readSpecText, specKind } from './file.js';
 import { parseSchemaSpec } from './schema-spec.js';
 
-/** Which kind a spec file holds, from its name. */
-export function specKind(file: string): Spec['kind'] | undefined {
-  if (/\.needle\.ya?ml$/.test(file)) return 'needle';
-  if (/\.rubric\.ya?ml$/.test(file)) return 'rubric';
-  if (/\.cases\.ya?ml$/.test(file)) return 'cases';
-  return undefined;
-}
+export { readSpecText, specKind };
 
 /**
  * Parses and validates one spec's YAML text. Throws a `UserError` holding every problem, each at its line and column:
@@ -30,16 +24,6 @@ export function parseSpec(text: string, file: string, kind: Spec['kind'] | undef
 /** Reads, parses and validates one spec file. */
 export async function loadSpec(file: string): Promise<Spec> {
   return parseSpec(await readSpecText(file), file);
-}
-
-/** A spec file's text; a file that cannot be read is a `UserError` naming it. */
-export async function readSpecText(file: string): Promise<string> {
-  return await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError({
-      file,
-      message: error.code === 'ENOENT' ? 'no such file' : `cannot read: ${error.code}`,
-    });
-  });
 }
 
 export interface LoadedSpecs {

@@ -4,7 +4,7 @@ import { globSync } from 'tinyglobby';
 import type { Plugin } from 'vite';
 import { configDefaults } from 'vitest/config';
 import type { VerifierOptions } from '../entailment/create.js';
-import { specKind } from '../specs/load.js';
+import { specKind } from '../specs/file.js';
 import type { SpecSuiteOptions } from './suite.js';
 
 export interface NeedleworkOptions {

@@ -16,7 +16,6 @@ import type { EntailmentVerifier } from '../model/entailment.js';
 import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { loadSpecCached } from '../specs/cache.js';
-import { loadSpec } from '../specs/load.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
 import './types.js';
 
@@ -107,7 +106,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   let spec: Spec;
   try {
     spec = await (options.specCache === undefined
-      ? loadSpec(options.specFile)
+      ? (await import('../specs/load.js')).loadSpec(options.specFile)
       : loadSpecCached(options.specFile, options.specCache));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
