@@ -13,6 +13,7 @@ export const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels of lists and obj
  * that jumps from quote to quote inside strings; brackets in strings do not count.
  */
 export function jsonTooDeep(text: string, max = MAX_DEPTH): number {
+  if (fewOpenings(text, max)) return -1;
   let depth = 0;
   const length = text.length;
   for (let i = 0; i < length; i++) {
@@ -25,6 +26,19 @@ export function jsonTooDeep(text: string, max = MAX_DEPTH): number {
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
   }
   return -1;
+}
+
+/**
+ * Whether a text holds at most `max` opening brackets, in strings or not: then it cannot nest deeper than `max`. Found
+ * with `indexOf`, ten times faster than the scan, and true of nearly every real file (a 3 KB trajectory has about 60).
+ */
+function fewOpenings(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['[', '{']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1))
+      if (++count > max) return false;
+  }
+  return true;
 }
 
 /** The offset of the quote that closes the string opening at `from`, or -1 when it never closes. */
