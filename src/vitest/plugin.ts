@@ -23,8 +23,8 @@ export interface NeedleworkOptions {
   /** The judge for rubric specs: a chat-completions base URL or `replay:<cassette>`, with options. */
   judge?: string | SpecSuiteOptions['judge'];
   /**
-   * Keep the project's own test files (Vitest's `include`) beside the spec files; `needlework run` turns this off so
-   * that only specs run.
+   * Keep the project's own test files (Vitest's `include`) beside the spec files, with the matchers registered for
+   * them (`setupFiles`); `needlework run` turns this off so that only specs run.
    * @default true
    */
   includeTests?: boolean;
@@ -111,7 +111,8 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
           : typeof test.setupFiles === 'string'
             ? [test.setupFiles]
             : test.setupFiles;
-      test.setupFiles = [...setupFiles, sibling('setup')];
+      // The matchers are for the project's own tests: spec tests assert with none (30 ms of every worker's start).
+      if (options.includeTests !== false) test.setupFiles = [...setupFiles, sibling('setup')];
       if (BUILT) {
         // The generated spec modules import needlework's own built modules: Node loads them natively, as it does any
         // package under node_modules, rather than each one through Vite's transform and the worker's module runner

@@ -29,3 +29,21 @@ describe('the plugin, from its TypeScript sources', () => {
     expect(externals(fromSource())).toBeUndefined();
   });
 });
+
+describe('the plugin and the matchers', () => {
+  /** The `setupFiles` the plugin's `config` hook leaves, from a config that has `own`. */
+  function setupFiles(options: Parameters<typeof fromSource>[0], own?: string): unknown {
+    const config: { test?: { setupFiles?: string | string[] } } = own ? { test: { setupFiles: own } } : {};
+    (fromSource(options).config as (c: typeof config) => void)(config);
+    return config.test?.setupFiles;
+  }
+
+  it("registers the matchers for the project's own tests, after the project's setup files", () => {
+    expect(setupFiles({}, 'my-setup.ts')).toEqual(['my-setup.ts', join(ROOT, 'src/vitest/setup.ts')]);
+  });
+
+  it('registers none when only specs run (needlework run), which assert with none', () => {
+    expect(setupFiles({ includeTests: false })).toBeUndefined();
+    expect(setupFiles({ includeTests: false }, 'my-setup.ts')).toBe('my-setup.ts');
+  });
+});
