@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import module from 'node:module';
+import { closest } from '../errors/closest.js';
 import { UsageError, UserError } from '../errors/index.js';
 import { terminalSafe } from '../io/terminal.js';
-import { closest } from '../parse/schema.js';
 import { createCli } from './cli.js';
 import { colors, processIo } from './io.js';
 import { explainUnknownOption } from './options.js';

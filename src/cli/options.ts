@@ -1,5 +1,5 @@
+import { closest } from '../errors/closest.js';
 import { UsageError } from '../errors/index.js';
-import { closest } from '../parse/schema.js';
 
 /** How a flag is written on the command line: cac names `--out-dir` `outDir`. */
 export function flagName(name: string): string {
