@@ -47,12 +47,12 @@ async function parse(text: string, file: string): Promise<Spec> {
 }
 
 /**
- * `<path digest>-<content digest>.bin`: the file's earlier entries share the first part, so each write removes them
- * (the cache holds one entry per spec file, not one per edit).
+ * `<path digest>-<digest of the text and the build>.bin`: the file's earlier entries (an older text, or one an older
+ * build wrote) share the first part, so each write removes them: the cache holds one entry per spec file.
  */
-function entryName(file: string, text: string): string {
+export function entryName(file: string, text: string, code: string = CODE): string {
   const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
-  return `${digest(`${file}\0${CODE}`)}-${digest(text)}.bin`;
+  return `${digest(file)}-${digest(`${code}\0${text}`)}.bin`;
 }
 
 function removeOlder(cacheDir: string, name: string): void {

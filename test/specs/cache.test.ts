@@ -1,9 +1,9 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
-import { loadSpecCached } from '../../src/specs/cache.js';
+import { entryName, loadSpecCached } from '../../src/specs/cache.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
@@ -60,6 +60,19 @@ describe('loadSpecCached', () => {
     await writeFile(file, CASES.replace('id: shop', 'id: store'));
     expect((await loadSpecCached(file, cache)).id).toBe('store');
     expect(await readdir(cache)).toHaveLength(1);
+  });
+
+  it('replaces the entry another build of needlework wrote for the file, not keeping both', async () => {
+    const { file, cache } = await specFile('shop.cases.yaml', CASES);
+    // Another build names the file's entry apart, under the same path digest, which the next write clears.
+    const ours = entryName(file, CASES);
+    const theirs = entryName(file, CASES, 'needlework 0.1.0, another build');
+    expect(theirs).not.toBe(ours);
+    expect(theirs.split('-')[0]).toBe(ours.split('-')[0]);
+    await mkdir(cache);
+    await writeFile(join(cache, theirs), v8.serialize({ spec: { kind: 'cases', id: 'stale' } }));
+    expect((await loadSpecCached(file, cache)).id).toBe('shop');
+    expect(await readdir(cache)).toEqual([ours]);
   });
 
   it('keeps two files of one text apart: a spec carries its own path', async () => {
