@@ -279,7 +279,8 @@ cases:
         must_not_call: [cancel_reservation]
 `;
 
-  it('writes one test case per case x assertion, each at its assertion line, none sharing classname and name', async () => {
+  /** A project of the desk's cases and the one run they are checked against. */
+  async function deskProject(): Promise<string> {
     const dir = await tmp();
     await mkdir(join(dir, 'needles'));
     await writeFile(join(dir, 'needles/desk.cases.yaml'), CASES);
@@ -288,6 +289,11 @@ cases:
       join(dir, 'workups/change-flight-good'),
       { recursive: true },
     );
+    return dir;
+  }
+
+  it('writes one test case per case x assertion, each at its assertion line, none sharing classname and name', async () => {
+    const dir = await deskProject();
     const outcome = await run(dir, 'workups', '--reporter', 'needlework-junit');
     expect(outcome.code).toBe(1);
     const xml = await readFile(join(dir, 'needlework-report/junit.xml'), 'utf8');
@@ -303,14 +309,7 @@ cases:
   });
 
   it('reads an unchanged spec from the spec cache and an edited one anew, verdicts and places alike', async () => {
-    const dir = await tmp();
-    await mkdir(join(dir, 'needles'));
-    await writeFile(join(dir, 'needles/desk.cases.yaml'), CASES);
-    await cp(
-      join(ROOT, 'examples/support/runs/change-flight-good'),
-      join(dir, 'workups/change-flight-good'),
-      { recursive: true },
-    );
+    const dir = await deskProject();
     const junit = async (...args: string[]) => {
       expect((await run(dir, 'workups', '--reporter', 'needlework-junit', ...args)).code).toBe(1);
       const xml = await readFile(join(dir, 'needlework-report/junit.xml'), 'utf8');
