@@ -105,14 +105,16 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
       const test = config.test;
       const own = options.includeTests === false ? [] : (test.include ?? configDefaults.include);
       test.include = [...own, ...needles];
-      const setupFiles =
-        test.setupFiles === undefined
-          ? []
-          : typeof test.setupFiles === 'string'
-            ? [test.setupFiles]
-            : test.setupFiles;
       // The matchers are for the project's own tests: spec tests assert with none (30 ms of every worker's start).
-      if (options.includeTests !== false) test.setupFiles = [...setupFiles, sibling('setup')];
+      if (options.includeTests !== false) {
+        const setupFiles =
+          test.setupFiles === undefined
+            ? []
+            : typeof test.setupFiles === 'string'
+              ? [test.setupFiles]
+              : test.setupFiles;
+        test.setupFiles = [...setupFiles, sibling('setup')];
+      }
       if (BUILT) {
         // The generated spec modules import needlework's own built modules: Node loads them natively, as it does any
         // package under node_modules, rather than each one through Vite's transform and the worker's module runner
