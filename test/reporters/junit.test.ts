@@ -339,6 +339,18 @@ describe('buildJUnitXml', () => {
     expect(testCase?.time).toBe(0.012);
   });
 
+  it('escapes the markup characters of attributes that hold nothing else unusual', async () => {
+    const plain: CheckRecord = {
+      ...hostile,
+      meta: checkMeta({ spec: 'a"b&c<d>e', workup: 'w', criterion: 'c' }),
+    };
+    const out = await buildJUnitXml([plain], { name: 'needlework' });
+    expect(out).toContain('classname="a&quot;b&amp;c&lt;d>e.w"');
+    const parsed = await parse(out);
+    if (!parsed || !('testsuite' in parsed)) throw new Error('expected <testsuites>');
+    expect(parsed.testsuite?.[0]?.testcase?.[0]?.classname).toBe('a"b&c<d>e.w');
+  });
+
   it('stays valid against the XSD with hostile text', async (ctx) => {
     if (!hasXmllint) ctx.skip(NO_XMLLINT);
     const file = join(root, 'hostile.xml');

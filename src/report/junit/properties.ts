@@ -125,8 +125,9 @@ function trialProperties(
   task: NonNullable<ReturnType<TrialIndex['of']>>,
   ks: readonly string[],
 ): Array<[JUnitPropertyName, string]> {
+  // To 6 decimals, as the shortest number: a whole number (every pass rate of one trial) is written as it is.
   const ratio = (x: number | null | undefined) =>
-    x === null || x === undefined ? 'n/a' : String(Number(x.toFixed(6)));
+    x === null || x === undefined ? 'n/a' : Number.isInteger(x) ? String(x) : String(Number(x.toFixed(6)));
   const props: Array<[JUnitPropertyName, string]> = [
     [`${c}.task`, task.task],
     [`${c}.trials`, String(task.trials)],
