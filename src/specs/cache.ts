@@ -16,12 +16,13 @@ import { readSpecText, specKind } from './file.js';
  * spec is made from: the file's path and text, this build of needlework and the V8 that cloned it. Only a spec that
  * reads no other file is kept (a cases file that names a judge may read a rubric file too), and only a valid one
  * (a bad spec is read again, and says what is wrong). The cache is best effort: an entry that cannot be read or
- * written is a spec parsed now.
+ * written is a spec parsed now. Without `cacheDir`, the file is parsed (and its parser loaded) as `loadSpec` does.
  */
-export async function loadSpecCached(file: string, cacheDir: string): Promise<Spec> {
+export async function loadSpecCached(file: string, cacheDir: string | undefined): Promise<Spec> {
   const text = await readSpecText(file);
   // A cases file may name a judge's rubric file, which the spec is made from too.
-  if (specKind(file) === 'cases' && text.includes('judge')) return await parse(text, file);
+  if (cacheDir === undefined || (specKind(file) === 'cases' && text.includes('judge')))
+    return await parse(text, file);
   const name = entryName(file, text);
   const path = join(cacheDir, name);
   try {

@@ -5,7 +5,7 @@ import { parseCasesText } from './cases.js';
 import { readSpecText, specKind } from './file.js';
 import { parseSchemaSpec } from './schema-spec.js';
 
-export { readSpecText, specKind };
+export { specKind };
 
 /**
  * Parses and validates one spec's YAML text. Throws a `UserError` holding every problem, each at its line and column:

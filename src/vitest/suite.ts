@@ -105,9 +105,7 @@ function checkFailure(check: Check): Error {
 export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> {
   let spec: Spec;
   try {
-    spec = await (options.specCache === undefined
-      ? (await import('../specs/load.js')).loadSpec(options.specFile)
-      : loadSpecCached(options.specFile, options.specCache));
+    spec = await loadSpecCached(options.specFile, options.specCache);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     describe(basename(options.specFile), () => {

@@ -44,6 +44,15 @@ describe('loadSpecCached', () => {
     expect(await loadSpecCached(file, cache)).toStrictEqual(parsed);
   });
 
+  it('without a cache folder, parses the file every time and keeps nothing', async () => {
+    const { file, cache } = await specFile('shop.cases.yaml', CASES);
+    expect(await loadSpecCached(file, undefined)).toStrictEqual(await loadSpec(file));
+    await expect(readdir(cache)).rejects.toThrow(/ENOENT/);
+    await expect(loadSpecCached(join(file, '..', 'gone.cases.yaml'), undefined)).rejects.toThrow(
+      /gone\.cases\.yaml: no such file/,
+    );
+  });
+
   it('takes an unchanged file from its entry, without parsing it again', async () => {
     const { file, cache } = await specFile('shop.cases.yaml', CASES);
     const spec = await loadSpecCached(file, cache);
