@@ -220,17 +220,10 @@ function caseElement(
 }
 
 function propertiesElement(properties: ReadonlyArray<readonly [string, string]>): XmlElement {
-  return {
-    name: 'properties',
-    children: properties.map(([name, value]) => ({
-      name: 'property',
-      attributes: [
-        ['name', name],
-        ['value', value],
-      ],
-    })),
-  };
+  return { name: 'properties', leaves: { name: 'property', names: PROPERTY_ATTRIBUTES, rows: properties } };
 }
+
+const PROPERTY_ATTRIBUTES = ['name', 'value'] as const;
 
 /** A test the needlework plugin generated from a YAML spec (a hand-written matcher test records `matcher`). */
 function isGenerated(check: CheckRecord): boolean {

@@ -13,6 +13,11 @@ export interface XmlElement {
   children?: XmlElement[];
   /** Text content, written as CDATA (stack traces and scorecards stay readable in a raw log). */
   text?: string;
+  /**
+   * Children written after `children`, each an empty element of `leaves.name` whose attributes are `leaves.names`
+   * with one row's values: a list of thousands (a JUnit file's properties) without an element object for each.
+   */
+  leaves?: { name: string; names: readonly string[]; rows: ReadonlyArray<readonly string[]> };
 }
 
 /**
@@ -49,13 +54,21 @@ function openTag(element: XmlElement, indent: string): string {
 function write(element: XmlElement, indent: string): string {
   const open = openTag(element, indent);
   const children = element.children ?? [];
-  if (children.length === 0) {
+  const leaves = element.leaves;
+  if (children.length === 0 && !leaves?.rows.length) {
     return element.text === undefined ? `${open}/>\n` : `${open}>${cdata(element.text)}</${element.name}>\n`;
   }
   let out = `${open}>\n`;
   const inner = `${indent}  `;
   if (element.text !== undefined) out += `${inner}${cdata(element.text)}\n`;
   for (const child of children) out += write(child, inner);
+  if (leaves) {
+    for (const row of leaves.rows) {
+      out += `${inner}<${leaves.name}`;
+      for (let i = 0; i < leaves.names.length; i++) out += ` ${leaves.names[i]}="${escapeAttribute(row[i] as string)}"`;
+      out += '/>\n';
+    }
+  }
   return `${out}${indent}</${element.name}>\n`;
 }
 
