@@ -25,7 +25,15 @@ describe('tallyTrials', () => {
       check({ spec: 'a', criterion: 'z', case: 'case-1', workup: 'w4', task: 'q' }),
       check({ spec: 'a', criterion: 'z', case: 'case-1', workup: 'w5', task: 'Q' }),
       check({ spec: 'a', criterion: 'y', case: 'case-2', workup: 'w6', task: 'e' }),
-      check({ spec: 'a', criterion: 'z', case: 'case-1', workup: 'w7', task: 'q', verdict: 'fail', value: false }),
+      check({
+        spec: 'a',
+        criterion: 'z',
+        case: 'case-1',
+        workup: 'w7',
+        task: 'q',
+        verdict: 'fail',
+        value: false,
+      }),
     ];
     expect(order(checks)).toEqual([
       'B / c / - / x',

@@ -65,7 +65,8 @@ function write(element: XmlElement, indent: string): string {
   if (leaves) {
     for (const row of leaves.rows) {
       out += `${inner}<${leaves.name}`;
-      for (let i = 0; i < leaves.names.length; i++) out += ` ${leaves.names[i]}="${escapeAttribute(row[i] as string)}"`;
+      for (let i = 0; i < leaves.names.length; i++)
+        out += ` ${leaves.names[i]}="${escapeAttribute(row[i] as string)}"`;
       out += '/>\n';
     }
   }
