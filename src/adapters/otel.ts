@@ -35,9 +35,9 @@ export interface OtelOptions extends AdapterSource {
  *
  * Spans are read by the OpenTelemetry GenAI semantic conventions and by the agent-SDK exports of them (see
  * `OtelConvention`). A tool span (`execute_tool`, OpenInference `TOOL`, Traceloop `tool`, Vercel `ai.toolCall`) gives
- * a `tool_call` step at its start and an `observation` at its end, linked by the tool call id (the span id when the
- * span has none), the observation carrying the span's duration and its error (status `ERROR` or an `exception`
- * event), written `ERROR: message` as seed 002's `TrajectoryLogger.on_tool_error` writes it. A model span (`chat`,
+ * a `tool_call` step at its start and an `observation` at its end (or where the model call that reads it starts, if
+ * earlier), linked by the tool call id (the span id when the span has none), the observation carrying the span's
+ * duration and its error (status `ERROR` or an `exception` event), written `ERROR: message` as seed 002's `TrajectoryLogger.on_tool_error` writes it. A model span (`chat`,
  * OpenInference `LLM`, Traceloop `llm.request.type`, Vercel `doGenerate`/`doStream`) gives a `thought` with its
  * output text, tokens and duration; tool calls it requested that no tool span executed become `tool_call` steps. The
  * run's final answer is the outermost agent span's output (`invoke_agent`, OpenInference `AGENT`, Traceloop
@@ -139,6 +139,9 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
 
   // Tool spans first, so a model span knows which of the calls it requested were executed (and traced).
   const executed = new Map<string, Pending>();
+  // Each traced call's result, and the model span that asked for the call (once a model's request is matched to it).
+  const resultOf = new Map<Pending, Pending>();
+  const askedBy = new Map<Pending, Span>();
   const executedNames = new Set<string>();
   // Tool spans that record no call id (OpenLLMetry, any-agent), by tool name in time order: a model's request with an
   // id is matched to the first of these after the model call, so the call is not counted twice.
@@ -169,7 +172,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
       tokens_used: spent,
       call_id: id ?? span.spanId,
     });
-    push(finish(span), {
+    const observation = push(finish(span), {
       ...blank(),
       step_type: 'observation',
       content: span.error !== undefined ? `ERROR: ${span.error}` : asText(result),
@@ -180,6 +183,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
       error: span.error ?? null,
       call_id: id ?? span.spanId,
     });
+    resultOf.set(call, observation);
     if (id !== undefined) executed.set(id, call);
     else unlinked.set(name, [...(unlinked.get(name) ?? []), call]);
     executedNames.add(name);
@@ -214,6 +218,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
     for (const call of calls) {
       const traced =
         call.id !== undefined ? (executed.get(call.id) ?? claim(unlinked, call.name, span.start)) : undefined;
+      if (traced && !askedBy.has(traced)) askedBy.set(traced, span);
       if (traced || (call.id === undefined && executedNames.has(call.name))) {
         // A tool span that recorded no arguments takes those the model asked it with (same call id).
         if (traced && isEmpty(traced.step.tool_input) && call.arguments !== undefined) {
@@ -251,6 +256,7 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
     if (c.kind === 'other' && c.span !== run) skipped[c.span.name] = (skipped[c.span.name] ?? 0) + 1;
   }
 
+  placeResults(classified, askedBy, resultOf);
   inTimeOrder(pending);
   const lastModel = pending.findLastIndex((p) => p.step.step_type === 'thought');
   const lastCall = pending.findLastIndex((p) => p.step.step_type === 'tool_call');
@@ -316,6 +322,36 @@ function claim(pool: Map<string, Pending[]>, name: string, from: bigint): Pendin
   list.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
   const at = list.findIndex((p) => p.at >= from);
   return at === -1 ? undefined : list.splice(at, 1)[0];
+}
+
+/**
+ * Places each result no later than the model call that reads it: the next model span of the parent of the one that
+ * asked for the call (an agent's loop: ask, run the tools, call the model with their results). A tool span normally
+ * ends before that call starts; replayed, a model answers at once, and the AI SDK has ended a tool's span after the
+ * next call (and the tools it asked for) had started, which put the result after them. Never before its own call;
+ * only the place moves (the result keeps the span's end as its timestamp, and its duration).
+ */
+function placeResults(
+  classified: ReadonlyArray<{ span: Span; kind: string }>,
+  askedBy: ReadonlyMap<Pending, Span>,
+  resultOf: ReadonlyMap<Pending, Pending>,
+): void {
+  if (askedBy.size === 0) return;
+  // The model span that follows each model span under the same parent (`classified` is in order of start).
+  const next = new Map<Span, Span>();
+  const last = new Map<string | undefined, Span>();
+  for (const { span, kind } of classified) {
+    if (kind !== 'llm') continue;
+    const before = last.get(span.parentSpanId);
+    if (before) next.set(before, span);
+    last.set(span.parentSpanId, span);
+  }
+  for (const [call, model] of askedBy) {
+    const reader = next.get(model);
+    const result = resultOf.get(call);
+    if (!reader || !result || reader.start >= result.at) continue;
+    result.at = reader.start > call.at ? reader.start : call.at;
+  }
 }
 
 /**

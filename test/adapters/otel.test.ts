@@ -156,6 +156,76 @@ describe('fromOtelSpans: the OpenTelemetry GenAI semantic conventions', () => {
     expect(t.steps.map((s) => s.latency_ms)).toEqual([0, 0, 0.099999, 1.1]);
   });
 
+  it('places a result no later than the model call that reads it: the next of the agent that asked (a replay)', () => {
+    const chat = (id: string, start: number, text: string, asks: string[] = [], parent = 'run') => ({
+      id,
+      parent,
+      start: at(start),
+      end: at(start + 1),
+      attrs: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.output.messages': JSON.stringify([
+          {
+            role: 'assistant',
+            parts: [
+              { type: 'text', content: text },
+              ...asks.map((call) => ({ type: 'tool_call', id: call, name: call, arguments: {} })),
+            ],
+          },
+        ]),
+      },
+    });
+    const tool = (id: string, start: number, end: number, parent = 'run') => ({
+      id,
+      parent,
+      start: at(start),
+      end: at(end),
+      attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': id, 'gen_ai.tool.call.id': id },
+    });
+    const t = fromOtelSpans(
+      otlp([
+        { id: 'run', start: at(0), end: at(100), attrs: { 'gen_ai.operation.name': 'invoke_agent' } },
+        chat('m1', 1, 'Look up a.', ['a']),
+        // Tool a's span ends at 40, after the model call that reads it (m2, at 20) and the tool m2 asked for (b, at 30).
+        tool('a', 3, 40),
+        // Another agent's model call (another parent) reads none of this agent's results.
+        {
+          id: 'other',
+          parent: 'run',
+          start: at(4),
+          end: at(90),
+          attrs: { 'gen_ai.operation.name': 'invoke_agent' },
+        },
+        chat('m-other', 5, 'Elsewhere.', [], 'other'),
+        chat('m2', 20, 'Look up b.', ['b']),
+        tool('b', 30, 35),
+        // Tool c began in the same millisecond as the call that reads it (clocks of millisecond resolution).
+        chat('m3', 36, 'Look up c.', ['c']),
+        tool('c', 45, 46),
+        chat('m4', 45, 'Done.'),
+      ]),
+    );
+    expect(t.steps.map((s) => [s.step_type, s.tool_name ?? s.content])).toEqual([
+      ['thought', 'Look up a.'],
+      ['tool_call', 'a'],
+      ['thought', 'Elsewhere.'],
+      ['observation', 'a'],
+      ['thought', 'Look up b.'],
+      ['tool_call', 'b'],
+      ['observation', 'b'],
+      ['thought', 'Look up c.'],
+      ['tool_call', 'c'],
+      ['observation', 'c'],
+      ['answer', 'Done.'],
+    ]);
+    // Only its place moves: the result keeps the span's own end and duration.
+    const a = t.steps.find((s) => s.step_type === 'observation' && s.tool_name === 'a');
+    expect([a?.timestamp, a?.latency_ms]).toEqual([
+      new Date(Number(BigInt(at(40)) / 1_000_000n)).toISOString(),
+      37,
+    ]);
+  });
+
   it('keeps trace and span ids written as JSON numbers past 2^53 exactly', () => {
     const text = `{"resourceSpans":[{"scopeSpans":[{"spans":[
       {"traceId":123456789012345678901,"spanId":98765432109876543210,"parentSpanId":"",

@@ -62,18 +62,18 @@ describe('WorkupSpanProcessor: the AI SDK telemetry', () => {
     expect(processor.workups).toHaveLength(1);
     const workup = processor.workup();
     expect(workup.trajectory?.metadata['conventions']).toEqual(['vercel_ai']);
-    // The AI SDK can end a tool span a few microseconds after the next model call starts, so the answer's place
-    // among the last observation is the trace's own; the calls and their results keep their order.
+    // The AI SDK can end a tool span a few microseconds after the next model call starts: each result is placed no
+    // later than that call, which reads it, so the answer follows the last result.
     const steps = workup.trajectory?.steps ?? [];
-    expect(steps.filter((s) => s.step_type !== 'answer').map((s) => [s.step_type, s.call_id])).toEqual([
+    expect(steps.map((s) => [s.step_type, s.call_id ?? s.content])).toEqual([
       ['tool_call', 'call-1'],
       ['observation', 'call-1'],
       ['tool_call', 'call-2'],
       ['observation', 'call-2'],
       ['tool_call', 'call-3'],
       ['observation', 'call-3'],
+      ['answer', note],
     ]);
-    expect(steps.filter((s) => s.step_type === 'answer').map((s) => s.content)).toEqual([note]);
     expect(workup.trajectory?.final_answer).toBe(note);
     expect(workup.ledger.map((e) => [e.id, e.results.length])).toEqual([
       ['call-1', 1],
@@ -94,26 +94,14 @@ describe('WorkupSpanProcessor: the AI SDK telemetry', () => {
 
 describe('WorkupSpanProcessor: replay where the model client can be wrapped', () => {
   const tmp = useTmpDir();
-  // The answer's place among the last observation is the trace's timing (see above): compared apart. So is an
-  // observation's place after the next tool call: replayed, the next model call answers at once, and the AI SDK can
-  // end a tool's span after the next tool's span has started (seen once in `.ci/run`). Each call is compared with its
-  // observation beside it, the calls in their order.
-  const shape = (w: Workup) => {
-    const steps = w.trajectory!.steps.filter((s) => s.step_type !== 'answer');
-    const observations = steps.filter((s) => s.step_type === 'observation');
-    const paired = steps
-      .filter((s) => s.step_type !== 'observation')
-      .flatMap((s) => [
-        s,
-        ...observations.filter((o) => s.step_type === 'tool_call' && o.call_id === s.call_id),
-      ]);
-    return {
-      steps: paired.map((s) => [s.step_type, s.tool_name, s.tool_input, s.tool_output]),
-      unpaired: steps.length - paired.length,
-      answer: w.trajectory!.final_answer,
-      ledger: w.ledger.map((e) => [e.id, e.query, e.results]),
-    };
-  };
+  // Replayed, each model call answers at once, and the AI SDK can end a tool's span after the next model call (and
+  // the next tool's span) has started: each result is still placed before the call that reads it, so the replayed
+  // steps are the recorded ones in the same order.
+  const shape = (w: Workup) => ({
+    steps: w.trajectory!.steps.map((s) => [s.step_type, s.tool_name, s.tool_input, s.tool_output, s.content]),
+    answer: w.trajectory!.final_answer,
+    ledger: w.ledger.map((e) => [e.id, e.query, e.results]),
+  });
 
   it('records an AI SDK run through its telemetry, then replays it offline to the same workup', async () => {
     const file = `${await tmp()}/otel.cassette.json`;
