@@ -34,15 +34,16 @@ export interface OtelOptions extends AdapterSource {
  * one trace, or `options.traceId` picks one; `fromOtelTraces` reads them all.
  *
  * Spans are read by the OpenTelemetry GenAI semantic conventions and by the agent-SDK exports of them (see
- * `OtelConvention`). A tool span (`execute_tool`, OpenInference `TOOL`, Traceloop `tool`, Vercel `ai.toolCall`) gives
- * a `tool_call` step at its start and an `observation` at its end (or where the model call that reads it starts, if
+ * `OtelConvention`). A tool span (`execute_tool`, OpenInference `TOOL`, Traceloop `tool`, Vercel `ai.toolCall`) gives a
+ * `tool_call` step at its start and an `observation` at its end (or where the model call that reads it starts, if
  * earlier), linked by the tool call id (the span id when the span has none), the observation carrying the span's
  * duration and its error (status `ERROR` or an `exception` event), written `ERROR: message` as seed 002's
- * `TrajectoryLogger.on_tool_error` writes it. A model span (`chat`, OpenInference `LLM`, Traceloop
- * `llm.request.type`, Vercel `doGenerate`/`doStream`) gives a `thought` with its output text, tokens and duration;
- * tool calls it requested that no tool span executed become `tool_call` steps. The run's final answer is the outermost agent span's output (`invoke_agent`, OpenInference `AGENT`, Traceloop
- * `agent`/`workflow`, Vercel `ai.generateText`), or else the last model output that asked for no tool. Steps are
- * ordered by time, compared as exact nanosecond integers, never as floating-point numbers.
+ * `TrajectoryLogger.on_tool_error` writes it. A model span (`chat`, OpenInference `LLM`, Traceloop `llm.request.type`,
+ * Vercel `doGenerate`/`doStream`) gives a `thought` with its output text, tokens and duration; tool calls it requested
+ * that no tool span executed become `tool_call` steps. The run's final answer is the outermost agent span's output
+ * (`invoke_agent`, OpenInference `AGENT`, Traceloop `agent`/`workflow`, Vercel `ai.generateText`), or else the last
+ * model output that asked for no tool. Steps are ordered by time, compared as exact nanosecond integers, never as
+ * floating-point numbers.
  */
 export function fromOtelSpans(otlpJson: unknown, options: OtelOptions = {}): Trajectory {
   const file = options.file ?? '<otlp trace>';
