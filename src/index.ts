@@ -34,7 +34,8 @@ export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './not
 export * from './recorder/index.js';
 export * from './report/index.js';
 export * from './rubric/index.js';
-export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec, specKind } from './specs/load.js';
+export { specKind } from './specs/file.js';
+export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec } from './specs/load.js';
 export * from './trials/index.js';
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';

@@ -5,8 +5,6 @@ import { parseCasesText } from './cases.js';
 import { readSpecText, specKind } from './file.js';
 import { parseSchemaSpec } from './schema-spec.js';
 
-export { specKind };
-
 /**
  * Parses and validates one spec's YAML text. Throws a `UserError` holding every problem, each at its line and column:
  * `needles/bridge.needle.yaml:12:5: required_path.relations[1] must be a string`.
