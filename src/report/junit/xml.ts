@@ -46,7 +46,7 @@ export async function* renderXmlChunks(
 function openTag(element: XmlElement, indent: string): string {
   let open = `${indent}<${element.name}`;
   for (const [name, value] of element.attributes ?? []) {
-    if (value !== undefined) open += ` ${name}="${escapeAttribute(String(value))}"`;
+    if (value !== undefined) open += attribute(name, String(value));
   }
   return open;
 }
@@ -65,8 +65,7 @@ function write(element: XmlElement, indent: string): string {
   if (leaves) {
     for (const row of leaves.rows) {
       out += `${inner}<${leaves.name}`;
-      for (let i = 0; i < leaves.names.length; i++)
-        out += ` ${leaves.names[i]}="${escapeAttribute(row[i] as string)}"`;
+      for (let i = 0; i < leaves.names.length; i++) out += attribute(leaves.names[i]!, row[i]!);
       out += '/>\n';
     }
   }
@@ -77,6 +76,11 @@ function write(element: XmlElement, indent: string): string {
 // characters (colour codes start with one), surrogates (a lone one is removed) and U+FFFE/U+FFFF. Most text has none.
 const ATTRIBUTE_WORK = /[&<"\u0000-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
 const CDATA_WORK = /[\]\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
+
+/** ` name="value"`, the value escaped. */
+function attribute(name: string, value: string): string {
+  return ` ${name}="${escapeAttribute(value)}"`;
+}
 
 /** Attribute text: `&`, `<` and `"` escaped (`>` is legal and kept readable), and tabs and line breaks as references so parsers keep them. */
 function escapeAttribute(text: string): string {
