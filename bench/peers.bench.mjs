@@ -4,8 +4,8 @@
 // trajectory match in plain Vitest tests (bench/peers/agentevals.test.mjs), and `needlework run` with its default
 // reporters (JUnit, HTML, trend), again with every spec parsed anew (`--no-spec-cache`), and with `--reporter default`
 // alone. Every tool's verdicts are read from its own output and checked equal to the planted ones; the tools run
-// interleaved 3 times and the table gives the median wall time and peak RSS of each. BENCH_PEERS_CASES=1000 picks the sizes (default 1000,10000); BENCH_PEERS_ROUNDS the
-// rounds (default 3).
+// interleaved 3 times and the table gives the median wall time and peak RSS of each. BENCH_PEERS_CASES=1000 picks the
+// sizes (default 1000,10000); BENCH_PEERS_ROUNDS the rounds (default 3).
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -52,7 +52,10 @@ async function vitestResults(file) {
   return report.testResults.flatMap((f) => f.assertionResults);
 }
 
-/** needlework's verdicts, from the JUnit file its default reporters write: a failure element under a test case fails it. */
+/**
+ * needlework's verdicts, from the JUnit file its default reporters write: a failure element under a test case fails
+ * it.
+ */
 async function needleworkVerdicts(p) {
   const xml = await readFile(join(p.needlework, 'needlework-report/junit.xml'), 'utf8');
   const passed = new Map();

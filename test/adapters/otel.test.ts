@@ -186,7 +186,8 @@ describe('fromOtelSpans: the OpenTelemetry GenAI semantic conventions', () => {
       otlp([
         { id: 'run', start: at(0), end: at(100), attrs: { 'gen_ai.operation.name': 'invoke_agent' } },
         chat('m1', 1, 'Look up a.', ['a']),
-        // Tool a's span ends at 40, after the model call that reads it (m2, at 20) and the tool m2 asked for (b, at 30).
+        // Tool a's span ends at 40, after the model call that reads it (m2, at 20) and the tool m2 asked for (b, at
+        // 30).
         tool('a', 3, 40),
         // Another agent's model call (another parent) reads none of this agent's results.
         {

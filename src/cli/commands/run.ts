@@ -20,7 +20,10 @@ export interface RunOptions {
   outDir: string;
   watch: boolean;
   ui: boolean;
-  /** Keep each spec as read for the next run (`--no-spec-cache` turns it off): the plugin's `specCache`. @default true */
+  /**
+   * Keep each spec as read for the next run (`--no-spec-cache` turns it off): the plugin's `specCache`.
+   * @default true
+   */
   specCache?: boolean;
   /** Vitest's `--shard`, `i/n`. */
   shard?: string;
