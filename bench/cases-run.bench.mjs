@@ -1,7 +1,8 @@
 // `needlework run` on N task cases (the peer workload of bench/workload/cases.mjs: 8 tool calls a run, calls checked
 // in order and in any order, an exact answer), at 1,000, 10,000 and 100,000 cases, with the default reporters (JUnit,
-// HTML, trend). Prints the wall time and peak RSS of each, and the slope per case: it must stay flat from 1,000 to
-// 100,000 (within 1.5x; issue 24). BENCH_CASES=1000,10000 picks the sizes (100,000 takes minutes).
+// HTML, trend), and `needlework validate` of the same specs and runs. Prints the wall time and peak RSS of each, and
+// each one's slope per case: it must stay flat from 1,000 to 100,000 (within 1.5x; issue 24). BENCH_CASES=1000,10000
+// picks the sizes (100,000 takes minutes).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,20 +50,33 @@ for (const n of SIZES) {
       console.log(`${n} cases: needlework run exited ${result.code} without writing its JUnit file: MISSED`);
       return n;
     });
-    rows.push({ n, ...result, wrong });
+    // `needlework validate` of the same specs and runs: each case must find its runs (and name one with none).
+    const validated = await measure(process.execPath, [BIN, 'validate', 'needles', 'workups'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    rows.push({ n, ...result, wrong, validate: validated });
     console.log(
-      `${n} cases: ${result.wallS.toFixed(1)} s wall, peak RSS ${result.peakMb.toFixed(0)} MB, exit ${result.code}, ${((result.wallS / n) * 1000).toFixed(2)} ms per case, ${wrong} of ${n} cases with a wrong verdict`,
+      `${n} cases: ${result.wallS.toFixed(1)} s wall, peak RSS ${result.peakMb.toFixed(0)} MB, exit ${result.code}, ${((result.wallS / n) * 1000).toFixed(2)} ms per case, ${wrong} of ${n} cases with a wrong verdict; validate ${validated.wallS.toFixed(1)} s, ${validated.peakMb.toFixed(0)} MB, exit ${validated.code}`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
-const slopes = rows.map((r) => r.wallS / r.n);
 if (rows.length > 1) {
-  const ratio = slopes.at(-1) / slopes[0];
-  console.log(
-    `target slope flat from ${rows[0].n} to ${rows.at(-1).n} cases (within 1.5x): ${ratio <= 1.5 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}x)`,
-  );
+  for (const [what, wallS] of [
+    ['run', (r) => r.wallS],
+    ['validate', (r) => r.validate.wallS],
+  ]) {
+    const ratio = wallS(rows.at(-1)) / rows.at(-1).n / (wallS(rows[0]) / rows[0].n);
+    console.log(
+      `target ${what} slope flat from ${rows[0].n} to ${rows.at(-1).n} cases (within 1.5x): ${ratio <= 1.5 ? 'met' : 'MISSED'} (${ratio.toFixed(2)}x)`,
+    );
+  }
+}
+if (rows.some((r) => r.validate.code !== 0)) {
+  console.log('validate: MISSED (it found a problem in specs and runs that have none)');
+  process.exitCode = 1;
 }
 const ten = rows.find((r) => r.n === 10_000);
 if (ten) {

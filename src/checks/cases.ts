@@ -37,6 +37,8 @@ interface CaseIndex {
   byTask: Map<string, TaskCase>;
   /** Cases with a `*` pattern, tested one by one. */
   wild: TaskCase[];
+  /** Each case's place in the file, so that the cases of one workup are put in file order without a scan. */
+  order: Map<TaskCase, number>;
 }
 
 const indexes = new WeakMap<CasesSpec, CaseIndex>();
@@ -45,11 +47,17 @@ const indexes = new WeakMap<CasesSpec, CaseIndex>();
 function indexOf(spec: CasesSpec): CaseIndex {
   let index = indexes.get(spec);
   if (!index) {
-    index = { byId: new Map(), byTask: new Map(), wild: [] };
+    index = { byId: new Map(), byTask: new Map(), wild: [], order: new Map() };
     for (const c of spec.cases) {
+      index.order.set(c, index.order.size);
       index.byTask.set(c.id, c);
       if (c.workups.some((p) => p.includes('*'))) index.wild.push(c);
-      for (const p of c.workups) if (!p.includes('*')) index.byId.set(p, [...(index.byId.get(p) ?? []), c]);
+      for (const p of c.workups) {
+        if (p.includes('*')) continue;
+        const list = index.byId.get(p);
+        if (list) list.push(c);
+        else index.byId.set(p, [c]);
+      }
     }
     indexes.set(spec, index);
   }
@@ -66,7 +74,32 @@ export function casesOf(spec: CasesSpec, workup: Workup): TaskCase[] {
   const task = typeof workup.meta.task === 'string' ? index.byTask.get(workup.meta.task) : undefined;
   if (task) found.add(task);
   for (const c of index.wild) if (appliesTo(c.workups, workup.id)) found.add(c);
-  return found.size <= 1 ? [...found] : spec.cases.filter((c) => found.has(c));
+  return inFileOrder(index, found);
+}
+
+/**
+ * The runs of each case of the spec among `workups`, in one pass over the workups: `runs` by case (each list in the
+ * order given; a case no workup is a run of is no key), and the cases that have runs, in file order.
+ */
+export function runsOfCases(
+  spec: CasesSpec,
+  workups: readonly Workup[],
+): { runs: Map<TaskCase, Workup[]>; cases: TaskCase[] } {
+  const runs = new Map<TaskCase, Workup[]>();
+  for (const workup of workups) {
+    for (const c of casesOf(spec, workup)) {
+      const list = runs.get(c);
+      if (list) list.push(workup);
+      else runs.set(c, [workup]);
+    }
+  }
+  return { runs, cases: inFileOrder(indexOf(spec), runs.keys()) };
+}
+
+function inFileOrder(index: CaseIndex, cases: Iterable<TaskCase>): TaskCase[] {
+  const list = [...cases];
+  if (list.length > 1) list.sort((a, b) => index.order.get(a)! - index.order.get(b)!);
+  return list;
 }
 
 const STEP_SCORES: Array<[keyof StepsAssertion, StepScore]> = [

@@ -18,7 +18,7 @@ export async function checkWorkup(
   options: CheckWorkupOptions = {},
 ): Promise<Check[]> {
   const checks: Check[] = [];
-  for (const item of planChecks(specs, [workup], options))
+  for (const item of planChecks(specs, [workup], options, false))
     for (const criterion of item.criteria) checks.push(await criterion.check(workup));
   return checks;
 }

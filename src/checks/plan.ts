@@ -1,7 +1,7 @@
 import type { Spec, TaskCase } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
-import { caseCriteria, casesOf } from './cases.js';
+import { caseCriteria, runsOfCases } from './cases.js';
 import { type CheckOptions, type Criterion, criteriaOf } from './spec.js';
 
 /** The criteria of one spec, or of one case of a task-cases spec, and the workups they are decided on. */
@@ -26,11 +26,16 @@ export interface PlanOptions extends CheckOptions {
  * YAML-spec tests, `checkWorkup` and `needlework score` all read. It takes one pass over the workups per spec, each
  * workup finding its cases through the spec's index, so 10,000 cases meet 10,000 runs in linear time; a case's
  * criteria are built once, for all of its runs.
+ *
+ * @param everyCase whether a case no workup is a run of is an item too, with no criteria (the YAML suite says so
+ *   of it). `checkWorkup` plans one workup at a time: with an item for each of 10,000 cases every time, checking
+ *   10,000 runs one by one was quadratic.
  */
 export function planChecks(
   specs: readonly Spec[],
   workups: readonly Workup[],
   options: PlanOptions = {},
+  everyCase = true,
 ): PlanItem[] {
   const plan: PlanItem[] = [];
   for (const spec of specs) {
@@ -42,15 +47,8 @@ export function planChecks(
       plan.push({ spec, criteria: taken.length > 0 ? criteriaOf(spec, options) : [], workups: taken });
       continue;
     }
-    const runs = new Map<TaskCase, Workup[]>();
-    for (const workup of workups) {
-      for (const c of casesOf(spec, workup)) {
-        const list = runs.get(c);
-        if (list) list.push(workup);
-        else runs.set(c, [workup]);
-      }
-    }
-    for (const c of spec.cases) {
+    const { runs, cases } = runsOfCases(spec, workups);
+    for (const c of everyCase ? spec.cases : cases) {
       const taken = runs.get(c) ?? [];
       plan.push({
         spec,

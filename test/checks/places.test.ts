@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkWorkup } from '../../src/checks/check-workup.js';
-import { planChecks } from '../../src/checks/plan.js';
+import { type PlanItem, planChecks } from '../../src/checks/plan.js';
 import type { Check } from '../../src/model/check.js';
 import type { Workup } from '../../src/model/workup.js';
 import { parseSpec } from '../../src/specs/load.js';
@@ -129,5 +129,60 @@ describe('the plan: which criteria apply to which workups', () => {
       [],
     );
     expect(plan).toMatchObject([{ case: { id: 'lonely' }, criteria: [], workups: [] }]);
+  });
+
+  // A workup found by three routes (its id in a case's patterns, a wildcard, its meta.json task), each case found in
+  // another order than the file's, among cases it is no run of.
+  const ROUTES = `id: routes
+cases:
+  - id: before
+    expect: { answer: { equals: x } }
+  - id: by-task
+    expect: { answer: { equals: x } }
+  - id: by-wildcard
+    workups: ["r*"]
+    expect: { answer: { equals: x } }
+  - id: between
+    expect: { answer: { equals: x } }
+  - id: by-id
+    workups: [run]
+    expect: { answer: { equals: x } }
+  - id: after
+    workups: [other]
+    expect: { answer: { equals: x } }
+`;
+  const routed: Workup = { id: 'run', ledger: [], meta: { task: 'by-task' } };
+
+  it('plans one workup without an item for every case (as checkWorkup does): its cases only, in file order', () => {
+    const spec = cases(ROUTES);
+    const one = planChecks([spec], [routed], {}, false);
+    expect(one.map((p) => p.case?.id)).toEqual(['by-task', 'by-wildcard', 'by-id']);
+    // The same items as the whole plan's, which also lists the cases the workup is no run of.
+    const every = planChecks([spec], [routed]);
+    expect(every.map((p) => p.case?.id)).toEqual([
+      'before',
+      'by-task',
+      'by-wildcard',
+      'between',
+      'by-id',
+      'after',
+    ]);
+    const shown = (plan: PlanItem[]) =>
+      plan.map((p) => `${p.case?.id}: ${p.criteria.map((c) => c.id)} on ${p.workups.map((w) => w.id)}`);
+    expect(shown(one)).toEqual(shown(every.filter((p) => p.workups.length > 0)));
+    expect(shown(one)).toEqual([
+      'by-task: answer-equals on run',
+      'by-wildcard: answer-equals on run',
+      'by-id: answer-equals on run',
+    ]);
+  });
+
+  it('checks a run of several cases case by case, in file order', async () => {
+    const checks = await checkWorkup({ ...routed, trajectory: run([], 'x').trajectory }, [cases(ROUTES)]);
+    expect(checks.map((c) => `${c.case} ${c.verdict}`)).toEqual([
+      'by-task pass',
+      'by-wildcard pass',
+      'by-id pass',
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,40 @@ describe('needlework validate', () => {
     expect(io.stdout()).toContain('✓ needle good');
     expect(io.stderr()).toBe(
       `✗ ${join(dir, 'bad.needle.yaml')}:4:18: required_path.relations[1] must be a string\n\n1 problem found; 1 spec, 0 workups valid`,
+    );
+  });
+
+  it('finds each case its runs (by meta.json task, by workup id) and names the case with none', async () => {
+    const dir = await tmp();
+    const file = join(dir, 'routes.cases.yaml');
+    await writeFile(
+      file,
+      `id: routes
+cases:
+  - id: lonely
+    expect: { answer: { equals: x } }
+  - id: fix-pagination
+    expect:
+      tools: { must_call: [run_tests, search] }
+  - id: by-id
+    workups: [copy-b]
+    expect: { answer: { equals: x } }
+`,
+    );
+    // Two runs of the task fix-pagination; the second is also named by the case by-id.
+    for (const copy of ['copy-a', 'copy-b'])
+      await cp(join(ROOT, 'examples/coding/runs/fix-pagination-good'), join(dir, 'workups', copy), {
+        recursive: true,
+      });
+    const io = captureIo();
+    expect(await runValidate({ paths: [file, join(dir, 'workups')] }, io)).toBe(1);
+    expect(io.stderr()).toBe(
+      [
+        `✗ ${file}:3: case lonely matches no workup (looked for lonely and meta.json task "lonely")`,
+        `! ${file}:5: warning: case fix-pagination names tool "search", which no run of it ever calls (run_tests, open_file, edit_file)`,
+        '',
+        '1 problem found; 1 spec, 2 workups valid',
+      ].join('\n'),
     );
   });
 

@@ -57,7 +57,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   // The checks behind cases specs pull in every metric: load them only for a cases spec.
   const cases = (specs?.cases.length ?? 0) > 0 ? await import('../../checks/cases.js') : undefined;
   for (const spec of specs?.cases ?? []) {
-    const { caseCriteria, casesOf, unusedTools } = cases!;
+    const { caseCriteria, runsOfCases, unusedTools } = cases!;
     const checks = spec.cases.reduce((n, c) => n + caseCriteria(spec, c).length, 0);
     const counts = `${plural(spec.cases.length, 'valid case')}, ${plural(checks, 'assertion')}`;
     // A file with a bad case is not valid: its problems are listed below, each at its line.
@@ -68,8 +68,9 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     else io.out(`${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${counts}`)}`);
     // With workups named too, each case must have a run, and the tools it names should be ones its runs call.
     if (!workups) continue;
+    const runsOf = runsOfCases(spec, workups.workups).runs;
     for (const taskCase of spec.cases) {
-      const runs = workups.workups.filter((w) => casesOf(spec, w).includes(taskCase));
+      const runs = runsOf.get(taskCase) ?? [];
       if (runs.length === 0) {
         problems.push({
           file: spec.file ?? spec.id,
