@@ -11,6 +11,7 @@ import { detectRevision } from '../src/report/trend/revision.js';
 import { baselineOf } from '../src/report/trend/run-gate.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
 import type { TrendRun } from '../src/report/trend/types.js';
+import { existingRunWorkupLoader } from '../src/report/workups.js';
 import { detectEnvironment, metaLoader } from '../src/store/environment.js';
 import {
   type OpenStoreOptions,
@@ -110,7 +111,9 @@ export class NeedleworkTrendReporter implements Reporter {
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.startedAt = new Date();
-    this.metas = metaLoader(this.root());
+    const root = this.root();
+    // The workups the run's HTML or OTel reporter reads are not read again for their metas.
+    this.metas = metaLoader(root, () => existingRunWorkupLoader(specifications, root));
     this.uncollected = specifications.length;
     if (specBytes(specifications) < OPEN_AT_START_BELOW_SPEC_BYTES) this.openEarly();
   }

@@ -46,6 +46,11 @@ export class WorkupPreload<T> {
     return out;
   }
 
+  /** The value of a workup this preload has started on (loading or loaded), or undefined when it has not. */
+  started(path: string): Promise<T> | undefined {
+    return this.results.get(path);
+  }
+
   private start(path: string): void {
     if (this.results.has(path)) return;
     this.results.set(path, new Promise<T>((done, fail) => this.queue.push({ path, done, fail })));
@@ -111,4 +116,12 @@ export function runWorkupLoader(specifications: object, root: string): WorkupPre
     byRoot.set(root, loader);
   }
   return loader;
+}
+
+/** The workup loader of one run if a reporter of it made one (`runWorkupLoader`), without making one. */
+export function existingRunWorkupLoader(
+  specifications: object,
+  root: string,
+): WorkupPreload<LoadedWorkup> | undefined {
+  return runLoaders.get(specifications)?.get(root);
 }

@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { detectEnvironment } from '../../src/store/environment.js';
+import { type LoadedWorkup, WorkupPreload } from '../../src/report/workups.js';
+import { detectEnvironment, metaLoader } from '../../src/store/environment.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const tmp = useTmpDir();
@@ -10,28 +11,50 @@ const tmp = useTmpDir();
 /** A check of the workup at `path`, as far as the environment reads it. */
 const checkOf = (path: string) => ({ meta: { workupPath: path } }) as unknown as CheckRecord;
 
+/** Folder, single-file and JSONL-line workups with a model or an agent version each, under `root`. */
+async function writeWorkups(root: string): Promise<string[]> {
+  await mkdir(join(root, 'folder'));
+  await writeFile(join(root, 'folder/trajectory.json'), '{"task_id": "t", "steps": []}');
+  await writeFile(join(root, 'folder/meta.json'), JSON.stringify({ model: 'm-folder' }));
+  await writeFile(
+    join(root, 'single.workup.json'),
+    JSON.stringify({ id: 's', trajectory: { task_id: 't', steps: [] }, meta: { agent: { version: '1' } } }),
+  );
+  const line = (id: string, meta: object) =>
+    JSON.stringify({ id, trajectory: { task_id: 't', steps: [] }, meta });
+  await writeFile(
+    join(root, 'runs.workups.jsonl'),
+    `${line('a', { model: { modelId: 'm-line' } })}\n${line('b', { agentVersion: '3' })}\n`,
+  );
+  return ['folder', 'single.workup.json', 'runs.workups.jsonl:1', 'runs.workups.jsonl:2', 'missing'];
+}
+
 describe('detectEnvironment', () => {
+  it("takes the metas of the workups the run's reports read from them, reading none of those again", async () => {
+    const root = await tmp();
+    const paths = await writeWorkups(root);
+    // The reports' loader, which has started on every workup but the folder; each meta it gives names it.
+    const read: string[] = [];
+    const reports = new WorkupPreload<LoadedWorkup>(async (path) => {
+      read.push(path);
+      return { workup: { id: path, ledger: [], meta: { model: `read by the reports: ${path}` } } };
+    });
+    await reports.forChecks(paths.slice(1).map(checkOf));
+    const environment = await detectEnvironment(
+      paths.map(checkOf),
+      root,
+      metaLoader(root, () => reports),
+    );
+    // The folder, which the reports have not started on, is read for its meta alone.
+    expect(environment).toEqual({
+      model: ['m-folder', ...paths.slice(1).map((path) => `read by the reports: ${path}`)].sort().join(', '),
+    });
+    expect(read).toEqual(paths.slice(1));
+  });
+
   it('reads the model and agent version of folder, single-file and JSONL-line workups alike', async () => {
     const root = await tmp();
-    await mkdir(join(root, 'folder'));
-    await writeFile(join(root, 'folder/trajectory.json'), '{"task_id": "t", "steps": []}');
-    await writeFile(join(root, 'folder/meta.json'), JSON.stringify({ model: 'm-folder' }));
-    await writeFile(
-      join(root, 'single.workup.json'),
-      JSON.stringify({ id: 's', trajectory: { task_id: 't', steps: [] }, meta: { agent: { version: '1' } } }),
-    );
-    const line = (id: string, meta: object) =>
-      JSON.stringify({ id, trajectory: { task_id: 't', steps: [] }, meta });
-    await writeFile(
-      join(root, 'runs.workups.jsonl'),
-      `${line('a', { model: { modelId: 'm-line' } })}\n${line('b', { agentVersion: '3' })}\n`,
-    );
-    const environment = await detectEnvironment(
-      ['folder', 'single.workup.json', 'runs.workups.jsonl:1', 'runs.workups.jsonl:2', 'missing'].map(
-        checkOf,
-      ),
-      root,
-    );
+    const environment = await detectEnvironment((await writeWorkups(root)).map(checkOf), root);
     // A workup whose meta cannot be read adds nothing; every other model and version is listed once, in byte order.
     expect(environment).toEqual({ model: 'm-folder, m-line', agentVersion: '1, 3' });
   });
