@@ -35,8 +35,13 @@ interface CaseIndex {
   /** Cases by an exact workup id of their patterns, and by their own id (a run's `meta.json` task). */
   byId: Map<string, TaskCase[]>;
   byTask: Map<string, TaskCase>;
-  /** Cases with a `*` pattern, tested one by one. */
-  wild: TaskCase[];
+  /**
+   * Cases with a `*` pattern, by the text before the pattern's first `*`: a workup id is tested only against the
+   * patterns whose text it starts with (10,000 cases of `case-7-*` and 10,000 runs took 59 s tested one by one), at the
+   * lengths in `prefixLengths` (ascending).
+   */
+  wild: Map<string, TaskCase[]>;
+  prefixLengths: number[];
   /** Each case's place in the file, so that the cases of one workup are put in file order without a scan. */
   order: Map<TaskCase, number>;
 }
@@ -47,18 +52,21 @@ const indexes = new WeakMap<CasesSpec, CaseIndex>();
 function indexOf(spec: CasesSpec): CaseIndex {
   let index = indexes.get(spec);
   if (!index) {
-    index = { byId: new Map(), byTask: new Map(), wild: [], order: new Map() };
+    index = { byId: new Map(), byTask: new Map(), wild: new Map(), prefixLengths: [], order: new Map() };
     for (const c of spec.cases) {
       index.order.set(c, index.order.size);
       index.byTask.set(c.id, c);
-      if (c.workups.some((p) => p.includes('*'))) index.wild.push(c);
       for (const p of c.workups) {
-        if (p.includes('*')) continue;
-        const list = index.byId.get(p);
-        if (list) list.push(c);
-        else index.byId.set(p, [c]);
+        const star = p.indexOf('*');
+        const [map, key] = star === -1 ? [index.byId, p] : [index.wild, p.slice(0, star)];
+        const list = map.get(key);
+        if (!list) map.set(key, [c]);
+        else if (list.at(-1) !== c) list.push(c);
       }
     }
+    index.prefixLengths = [...new Set([...index.wild.keys()].map((prefix) => prefix.length))].sort(
+      (a, b) => a - b,
+    );
     indexes.set(spec, index);
   }
   return index;
@@ -73,7 +81,11 @@ export function casesOf(spec: CasesSpec, workup: Workup): TaskCase[] {
   const found = new Set<TaskCase>(index.byId.get(workup.id));
   const task = typeof workup.meta.task === 'string' ? index.byTask.get(workup.meta.task) : undefined;
   if (task) found.add(task);
-  for (const c of index.wild) if (appliesTo(c.workups, workup.id)) found.add(c);
+  for (const length of index.prefixLengths) {
+    if (length > workup.id.length) break;
+    for (const c of index.wild.get(workup.id.slice(0, length)) ?? [])
+      if (appliesTo(c.workups, workup.id)) found.add(c);
+  }
   return inFileOrder(index, found);
 }
 

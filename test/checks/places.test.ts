@@ -3,6 +3,7 @@ import { checkWorkup } from '../../src/checks/check-workup.js';
 import { type PlanItem, planChecks } from '../../src/checks/plan.js';
 import type { Check } from '../../src/model/check.js';
 import type { Workup } from '../../src/model/workup.js';
+import { patternRegExp } from '../../src/specs/applies.js';
 import { parseSpec } from '../../src/specs/load.js';
 import { cases, run } from './helpers.js';
 
@@ -175,6 +176,39 @@ cases:
       'by-wildcard: answer-equals on run',
       'by-id: answer-equals on run',
     ]);
+  });
+
+  it('finds the same runs through its index as testing every pattern of every case against every workup', () => {
+    // Seeded: patterns and ids over a small alphabet, so that prefixes, stars anywhere and empty ids all meet.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const word = (alphabet: string, most: number) =>
+      Array.from(
+        { length: Math.floor(random() * (most + 1)) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      ).join('');
+    const patterns = () => Array.from({ length: 1 + Math.floor(random() * 2) }, () => word('ab-*', 4) || '*');
+    const yaml = `id: index\ncases:\n${Array.from(
+      { length: 300 },
+      (_, i) =>
+        `  - id: c${i}\n    workups: ${JSON.stringify(patterns())}\n    expect: { answer: { equals: x } }\n`,
+    ).join('')}`;
+    const spec = cases(yaml);
+    const workups: Workup[] = Array.from({ length: 300 }, (_, i) => ({
+      id: word('ab-', 5) || `w${i}`,
+      ledger: [],
+      meta: random() < 0.2 ? { task: `c${Math.floor(random() * 300)}` } : {},
+    }));
+    const takes = (pattern: string, id: string) =>
+      pattern.includes('*') ? patternRegExp(pattern).test(id) : pattern === id;
+    const expected = spec.cases.map((c) =>
+      workups.filter((w) => c.workups.some((p) => takes(p, w.id)) || w.meta.task === c.id).map((w) => w.id),
+    );
+    expect(planChecks([spec], workups).map((p) => p.workups.map((w) => w.id))).toEqual(expected);
+    expect(expected.flat().length).toBeGreaterThan(300);
   });
 
   it('checks a run of several cases case by case, in file order', async () => {
