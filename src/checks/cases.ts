@@ -90,13 +90,10 @@ export function casesOf(spec: CasesSpec, workup: Workup): TaskCase[] {
 }
 
 /**
- * The runs of each case of the spec among `workups`, in one pass over the workups: `runs` by case (each list in the
- * order given; a case no workup is a run of is no key), and the cases that have runs, in file order.
+ * The runs of each case of the spec among `workups`, in one pass over the workups: each list in the order given; a
+ * case no workup is a run of is no key.
  */
-export function runsOfCases(
-  spec: CasesSpec,
-  workups: readonly Workup[],
-): { runs: Map<TaskCase, Workup[]>; cases: TaskCase[] } {
+export function runsOfCases(spec: CasesSpec, workups: readonly Workup[]): Map<TaskCase, Workup[]> {
   const runs = new Map<TaskCase, Workup[]>();
   for (const workup of workups) {
     for (const c of casesOf(spec, workup)) {
@@ -105,7 +102,12 @@ export function runsOfCases(
       else runs.set(c, [workup]);
     }
   }
-  return { runs, cases: inFileOrder(indexOf(spec), runs.keys()) };
+  return runs;
+}
+
+/** Cases of the spec in the order its file lists them, by their place in the spec's index (no scan of the file). */
+export function casesInFileOrder(spec: CasesSpec, cases: Iterable<TaskCase>): TaskCase[] {
+  return inFileOrder(indexOf(spec), cases);
 }
 
 function inFileOrder(index: CaseIndex, cases: Iterable<TaskCase>): TaskCase[] {

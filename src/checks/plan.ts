@@ -1,7 +1,7 @@
 import type { Spec, TaskCase } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { appliesTo } from '../specs/applies.js';
-import { caseCriteria, runsOfCases } from './cases.js';
+import { caseCriteria, casesInFileOrder, runsOfCases } from './cases.js';
 import { type CheckOptions, type Criterion, criteriaOf } from './spec.js';
 
 /** The criteria of one spec, or of one case of a task-cases spec, and the workups they are decided on. */
@@ -47,8 +47,8 @@ export function planChecks(
       plan.push({ spec, criteria: taken.length > 0 ? criteriaOf(spec, options) : [], workups: taken });
       continue;
     }
-    const { runs, cases } = runsOfCases(spec, workups);
-    for (const c of everyCase ? spec.cases : cases) {
+    const runs = runsOfCases(spec, workups);
+    for (const c of everyCase ? spec.cases : casesInFileOrder(spec, runs.keys())) {
       const taken = runs.get(c) ?? [];
       plan.push({
         spec,

@@ -68,7 +68,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     else io.out(`${c.green('✓')} cases ${c.bold(spec.id)} ${c.dim(`(${spec.file}): ${counts}`)}`);
     // With workups named too, each case must have a run, and the tools it names should be ones its runs call.
     if (!workups) continue;
-    const runsOf = runsOfCases(spec, workups.workups).runs;
+    const runsOf = runsOfCases(spec, workups.workups);
     for (const taskCase of spec.cases) {
       const runs = runsOf.get(taskCase) ?? [];
       if (runs.length === 0) {
