@@ -41,17 +41,16 @@ type WorkupMeta = Record<string, unknown>;
  * Reads the metas of a run's workups (by the checks' `workupPath`, against `root`), as their tests finish. A workup
  * that `loaded()` (the run's reporters that show workups, when it has one) has started on is read from there rather
  * than again: at 10,000 workups the metas' own reading was 0.24 s of the main thread's time while the tests ran (0.34
- * s from a `*.workups.jsonl` file, whose lines it parsed whole a second time).
+ * s from a `*.workups.jsonl` file, whose lines it parsed whole a second time). One that did not load there (a bad
+ * trajectory, say) still has its meta read on its own.
  */
 export function metaLoader(
   root: string,
   loaded: () => WorkupPreload<LoadedWorkup> | undefined = () => undefined,
 ): WorkupPreload<WorkupMeta | undefined> {
-  return new WorkupPreload((path) => {
-    const workup = loaded()?.started(path);
-    return workup
-      ? workup.then((one) => ('workup' in one ? one.workup.meta : undefined))
-      : metaOf(resolve(root, path));
+  return new WorkupPreload(async (path) => {
+    const workup = await loaded()?.started(path);
+    return workup && 'workup' in workup ? workup.workup.meta : metaOf(resolve(root, path));
   });
 }
 

@@ -32,24 +32,27 @@ async function writeWorkups(root: string): Promise<string[]> {
 describe('detectEnvironment', () => {
   it("takes the metas of the workups the run's reports read from them, reading none of those again", async () => {
     const root = await tmp();
-    const paths = await writeWorkups(root);
-    // The reports' loader, which has started on every workup but the folder; each meta it gives names it.
+    const [folder, single, ...rest] = await writeWorkups(root);
+    // The reports' loader: it has started on every workup but the single file, could not load the folder, and gives
+    // each other one a meta naming it.
     const read: string[] = [];
     const reports = new WorkupPreload<LoadedWorkup>(async (path) => {
       read.push(path);
+      if (path === folder) return { error: 'trajectory.json: steps must be an array' };
       return { workup: { id: path, ledger: [], meta: { model: `read by the reports: ${path}` } } };
     });
-    await reports.forChecks(paths.slice(1).map(checkOf));
+    await reports.forChecks([folder!, ...rest].map(checkOf));
     const environment = await detectEnvironment(
-      paths.map(checkOf),
+      [folder!, single!, ...rest].map(checkOf),
       root,
       metaLoader(root, () => reports),
     );
-    // The folder, which the reports have not started on, is read for its meta alone.
+    // The folder the reports could not load, and the file they never started on, have their metas read on their own.
     expect(environment).toEqual({
-      model: ['m-folder', ...paths.slice(1).map((path) => `read by the reports: ${path}`)].sort().join(', '),
+      model: ['m-folder', ...rest.map((path) => `read by the reports: ${path}`)].sort().join(', '),
+      agentVersion: '1',
     });
-    expect(read).toEqual(paths.slice(1));
+    expect(read).toEqual([folder, ...rest]);
   });
 
   it('reads the model and agent version of folder, single-file and JSONL-line workups alike', async () => {
