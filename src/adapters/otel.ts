@@ -186,7 +186,11 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
     });
     resultOf.set(call, observation);
     if (id !== undefined) executed.set(id, call);
-    else unlinked.set(name, [...(unlinked.get(name) ?? []), call]);
+    else {
+      const list = unlinked.get(name);
+      if (list) list.push(call);
+      else unlinked.set(name, [call]);
+    }
     executedNames.add(name);
   }
 
@@ -316,13 +320,22 @@ export function trajectoryOfTrace(traceId: string, spans: readonly Span[], final
   });
 }
 
-/** Takes the first tool call of `name` that started at or after `from` out of `pool`, if any. */
+/**
+ * Takes the first tool call of `name` that started at or after `from` out of `pool`, if any. Each list is in order of
+ * start (the tool spans are read in that order), so the call is found by bisection, not by a sort and a scan per
+ * request (20,000 model calls each asking for a call that only an unlinked tool span recorded took 6.5 s).
+ */
 function claim(pool: Map<string, Pending[]>, name: string, from: bigint): Pending | undefined {
   const list = pool.get(name);
   if (!list) return undefined;
-  list.sort((x, y) => compare(x.at, y.at) || x.seq - y.seq);
-  const at = list.findIndex((p) => p.at >= from);
-  return at === -1 ? undefined : list.splice(at, 1)[0];
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (list[mid]!.at < from) low = mid + 1;
+    else high = mid;
+  }
+  return low === list.length ? undefined : list.splice(low, 1)[0];
 }
 
 /**
