@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'junit2json';
-import { withLock } from '../dist/src/report/trend/lock.js';
-import { openStore } from '../dist/src/store/open.js';
+import { withLock } from '../dist/src/history/lock.js';
+import { openStore } from '../dist/src/history/store/open.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist/src/cli/bin.js');

@@ -4,12 +4,13 @@
 // computed exactly, by enumerating every pair of outcomes; layouts of many cases are simulated (fixed seeds) through
 // compareRuns itself. Also: the coverage of the pass-rate interval over correlated trials, pooled Wilson against the
 // interval clustered by case. Targets: A/A at most level + 1 point everywhere; power within 2 points of the UMPU test.
+
+import { compareRuns } from '../dist/src/history/significance.js';
 import { clusteredRateInterval } from '../dist/src/metrics/stats/clustered.js';
 import { wilsonInterval } from '../dist/src/metrics/stats/interval.js';
 import { exactDropPower } from '../dist/src/metrics/stats/power.js';
 import { seededRandom } from '../dist/src/metrics/stats/random.js';
 import { significant, stratifiedDrop } from '../dist/src/metrics/stats/stratified.js';
-import { compareRuns } from '../dist/src/report/trend/significance.js';
 
 const LEVEL = 0.05;
 const REPS = 4000;

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 
 const { loadWorkup } = await import('../dist/src/workup/load.js');
 const { loadSpecs } = await import('../dist/src/specs/load.js');
-const { readHistory } = await import('../dist/src/report/trend/history.js');
+const { readHistory } = await import('../dist/src/history/history.js');
 const { readLedger } = await import('../dist/src/workup/ledger.js');
 const { UserError } = await import('../dist/src/errors/index.js');
 

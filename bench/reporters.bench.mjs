@@ -7,12 +7,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildTrendRun } from '../dist/src/history/entry.js';
+import { appendRun, readHistory, serializeHistory } from '../dist/src/history/history.js';
 import { parseNote } from '../dist/src/note/parse.js';
 import { buildHtmlData } from '../dist/src/report/html/data.js';
 import { renderHtmlPage } from '../dist/src/report/html/page.js';
 import { buildJUnitXml } from '../dist/src/report/junit/build.js';
-import { buildTrendRun } from '../dist/src/report/trend/entry.js';
-import { appendRun, readHistory, serializeHistory } from '../dist/src/report/trend/history.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from '../test/reporters/browser.mjs';
 
 const WORKUPS = 1000;

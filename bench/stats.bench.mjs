@@ -5,8 +5,8 @@
 // The machine is shared: wall time is printed, but the verdict reads the process's CPU time (user + system), which
 // other processes' load does not inflate; the ratio line compares the statistics with one plain pass over the same
 // checks, measured in this same run.
-import { buildTrendRun } from '../dist/src/report/trend/entry.js';
-import { compareRuns } from '../dist/src/report/trend/significance.js';
+import { buildTrendRun } from '../dist/src/history/entry.js';
+import { compareRuns } from '../dist/src/history/significance.js';
 import { trialStatistics } from '../dist/src/trials/summary.js';
 import { tallyTrials } from '../dist/src/trials/tally.js';
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openStore } from '../dist/src/store/open.js';
+import { openStore } from '../dist/src/history/store/open.js';
 
 const CHECKS = 10_000;
 const RUNS = 1_000;
@@ -145,7 +145,7 @@ for (let i = 0; i < 3; i++) {
 const child = join(root, 'append.mjs');
 await writeFile(
   child,
-  `import { openStore } from ${JSON.stringify(new URL('../dist/src/store/open.js', import.meta.url).pathname)};
+  `import { openStore } from ${JSON.stringify(new URL('../dist/src/history/store/open.js', import.meta.url).pathname)};
 import { readFileSync } from 'node:fs';
 const run = JSON.parse(readFileSync(process.argv[3], 'utf8'));
 const store = await openStore(process.argv[2]);

@@ -1,19 +1,19 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import { historyLocation } from '../src/history/store/open.js';
+import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
-import { displayPath } from '../src/report/display-path.js';
 import { buildHtmlData, chartedTrend } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
-import { trendWriteBegun } from '../src/report/trend/pending.js';
-import { gateText, runHistory } from '../src/report/trend/run-gate.js';
+import { trendWriteBegun } from '../src/report/pending-trend.js';
+import { gateText, runHistory } from '../src/report/run-history.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
   type WorkupPreload,
   workupLoader,
 } from '../src/report/workups.js';
-import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkHtmlOptions {
   /**

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { historyLocation } from '../src/history/store/open.js';
+import { displayPath, projectPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
-import { displayPath, projectPath } from '../src/report/display-path.js';
 import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
-import { trendWriteBegun } from '../src/report/trend/pending.js';
-import { gateText, runHistory } from '../src/report/trend/run-gate.js';
-import { historyLocation } from '../src/store/open.js';
+import { trendWriteBegun } from '../src/report/pending-trend.js';
+import { gateText, runHistory } from '../src/report/run-history.js';
 
 export interface NeedleworkJUnitOptions {
   /**

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
-import { displayPath } from '../src/report/display-path.js';
 import { type EvaluatedSpan, evaluatedSpan, evaluationLogsJson } from '../src/report/otel/events.js';
-import { trendWriteBegun } from '../src/report/trend/pending.js';
+import { trendWriteBegun } from '../src/report/pending-trend.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,

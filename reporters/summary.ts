@@ -1,18 +1,18 @@
 import { appendFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { historyLocation } from '../src/history/store/open.js';
+import { projectPath } from '../src/io/display-path.js';
 import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
-import { projectPath } from '../src/report/display-path.js';
+import { trendWriteBegun } from '../src/report/pending-trend.js';
+import { runHistory } from '../src/report/run-history.js';
 import {
   type AnnotationSources,
   buildAnnotations,
   formatAnnotation,
 } from '../src/report/summary/annotations.js';
 import { buildSummaryMarkdown, type SummaryInput } from '../src/report/summary/markdown.js';
-import { trendWriteBegun } from '../src/report/trend/pending.js';
-import { runHistory } from '../src/report/trend/run-gate.js';
-import { historyLocation } from '../src/store/open.js';
 
 export interface NeedleworkSummaryOptions {
   /**

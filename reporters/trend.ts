@@ -2,26 +2,26 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
-import { terminalSafe } from '../src/io/terminal.js';
-import { collectChecks } from '../src/report/collect.js';
-import { buildTrendRun } from '../src/report/trend/entry.js';
-import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/report/trend/history.js';
-import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/trend/pending.js';
-import { detectRevision } from '../src/report/trend/revision.js';
-import { baselineOf } from '../src/report/trend/run-gate.js';
-import { describeScope, detectScope, type ScopeSource } from '../src/report/trend/scope.js';
-import type { TrendRun } from '../src/report/trend/types.js';
-import { existingRunWorkupLoader } from '../src/report/workups.js';
-import { detectEnvironment, metaLoader } from '../src/store/environment.js';
+import { buildTrendRun } from '../src/history/entry.js';
+import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js';
+import { detectRevision } from '../src/history/revision.js';
+import { describeScope, detectScope, type ScopeSource } from '../src/history/scope.js';
 import {
   type OpenStoreOptions,
   openStore,
   resolveStore,
   storeName,
   withOpenedStore,
-} from '../src/store/open.js';
-import { type Retention, retentionPolicy } from '../src/store/retention.js';
-import type { Store } from '../src/store/store.js';
+} from '../src/history/store/open.js';
+import { type Retention, retentionPolicy } from '../src/history/store/retention.js';
+import type { Store } from '../src/history/store/store.js';
+import type { TrendRun } from '../src/history/types.js';
+import { terminalSafe } from '../src/io/terminal.js';
+import { collectChecks } from '../src/report/collect.js';
+import { detectEnvironment, metaLoader } from '../src/report/environment.js';
+import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/pending-trend.js';
+import { baselineOf } from '../src/report/run-history.js';
+import { existingRunWorkupLoader } from '../src/report/workups.js';
 
 /**
  * Opening the embedded store is PostgreSQL starting in WebAssembly (0.4 s on the 2-core development VM), and the main

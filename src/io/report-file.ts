@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeFsError, UserError } from '../errors/index.js';
-import { displayPath } from '../report/display-path.js';
 import { type FileData, writeFileAtomic } from './atomic.js';
+import { displayPath } from './display-path.js';
 import { terminalSafe } from './terminal.js';
 
 let failures = 0;

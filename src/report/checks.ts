@@ -1,4 +1,5 @@
 import type { CheckMeta } from '../model/check.js';
+import { byteCompare } from '../model/order.js';
 
 /**
  * One finished test as the reports see it: what Vitest knows about it (name, file, state, duration, errors) and,
@@ -35,11 +36,6 @@ export interface CheckError {
   message: string;
   /** The stack trace, when there was one. */
   stack?: string;
-}
-
-/** Plain byte order (not locale order), so reports are identical on every machine and locale. */
-export function byteCompare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

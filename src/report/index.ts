@@ -1,16 +1,13 @@
 // The reports' public pieces: the trend history (types, reading and appending, the regression gate and its table),
 // the HTML report's data shape, and the JUnit property names. The reporters themselves are `needlework/reporters/*`.
-export type { CheckError, CheckRecord } from './checks.js';
-export { collectChecks } from './collect.js';
-export type { HtmlReportData } from './html/types.js';
-export type { JUnitPropertyName } from './junit/properties.js';
+
 export {
   DEFAULT_RELATIVE_TOLERANCE,
   DEFAULT_TOLERANCE,
   findRegressions,
   type Regression,
   type RegressionOptions,
-} from './trend/compare.js';
+} from '../history/compare.js';
 export {
   checkRegressions,
   formatComparison,
@@ -18,16 +15,16 @@ export {
   hasRegression,
   type RegressionCheckOptions,
   type RegressionReport,
-} from './trend/gate.js';
+} from '../history/gate.js';
 export {
   type AppendOptions,
   appendRun,
   DEFAULT_MAX_RUNS,
   DEFAULT_TREND_FILE,
   readHistory,
-} from './trend/history.js';
-export { TREND_SCHEMA } from './trend/schema.js';
-export { describeScope, scopeKey } from './trend/scope.js';
+} from '../history/history.js';
+export { TREND_SCHEMA } from '../history/schema.js';
+export { describeScope, scopeKey } from '../history/scope.js';
 export {
   type ChangeStatus,
   type CriterionComparison,
@@ -36,8 +33,7 @@ export {
   detectableDrop,
   type SideSummary,
   type SignificanceOptions,
-} from './trend/significance.js';
-export { renderTrendTable, type TrendTableOptions } from './trend/table.js';
+} from '../history/significance.js';
 export type {
   TrendCheck,
   TrendHistory,
@@ -45,4 +41,9 @@ export type {
   TrendScope,
   TrendSummary,
   TrendTrials,
-} from './trend/types.js';
+} from '../history/types.js';
+export type { CheckError, CheckRecord } from './checks.js';
+export { collectChecks } from './collect.js';
+export type { HtmlReportData } from './html/types.js';
+export type { JUnitPropertyName } from './junit/properties.js';
+export { renderTrendTable, type TrendTableOptions } from './trend-table.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, UserError } from '../../src/errors/index.js';
-import { readHistory } from '../../src/report/trend/history.js';
+import { readHistory } from '../../src/history/history.js';
 import { loadSpecs } from '../../src/specs/load.js';
 import { readLedger } from '../../src/workup/ledger.js';
 import { loadWorkup } from '../../src/workup/load.js';

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import { NeedleworkSummaryReporter } from '../../reporters/summary.js';
+import { withStore } from '../../src/history/store/open.js';
 import type { CheckRecord } from '../../src/report/checks.js';
+import { runHistory } from '../../src/report/run-history.js';
 import { markdownCell } from '../../src/report/summary/escape.js';
-import { runHistory } from '../../src/report/trend/run-gate.js';
-import { withStore } from '../../src/store/open.js';
 import type { CheckMeta } from '../../src/vitest/meta.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from '../../src/history/gate.js';
+import { compareRuns, pairCases } from '../../src/history/significance.js';
+import type { TrendCheck } from '../../src/history/types.js';
 import { fisherDrop } from '../../src/metrics/stats/tests.js';
 import { buildSummaryMarkdown } from '../../src/report/summary/markdown.js';
-import {
-  casesToName,
-  formatCaseChanges,
-  formatCaseDrop,
-  formatComparison,
-} from '../../src/report/trend/gate.js';
-import { compareRuns, pairCases } from '../../src/report/trend/significance.js';
-import type { TrendCheck } from '../../src/report/trend/types.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 /** `trials` trials of one case of a task-cases spec, the first `passes` of them passing. */

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 import type { CheckMeta } from '../../src/model/check.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { buildHtmlData, type HtmlDataInput } from '../../src/report/html/data.js';
 import { renderHtmlPage } from '../../src/report/html/page.js';
-import type { TrendCheck, TrendRun } from '../../src/report/trend/types.js';
 import { workupLoader } from '../../src/report/workups.js';
 import { checkMeta } from './harness.js';
 import { trendCheck, trendRun } from './trend-data.js';

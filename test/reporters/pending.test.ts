@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { RunSource } from '../../src/history/store/source.js';
+import type { TrendRun } from '../../src/history/types.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import {
   afterTrendBaseline,
@@ -8,10 +10,8 @@ import {
   lendTrendBaseline,
   lendTrendStore,
   trackTrendWrite,
-} from '../../src/report/trend/pending.js';
-import { runHistory } from '../../src/report/trend/run-gate.js';
-import type { TrendRun } from '../../src/report/trend/types.js';
-import type { RunSource } from '../../src/store/source.js';
+} from '../../src/report/pending-trend.js';
+import { runHistory } from '../../src/report/run-history.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 /** A stand-in for what a trend write lends: the reads only pass it along. */

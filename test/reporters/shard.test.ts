@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
-import type { TrendHistory } from '../../src/report/trend/types.js';
-import { openStore } from '../../src/store/open.js';
-import { historyOf } from '../store/read.js';
+import { openStore } from '../../src/history/store/open.js';
+import type { TrendHistory } from '../../src/history/types.js';
+import { historyOf } from '../history/read.js';
 import {
   checkMeta,
   type GeneratedTest,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { compareRuns, detectableDrop } from '../../src/history/significance.js';
+import type { TrendCheck } from '../../src/history/types.js';
 import { exactDropPower } from '../../src/metrics/stats/power.js';
 import { seededRandom } from '../../src/metrics/stats/random.js';
 import { significant, stratifiedDrop } from '../../src/metrics/stats/stratified.js';
-import { compareRuns, detectableDrop } from '../../src/report/trend/significance.js';
-import type { TrendCheck } from '../../src/report/trend/types.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 /** `trials` trials of one task, each passing with probability `rate`, as the checks of a run. */

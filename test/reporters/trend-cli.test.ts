@@ -6,8 +6,8 @@ import { createCli } from '../../src/cli/cli.js';
 import { runRegressionGate, runTrend } from '../../src/cli/commands/trend.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError, UserError } from '../../src/errors/index.js';
-import { appendRun } from '../../src/report/trend/history.js';
-import type { TrendRun, TrendScope } from '../../src/report/trend/types.js';
+import { appendRun } from '../../src/history/history.js';
+import type { TrendRun, TrendScope } from '../../src/history/types.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 let dir: string;

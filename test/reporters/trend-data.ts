@@ -1,5 +1,5 @@
-import { summarize, trendTrials } from '../../src/report/trend/entry.js';
-import type { TrendCheck, TrendRun } from '../../src/report/trend/types.js';
+import { summarize, trendTrials } from '../../src/history/entry.js';
+import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 
 /** A trend check with defaults: a [0, 1] recall of 0.9 that passes. */
 export function trendCheck(overrides: Partial<TrendCheck> = {}): TrendCheck {

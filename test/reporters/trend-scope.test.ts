@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
-import { describeScope, detectScope, scopeKey } from '../../src/report/trend/scope.js';
-import { openStore } from '../../src/store/open.js';
-import { historyOf } from '../store/read.js';
+import { describeScope, detectScope, scopeKey } from '../../src/history/scope.js';
+import { openStore } from '../../src/history/store/open.js';
+import { historyOf } from '../history/read.js';
 
 describe('detectScope', () => {
   it('is full for a plain one-shot run, partial for file filters, -t, watch or the UI', () => {

@@ -5,16 +5,16 @@ import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
+import { findRegressions } from '../../src/history/compare.js';
+import { buildTrendRun } from '../../src/history/entry.js';
+import { checkRegressions, formatRegression } from '../../src/history/gate.js';
+import { appendRun, readHistory } from '../../src/history/history.js';
+import { withLock } from '../../src/history/lock.js';
+import { detectRevision } from '../../src/history/revision.js';
+import type { TrendHistory } from '../../src/history/types.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { findRegressions } from '../../src/report/trend/compare.js';
-import { buildTrendRun } from '../../src/report/trend/entry.js';
-import { checkRegressions, formatRegression } from '../../src/report/trend/gate.js';
-import { appendRun, readHistory } from '../../src/report/trend/history.js';
-import { withLock } from '../../src/report/trend/lock.js';
-import { detectRevision } from '../../src/report/trend/revision.js';
-import { sparkline } from '../../src/report/trend/sparkline.js';
-import { renderTrendTable } from '../../src/report/trend/table.js';
-import type { TrendHistory } from '../../src/report/trend/types.js';
+import { sparkline } from '../../src/report/sparkline.js';
+import { renderTrendTable } from '../../src/report/trend-table.js';
 import trendSchema from '../../src/schemas/trend.schema.json' with { type: 'json' };
 import { checkMeta } from './harness.js';
 import { trendCheck, trendRun } from './trend-data.js';
@@ -471,7 +471,7 @@ describe('appendRun', () => {
     await writeFile(
       child,
       `import { runnerImport } from 'vite';
-const { module } = await runnerImport(${JSON.stringify(join(repoRoot, 'src/report/trend/history.ts'))}, { configFile: false, logLevel: 'silent' });
+const { module } = await runnerImport(${JSON.stringify(join(repoRoot, 'src/history/history.ts'))}, { configFile: false, logLevel: 'silent' });
 process.stdout.write('ready\\n');
 process.stdin.once('data', async () => {
   for (let i = 0; i < ${perProcess}; i++) {

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, needlework, type Outcome, outcomes } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
 const tmp = useTmpDir();
 const run = (cwd: string, ...args: string[]): Promise<Outcome> => needlework(cwd, 'run', ...args);
 

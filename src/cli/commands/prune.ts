@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors/index.js';
-import { resolveStore, withStore } from '../../store/open.js';
-import { type Retention, retentionPolicy } from '../../store/retention.js';
+import { resolveStore, withStore } from '../../history/store/open.js';
+import { type Retention, retentionPolicy } from '../../history/store/retention.js';
 import type { Io } from '../io.js';
 
 export interface PruneOptions extends Retention {

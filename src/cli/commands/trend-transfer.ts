@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../../errors/index.js';
-import { displayPath } from '../../report/display-path.js';
-import { streamHistory } from '../../report/trend/history.js';
-import { resolveStore, withStore } from '../../store/open.js';
-import { validRuns } from '../../store/validate.js';
+import { streamHistory } from '../../history/history.js';
+import { resolveStore, withStore } from '../../history/store/open.js';
+import { validRuns } from '../../history/store/validate.js';
+import { displayPath } from '../../io/display-path.js';
 import type { Io } from '../io.js';
 
 export interface TransferOptions {

@@ -11,15 +11,15 @@ import {
   formatRegression,
   hasRegression,
   type RegressionCheckOptions,
-} from '../../report/trend/gate.js';
-import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../../report/trend/history.js';
-import { statusCounts } from '../../report/trend/run-gate.js';
-import { describeScope } from '../../report/trend/scope.js';
-import type { ChangeStatus } from '../../report/trend/significance.js';
-import { renderTrendOverview } from '../../report/trend/table.js';
-import { isEmbeddedStore } from '../../store/embedded.js';
-import { isServerUrl, openSource, openStore, resolveStore, storeName } from '../../store/open.js';
-import type { RunSource } from '../../store/source.js';
+} from '../../history/gate.js';
+import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../../history/history.js';
+import { describeScope } from '../../history/scope.js';
+import type { ChangeStatus } from '../../history/significance.js';
+import { isEmbeddedStore } from '../../history/store/embedded.js';
+import { isServerUrl, openSource, openStore, resolveStore, storeName } from '../../history/store/open.js';
+import type { RunSource } from '../../history/store/source.js';
+import { statusCounts } from '../../report/run-history.js';
+import { renderTrendOverview } from '../../report/trend-table.js';
 import { colors, type Io } from '../io.js';
 
 export interface TrendOptions extends GateFlags {

@@ -1,9 +1,10 @@
+import type { TrendTableData } from '../../history/means.js';
+import type { TrendHistory } from '../../history/types.js';
 import type { CheckMeta } from '../../model/check.js';
-import { byteCompare, type CheckRecord } from '../checks.js';
+import { byteCompare } from '../../model/order.js';
+import type { CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
-import type { GateText } from '../trend/run-gate.js';
-import type { TrendTableData } from '../trend/table.js';
-import type { TrendHistory } from '../trend/types.js';
+import type { GateText } from '../run-history.js';
 import type { LoadedWorkup } from '../workups.js';
 import { htmlTrend, trendOverview } from './trend.js';
 import { htmlTrials } from './trials.js';

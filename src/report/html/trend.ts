@@ -1,6 +1,6 @@
-import { CHARTED_RUNS } from '../trend/run-gate.js';
-import { metricMeans, type TrendTableData } from '../trend/table.js';
-import type { TrendRun } from '../trend/types.js';
+import { metricMeans, type TrendTableData } from '../../history/means.js';
+import type { TrendRun } from '../../history/types.js';
+import { CHARTED_RUNS } from '../run-history.js';
 import { fittedAxis, UNIT_AXIS } from './axis.js';
 import type { HtmlTrend } from './types.js';
 

@@ -1,7 +1,8 @@
-import { byteCompare, type CheckRecord } from '../checks.js';
+import { byteCompare } from '../../model/order.js';
+import type { CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
+import type { GateText } from '../run-history.js';
 import { checkScorecard } from '../scorecard.js';
-import type { GateText } from '../trend/run-gate.js';
 import { indexTrials, type TrialIndex } from '../trials.js';
 import { caseProperties, suiteProperties } from './properties.js';
 import { renderXmlChunks, type XmlElement } from './xml.js';

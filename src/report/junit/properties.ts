@@ -1,5 +1,5 @@
 import type { CheckMeta } from '../../model/check.js';
-import { byteCompare } from '../checks.js';
+import { byteCompare } from '../../model/order.js';
 import type { TrialIndex } from '../trials.js';
 
 /**

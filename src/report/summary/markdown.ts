@@ -1,9 +1,10 @@
-import { byteCompare, type CheckRecord } from '../checks.js';
+import type { Regression } from '../../history/compare.js';
+import { formatRegression } from '../../history/gate.js';
+import type { ChangeStatus } from '../../history/significance.js';
+import { byteCompare } from '../../model/order.js';
+import type { CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
-import type { Regression } from '../trend/compare.js';
-import { formatRegression } from '../trend/gate.js';
-import { gateText, type RunGate } from '../trend/run-gate.js';
-import type { ChangeStatus } from '../trend/significance.js';
+import { gateText, type RunGate } from '../run-history.js';
 import { markdownCell } from './escape.js';
 
 export interface SummaryInput {

@@ -5,13 +5,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import { openStore } from '../../src/store/open.js';
+import { MIGRATIONS } from '../../src/history/store/migrations.js';
+import { openStore } from '../../src/history/store/open.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { emptyEmbeddedStore, serverDescribe } from './engines.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const OPEN = join(ROOT, 'dist/src/store/open.js');
+const ROOT = new URL('../..', import.meta.url).pathname;
+const OPEN = join(ROOT, 'dist/src/history/store/open.js');
 const tmp = useTmpDir();
 
 /**

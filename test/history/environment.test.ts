@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRecord } from '../../src/report/checks.js';
+import { detectEnvironment, metaLoader } from '../../src/report/environment.js';
 import { type LoadedWorkup, WorkupPreload } from '../../src/report/workups.js';
-import { detectEnvironment, metaLoader } from '../../src/store/environment.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const tmp = useTmpDir();

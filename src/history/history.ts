@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UserError } from '../../errors/index.js';
-import { writeFileAtomic } from '../../io/atomic.js';
+import { UserError } from '../errors/index.js';
+import { writeFileAtomic } from '../io/atomic.js';
 import { parseHistory } from './check-history.js';
 import { type LockOptions, withLock } from './lock.js';
 import type { TrendHistory, TrendRun } from './types.js';

@@ -1,7 +1,7 @@
-import { readHistory } from '../report/trend/history.js';
-import { scopeKey } from '../report/trend/scope.js';
-import { metricMeans } from '../report/trend/table.js';
-import type { TrendRun } from '../report/trend/types.js';
+import { readHistory } from '../history.js';
+import { metricMeans } from '../means.js';
+import { scopeKey } from '../scope.js';
+import type { TrendRun } from '../types.js';
 import type { RunFilter, RunSource } from './source.js';
 
 /** A trend.json export read as a source of runs (read-only), for `trend <file.json>` and `--baseline <file.json>`. */

@@ -1,8 +1,6 @@
-import { UserError } from '../../errors/index.js';
-import { significant } from '../../metrics/stats/stratified.js';
-import { openSource } from '../../store/open.js';
-import type { RunFilter, RunSource } from '../../store/source.js';
-import { formatValue } from '../format.js';
+import { formatValue } from '../checks/format.js';
+import { UserError } from '../errors/index.js';
+import { significant } from '../metrics/stats/stratified.js';
 import { findRegressions, type Regression, type RegressionOptions } from './compare.js';
 import { describeScope, scopeKey } from './scope.js';
 import {
@@ -14,6 +12,8 @@ import {
   pairCases,
   type SignificanceOptions,
 } from './significance.js';
+import { openSource } from './store/open.js';
+import type { RunFilter, RunSource } from './store/source.js';
 import type { TrendRun } from './types.js';
 
 export interface RegressionCheckOptions extends RegressionOptions, SignificanceOptions {

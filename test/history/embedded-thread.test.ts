@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
+import { openStore } from '../../src/history/store/open.js';
+import type { Store } from '../../src/history/store/store.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { emptyEmbeddedStore } from './engines.js';
 

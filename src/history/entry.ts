@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { tallyTrials } from '../../trials/tally.js';
-import { byteCompare, type CheckRecord } from '../checks.js';
+import { byteCompare } from '../model/order.js';
+import type { CheckMeta } from '../model/check.js';
+import { tallyTrials } from '../trials/tally.js';
 import type { Revision } from './revision.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary, TrendTrials } from './types.js';
 
@@ -9,8 +10,14 @@ import type { TrendCheck, TrendRun, TrendScope, TrendSummary, TrendTrials } from
  * passes of each spec x criterion x task, the run's scope and a summary. Durations are left out on purpose: they are
  * not a quality signal, and leaving them out makes a sharded-and-merged run's entry equal one run's.
  */
+/** What a run's history entry keeps of a finished test: the check it attached and whether Vitest ran it. */
+export interface RecordedCheck {
+  meta?: CheckMeta | undefined;
+  state: TrendCheck['state'];
+}
+
 export function buildTrendRun(
-  checks: readonly CheckRecord[],
+  checks: readonly RecordedCheck[],
   revision: Revision,
   now: Date = new Date(),
   scope: TrendScope = { kind: 'full' },

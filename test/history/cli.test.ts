@@ -2,16 +2,16 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkRegressions } from '../../src/report/trend/gate.js';
-import type { TrendRun } from '../../src/report/trend/types.js';
-import { openStore } from '../../src/store/open.js';
+import { checkRegressions } from '../../src/history/gate.js';
+import { openStore } from '../../src/history/store/open.js';
+import type { TrendRun } from '../../src/history/types.js';
 import { BIN, needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { trendCheck, trendRun } from '../reporters/trend-data.js';
 import { emptyEmbeddedStore } from './engines.js';
 import { historyOf } from './read.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 /** A run of `passes` out of 10 trials of one task, on a branch. */

@@ -1,5 +1,5 @@
-import type { MetricSeries } from '../report/trend/table.js';
-import type { TrendRun } from '../report/trend/types.js';
+import type { MetricSeries } from '../means.js';
+import type { TrendRun } from '../types.js';
 import type { RunHead } from './rows.js';
 
 /** Which runs a query means. Runs are ordered by their end time, then by the order they were added. */

@@ -1,5 +1,5 @@
-import type { MetricSeries } from '../report/trend/table.js';
-import type { TrendRun } from '../report/trend/types.js';
+import type { MetricSeries } from '../means.js';
+import type { TrendRun } from '../types.js';
 import {
   CHECK_COLUMNS,
   type CheckRow,

@@ -1,6 +1,6 @@
-import { trendTrials } from '../report/trend/entry.js';
-import { scopeKey } from '../report/trend/scope.js';
-import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../report/trend/types.js';
+import { trendTrials } from '../entry.js';
+import { scopeKey } from '../scope.js';
+import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
 import { RUN_METRICS } from './migrations.js';
 
 /** A run without its checks: what lists of runs and the trend table need. */

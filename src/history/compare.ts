@@ -1,4 +1,4 @@
-import { numericValue } from '../format.js';
+import { numericValue } from '../checks/format.js';
 import type { TrendCheck, TrendRun } from './types.js';
 
 /**

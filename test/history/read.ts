@@ -1,5 +1,5 @@
-import type { TrendHistory } from '../../src/report/trend/types.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/history/store/store.js';
+import type { TrendHistory } from '../../src/history/types.js';
 
 /** Every run of a store, oldest first, as a history. */
 export async function historyOf(store: Store): Promise<TrendHistory> {

@@ -1,4 +1,4 @@
-import trendSchema from '../../schemas/trend.schema.json' with { type: 'json' };
+import trendSchema from '../schemas/trend.schema.json' with { type: 'json' };
 
 /**
  * The JSON Schema of the trend history, for editors and for tools that read the trend history. Importing it here

@@ -1,8 +1,8 @@
-import { type Diagnostic, UserError } from '../../errors/index.js';
-import { firstProblems } from '../../parse/document.js';
-import { parseJson } from '../../parse/json.js';
-import { jsonLocator } from '../../parse/json-places.js';
-import { checkSchema } from '../../parse/schema.js';
+import { type Diagnostic, UserError } from '../errors/index.js';
+import { firstProblems } from '../parse/document.js';
+import { parseJson } from '../parse/json.js';
+import { jsonLocator } from '../parse/json-places.js';
+import { checkSchema } from '../parse/schema.js';
 import { migrateHistory } from './migrate.js';
 import type { TrendHistory } from './types.js';
 

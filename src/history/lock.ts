@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createFileExclusive, isAlive, removeOldSiblings } from '../../io/atomic.js';
+import { createFileExclusive, isAlive, removeOldSiblings } from '../io/atomic.js';
 
 export interface LockOptions {
   /**

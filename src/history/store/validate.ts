@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import { newAjv } from '../parse/ajv.js';
-import { migrateHistory } from '../report/trend/migrate.js';
-import { TREND_SCHEMA } from '../report/trend/schema.js';
-import type { TrendRun } from '../report/trend/types.js';
+import { newAjv } from '../../parse/ajv.js';
+import { migrateHistory } from '../migrate.js';
+import { TREND_SCHEMA } from '../schema.js';
+import type { TrendRun } from '../types.js';
 
 let validateRun: ValidateFunction | undefined;
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { metricMeans } from '../../src/report/trend/table.js';
-import type { TrendRun } from '../../src/report/trend/types.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
+import { metricMeans } from '../../src/history/means.js';
+import { MIGRATIONS } from '../../src/history/store/migrations.js';
+import { openStore } from '../../src/history/store/open.js';
+import type { Store } from '../../src/history/store/store.js';
+import type { TrendRun } from '../../src/history/types.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { trendCheck, trendRun } from '../reporters/trend-data.js';
 import { eachEngine, emptyEmbeddedStore } from './engines.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors/index.js';
+import { UsageError } from '../../errors/index.js';
 import type { RetentionPolicy } from './store.js';
 
 /** What a retention setting says, as written (`keepLast: 200`, `olderThan: '90d'`). */

@@ -1,6 +1,6 @@
-import type { RunSource } from '../../store/source.js';
-import type { CheckRecord } from '../checks.js';
-import type { TrendRun } from './types.js';
+import type { RunSource } from '../history/store/source.js';
+import type { TrendRun } from '../history/types.js';
+import type { CheckRecord } from './checks.js';
 
 /** What a trend write lends the reads of its run: its open store, and the run it appended (built from `checks`). */
 export interface LentStore {

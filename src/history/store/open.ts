@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { UserError } from '../errors/index.js';
-import { displayPath } from '../report/display-path.js';
+import { UserError } from '../../errors/index.js';
+import { displayPath } from '../../io/display-path.js';
 import { openEmbedded } from './embedded.js';
 import { historySource } from './history-source.js';
 import { migrate } from './migrations.js';

@@ -1,9 +1,9 @@
-import { caseDifferenceInterval, type Interval } from '../../metrics/stats/interval.js';
-import { exactDropPower } from '../../metrics/stats/power.js';
-import { type StratifiedTest, significant, stratifiedDrop } from '../../metrics/stats/stratified.js';
-import type { Counts } from '../../metrics/stats/tests.js';
-import { isFlaky, tallyTrials } from '../../trials/tally.js';
-import { byteCompare } from '../checks.js';
+import { caseDifferenceInterval, type Interval } from '../metrics/stats/interval.js';
+import { exactDropPower } from '../metrics/stats/power.js';
+import { type StratifiedTest, significant, stratifiedDrop } from '../metrics/stats/stratified.js';
+import type { Counts } from '../metrics/stats/tests.js';
+import { byteCompare } from '../model/order.js';
+import { isFlaky, tallyTrials } from '../trials/tally.js';
 import type { TrendRun } from './types.js';
 
 /** The default significance level of the regression gate: a drop is flagged when p < 0.05. */

@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CheckRecord } from '../report/checks.js';
-import { byteCompare } from '../report/checks.js';
-import type { TrendEnvironment } from '../report/trend/types.js';
-import { type LoadedWorkup, WorkupPreload } from '../report/workups.js';
+import type { TrendEnvironment } from '../history/types.js';
+import { byteCompare } from '../model/order.js';
 import { isWorkupLine, loadWorkup } from '../workup/load.js';
+import type { CheckRecord } from './checks.js';
+import { type LoadedWorkup, WorkupPreload } from './workups.js';
 
 /**
  * What ran, from the `meta` of the workups the checks name: `model` (a string, or an SDK's `{ modelId }`) and the

@@ -1,9 +1,6 @@
-import { openSource } from '../../store/open.js';
-import type { RunSource } from '../../store/source.js';
-import type { CheckRecord } from '../checks.js';
-import { buildTrendRun } from './entry.js';
-import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from './gate.js';
-import { afterTrendBaseline, afterTrendWrite, trendWriteBegun } from './pending.js';
+import { buildTrendRun } from '../history/entry.js';
+import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from '../history/gate.js';
+import type { TrendTableData } from '../history/means.js';
 import {
   type CaseRef,
   type ChangeStatus,
@@ -11,9 +8,12 @@ import {
   compareRuns,
   DEFAULT_LEVEL,
   pairCases,
-} from './significance.js';
-import type { TrendTableData } from './table.js';
-import type { TrendRun } from './types.js';
+} from '../history/significance.js';
+import { openSource } from '../history/store/open.js';
+import type { RunSource } from '../history/store/source.js';
+import type { TrendRun } from '../history/types.js';
+import type { CheckRecord } from './checks.js';
+import { afterTrendBaseline, afterTrendWrite, trendWriteBegun } from './pending-trend.js';
 
 /** The statistical gate of a run against the stored run it is compared with, as every report shows it. */
 export interface RunGate {

@@ -51,7 +51,7 @@ export async function emptyEmbeddedStore(dir: string): Promise<string> {
   template ??= (async () => {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
-    const { openStore } = await import('../../src/store/open.js');
+    const { openStore } = await import('../../src/history/store/open.js');
     const location = join(await mkdtemp(join(tmpdir(), 'needlework-store-template-')), 'store');
     await (await openStore(location)).close();
     return location;
