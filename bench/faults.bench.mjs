@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'junit2json';
-import { withLock } from '../dist/src/history/lock.js';
+import { withLock } from '../dist/src/history/store/lock.js';
 import { openStore } from '../dist/src/history/store/open.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -7,7 +7,7 @@ import { collectChecks } from '../src/report/collect.js';
 import { buildHtmlData, chartedTrend } from '../src/report/html/data.js';
 import { htmlPageChunks } from '../src/report/html/page.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
-import { gateText, runHistory } from '../src/report/run-history.js';
+import { runHistory } from '../src/report/run-history.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
@@ -90,7 +90,7 @@ export class NeedleworkHtmlReporter implements Reporter {
       checks,
       workups: await this.workups.forChecks(checks),
       title: this.options.title,
-      ...(gate && { gate: gateText(gate) }),
+      ...(gate && { gate: gate.text }),
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, htmlPageChunks(data, charted)))

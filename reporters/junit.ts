@@ -6,7 +6,7 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks, recordTestLocations } from '../src/report/collect.js';
 import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
-import { gateText, runHistory } from '../src/report/run-history.js';
+import { runHistory } from '../src/report/run-history.js';
 
 export interface NeedleworkJUnitOptions {
   /**
@@ -74,7 +74,7 @@ export class NeedleworkJUnitReporter implements Reporter {
     const gate = location
       ? runHistory(checks, location, this.root, this.startedAt)
           .gate()
-          .then((known) => known && gateText(known))
+          .then((known) => known?.text)
       : undefined;
     // A write that fails before the gate's turn still leaves a gate that failed handled (the write says why).
     gate?.catch(() => undefined);

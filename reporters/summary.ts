@@ -114,7 +114,11 @@ export class NeedleworkSummaryReporter implements Reporter {
    */
   private async gate(checks: ReturnType<typeof collectChecks>): Promise<SummaryInput['gate']> {
     const location = historyLocation(this.options.trendFile, this.root);
-    return location ? runHistory(checks, location, this.root, this.startedAt).gate() : undefined;
+    return location
+      ? runHistory(checks, location, this.root, this.startedAt)
+          .gate()
+          .then((gate) => gate?.text)
+      : undefined;
   }
 
   /** Spec lines by criterion, and each workup's note file, as project-relative paths. */

@@ -2,8 +2,11 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
+import { type CompareOptions, changeKey } from '../src/history/compare.js';
 import { buildTrendRun } from '../src/history/entry.js';
+import { baselineFrom, findBaseline } from '../src/history/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js';
+import type { Revision } from '../src/history/revision.js';
 import { detectRevision } from '../src/history/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/history/scope.js';
 import {
@@ -19,8 +22,9 @@ import type { TrendRun } from '../src/history/types.js';
 import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks } from '../src/report/collect.js';
 import { detectEnvironment, metaLoader } from '../src/report/environment.js';
+import { gateStory } from '../src/report/gate-text.js';
 import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/pending-trend.js';
-import { baselineOf } from '../src/report/run-history.js';
+import { gateOf, type RunGate } from '../src/report/run-history.js';
 import { existingRunWorkupLoader } from '../src/report/workups.js';
 
 /**
@@ -70,6 +74,13 @@ export interface NeedleworkTrendOptions {
    * @default 300000
    */
   lockTimeoutMs?: number;
+  /**
+   * The regression gate every output of the run renders (the terminal, JUnit, the HTML report, the job summary, OTel
+   * events): the significance `level`, a `tolerance` / `relativeTolerance` (given, a value that moved the wrong way
+   * past it is a regression too), and a `baseline` store or trend.json to compare with instead of this store's own
+   * baseline run. See docs/gate.md.
+   */
+  gate?: CompareOptions & { baseline?: string };
 }
 
 /**
@@ -94,6 +105,15 @@ export class NeedleworkTrendReporter implements Reporter {
   private opened: Opened | undefined;
   /** When this run started: its baseline is the latest run that ended before. */
   private startedAt = new Date();
+  /** The commit and branch of this run, read once when it starts. */
+  private revision: Promise<Revision> | undefined;
+  /** The gate of the run this reporter appended last against its baseline; absent without a baseline. */
+  gate: RunGate | undefined;
+  /**
+   * How many tests of that run failed that were not failing in its baseline (a plain Vitest test always counts): with
+   * the gate on, `needlework run` passes a run whose only failures are known ones.
+   */
+  unknownFailures = 0;
 
   constructor(options: NeedleworkTrendOptions = {}) {
     this.options = {
@@ -112,6 +132,7 @@ export class NeedleworkTrendReporter implements Reporter {
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.startedAt = new Date();
     const root = this.root();
+    this.revision = detectRevision(root);
     // The workups the run's HTML or OTel reporter reads are not read again for their metas.
     this.metas = metaLoader(root, () => existingRunWorkupLoader(specifications, root));
     this.uncollected = specifications.length;
@@ -137,10 +158,21 @@ export class NeedleworkTrendReporter implements Reporter {
     const store = openStore(this.storeLocation(), this.storeOptions());
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     store.catch(() => undefined);
-    const baseline = store.then((opened) => baselineOf(opened, this.startedAt));
+    const baseline = store.then((opened) => this.baseline(opened));
     // A baseline that cannot be read means no gate, as it did when the reports read it.
     baseline.catch(() => undefined);
     return { store, baseline };
+  }
+
+  /** This run's baseline (see `findBaseline`), from the gate's `baseline` when it names one, else from `store`. */
+  private async baseline(store: Store): Promise<TrendRun | undefined> {
+    const revision = await (this.revision ??= detectRevision(this.root()));
+    const query = { scope: this.scope(), ...revision };
+    const other = this.options.gate?.baseline;
+    const found = other
+      ? await baselineFrom(other, this.root(), query)
+      : await findBaseline(store, query, this.startedAt.toISOString());
+    return found.run;
   }
 
   /** The project root: Vitest's, else the working directory. */
@@ -156,6 +188,7 @@ export class NeedleworkTrendReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     this.appendedRun = undefined;
     this.failure = undefined;
+    this.gate = undefined;
     const skip = this.skipReason();
     if (skip) {
       process.stdout.write(`needlework: ${skip}\n`);
@@ -230,16 +263,24 @@ export class NeedleworkTrendReporter implements Reporter {
   ): Promise<boolean> {
     const location = this.storeLocation(root);
     const checks = collectChecks(testModules, root);
-    const run = buildTrendRun(checks, await detectRevision(root), new Date(), this.scope());
+    const run = buildTrendRun(
+      checks,
+      await (this.revision ?? detectRevision(root)),
+      new Date(),
+      this.scope(),
+    );
     const environment = await detectEnvironment(checks, root, this.metas);
     if (environment) run.environment = environment;
     try {
       const { kept, dropped } = await withOpenedStore(opened.store, async (store) => {
         const baseline = await opened.baseline.catch(() => undefined);
-        // The append is sent to the store's thread first: the gate the reports compute from the baseline then runs
-        // on this thread while that one appends.
+        // The append is sent to the store's thread first: the gate is compared and the reports are built from it on
+        // this thread while that one appends.
         const appended = store.append(run);
-        lendTrendBaseline(location, { run, checks, baseline });
+        const gate = baseline && gateOf(run, baseline, this.options.gate);
+        this.gate = gate;
+        this.unknownFailures = gate ? unknownFailures(checks, gate) : 0;
+        lendTrendBaseline(location, { run, checks, baseline, gate });
         await appended;
         const dropped = await store.prune(retentionPolicy(this.retention()));
         // The reports of this run read the history through this open store rather than open it again.
@@ -250,6 +291,13 @@ export class NeedleworkTrendReporter implements Reporter {
       process.stdout.write(
         `needlework: trend run ${run.id} appended to the results store ${storeName(location)} (${kept} run${kept === 1 ? '' : 's'}${dropped ? `; ${dropped} pruned` : ''})\n`,
       );
+      // The gate's story, in the terminal of every run that has a baseline: one line when nothing changed.
+      if (this.gate)
+        process.stdout.write(
+          `${gateStory(this.gate.text)
+            .map((line) => `needlework: ${terminalSafe(line)}`)
+            .join('\n')}\n`,
+        );
     } catch (error) {
       // One line naming the store; the run fails, and the JUnit and HTML reporters of this run still write.
       this.failure = isUserError(error)
@@ -261,6 +309,20 @@ export class NeedleworkTrendReporter implements Reporter {
     // `withOpenedStore` closed the store whatever happened.
     return true;
   }
+}
+
+/** The failed tests of a run whose case x criterion had no failing trial in the baseline (see `unknownFailures`). */
+function unknownFailures(checks: ReturnType<typeof collectChecks>, gate: RunGate): number {
+  const known = new Set<string>();
+  for (const change of gate.comparison.changes)
+    if (change.before && change.before.passes < change.before.trials) known.add(changeKey(change));
+  let unknown = 0;
+  for (const check of checks) {
+    if (check.state !== 'failed') continue;
+    const meta = check.meta;
+    if (!meta || !known.has(changeKey({ ...meta, task: meta.task ?? meta.workup }))) unknown++;
+  }
+  return unknown;
 }
 
 /** A store being opened for a run's append, and the run's baseline read from it. */

@@ -1,90 +1,345 @@
 import { numericValue } from '../checks/format.js';
-import type { TrendCheck, TrendRun } from './types.js';
+import { byteCompare } from '../model/order.js';
+import {
+  type CaseRef,
+  type CriterionComparison,
+  caseLabel,
+  compareRuns,
+  DEFAULT_LEVEL,
+  type SignificanceOptions,
+} from './significance.js';
+import type { TrendRun } from './types.js';
 
 /**
- * The default tolerance for a [0, 1] score: a fall of more than 0.02 (two percentage points) is a regression. Smaller
- * moves are within the noise of an LLM judge or a re-sampled run and would make the gate flaky.
+ * The default tolerance for a [0, 1] score: a move of more than 0.02 (two percentage points) is past it. Smaller moves
+ * are within the noise of an LLM judge or a re-sampled run.
  */
 export const DEFAULT_TOLERANCE = 0.02;
 /**
- * The default tolerance for a metric with a unit (queries, steps, ms, tokens, usd, a 1-5 score): a change for the
- * worse of more than 10% of the baseline value is a regression.
+ * The default tolerance for a metric with a unit (queries, steps, ms, tokens, usd, a 1-5 score): a move of more than
+ * 10% of the baseline value is past it.
  */
 export const DEFAULT_RELATIVE_TOLERANCE = 0.1;
 
-export interface RegressionOptions {
+export interface CompareOptions extends SignificanceOptions {
   /**
-   * How far a [0, 1] score may fall (absolute) before it is a regression.
+   * How far a [0, 1] score may move (absolute) before the case is `moved`. Given (or `relativeTolerance` given), a
+   * move for the worse past it is a regression too: the gate then holds values, not only verdicts.
    * @default 0.02
    */
   tolerance?: number;
   /**
-   * How far a metric with a unit may worsen, as a fraction of its baseline value, before it is a regression.
+   * How far a metric with a unit may move, as a fraction of its baseline value, before the case is `moved`; given, a
+   * move for the worse past it is a regression (as with `tolerance`).
    * @default 0.1
    */
   relativeTolerance?: number;
 }
 
-/** A check that got worse than its tolerance allows, or went from pass to fail. */
-export interface Regression {
-  spec: string;
-  workup: string;
+/**
+ * What became of one case x criterion (a case is spec x case x task) between the baseline and the current run:
+ * - `regressed`: it got worse and the gate says so: with one trial a side, pass became fail; with repeats, the
+ *   criterion's pass rate fell significantly (the stratified exact test) and this case's fell; with a tolerance given,
+ *   its value moved the wrong way past it;
+ * - `fixed`: it failed in every trial of the baseline and passes in every trial now, or the criterion's pass rate rose
+ *   significantly and this case's rose;
+ * - `still-failing`: it failed in every trial of both runs (a known failure);
+ * - `flaky`: with repeats, its trials now both pass and fail, and no significant change was found;
+ * - `moved`: it changed without a verdict from the gate: its pass rate moved with no significant change (too few
+ *   trials to tell), or its value moved past the tolerance with its verdicts unchanged;
+ * - `added` / `removed`: only the current run / only the baseline holds it (not compared);
+ * - `unchanged`: none of the above.
+ */
+export type CaseStatus =
+  | 'regressed'
+  | 'fixed'
+  | 'still-failing'
+  | 'flaky'
+  | 'moved'
+  | 'added'
+  | 'removed'
+  | 'unchanged';
+
+/** The statuses in the order the comparison is told: what got worse first. */
+export const CASE_STATUSES: readonly CaseStatus[] = [
+  'regressed',
+  'fixed',
+  'flaky',
+  'moved',
+  'still-failing',
+  'added',
+  'removed',
+  'unchanged',
+];
+
+/** One side of a case x criterion: its trials, and its value and reason as its checks give them. */
+export interface CaseSide {
+  /** Trials decided (pass or fail). */
+  trials: number;
+  passes: number;
+  /** The mean of its numeric values, in the metric's unit; absent when the metric gives none. */
+  mean?: number;
+  /** The reason of its first failing check, else of its first check: what was expected against what was found. */
+  reason?: string;
+}
+
+/** One case x criterion of the comparison. */
+export interface CaseChange extends CaseRef {
   criterion: string;
   metric: string;
-  /** The unit of `before`, `after` and `change`; absent for a [0, 1] score. */
+  /** The unit of `mean` when not a [0, 1] score. */
   unit?: string;
-  before: number | boolean | null;
-  after: number | boolean | null;
-  /** `after - before`, in the metric's unit (booleans as 1/0); negative is a fall. */
-  change: number;
-  /** The largest worsening the tolerance allowed, in the metric's unit. */
-  allowed: number;
-  /** `worse`: the value moved the wrong way past its tolerance; `verdict`: pass became fail. */
-  reason: 'worse' | 'verdict';
+  lowerIsBetter: boolean;
+  status: CaseStatus;
+  /**
+   * What the status rests on: `one-trial` (one trial a side: a flip of the verdict, which one trial cannot tell from
+   * chance), `exact-test` (the criterion's stratified test at the level), `tolerance` (the value against its
+   * tolerance), `not-significant` (a pass rate that moved without a significant change).
+   */
+  basis?: 'one-trial' | 'exact-test' | 'tolerance' | 'not-significant';
+  /** For `moved`: whether it moved for the better or the worse. */
+  direction?: 'better' | 'worse';
+  /** The one-sided p-value of this case's own drop (or rise), where a test was run on it. */
+  p?: number;
+  /** The baseline's side; absent for an added case. */
+  before?: CaseSide;
+  /** The current run's side; absent for a removed case. */
+  after?: CaseSide;
 }
 
-/** The key of a check across runs. */
-export function checkKey(check: Pick<TrendCheck, 'spec' | 'workup' | 'criterion'>): string {
-  return `${check.spec}\0${check.workup}\0${check.criterion}`;
+/** A run as the comparison names it. */
+export interface RunLabel {
+  id: string;
+  time: string;
+  commit?: string;
+  branch?: string;
 }
+
+/** The comparison of a run with its baseline: the one every output renders. */
+export interface RunComparison {
+  /** `default`: verdicts (flips, and the exact test with repeats); `tolerance`: values past a tolerance regress too. */
+  method: 'default' | 'tolerance';
+  /** The significance level of the exact test. */
+  level: number;
+  /** The tolerances `moved` was decided with. */
+  tolerance: number;
+  relativeTolerance: number;
+  current: RunLabel;
+  baseline: RunLabel;
+  /** Every case x criterion of either run but the unchanged ones, in the order of `CASE_STATUSES`, then by case. */
+  changes: CaseChange[];
+  /** How many case x criterion pairs have each status (`unchanged` included). */
+  counts: Record<CaseStatus, number>;
+  /** Each spec x criterion both runs hold, with the stratified test over its cases (what decides with repeats). */
+  criteria: CriterionComparison[];
+  /**
+   * Whether some regressed or fixed case rests on one trial a side, where a flip cannot be told from chance: the
+   * outputs then say so, and how to add repeats.
+   */
+  oneTrial: boolean;
+}
+
+/** Whether the comparison holds a regression: what fails the gate. */
+export function hasRegressed(comparison: RunComparison): boolean {
+  return comparison.counts.regressed > 0;
+}
+
+/** A case x criterion's key, the same in both runs. */
+export function changeKey(ref: {
+  spec: string;
+  case?: string | undefined;
+  task: string;
+  criterion: string;
+}): string {
+  return `${ref.spec}\0${ref.criterion}\0${ref.case ?? ''}\0${ref.task}`;
+}
+
+interface Pair {
+  ref: CaseRef & { criterion: string; metric: string };
+  unit?: string;
+  lowerIsBetter: boolean;
+  trials: number;
+  passes: number;
+  values: number[];
+  reason?: string;
+  failReason?: string;
+}
+
+/** A run's case x criterion pairs: trials and passes from its stored trials, values and reasons from its checks. */
+function pairsOf(run: TrendRun): Map<string, Pair> {
+  const pairs = new Map<string, Pair>();
+  const pairOf = (ref: Pair['ref']): Pair => {
+    const key = changeKey(ref);
+    let pair = pairs.get(key);
+    if (!pair) {
+      pair = { ref, lowerIsBetter: false, trials: 0, passes: 0, values: [] };
+      pairs.set(key, pair);
+    }
+    return pair;
+  };
+  for (const t of run.trials) {
+    const pair = pairOf({
+      spec: t.spec,
+      ...(t.case !== undefined && { case: t.case }),
+      task: t.task,
+      criterion: t.criterion,
+      metric: t.metric,
+    });
+    pair.trials += t.trials;
+    pair.passes += t.passes;
+  }
+  for (const check of run.checks) {
+    if (check.state === 'skipped' || check.state === 'pending') continue;
+    const pair = pairOf({
+      spec: check.spec,
+      ...(check.case !== undefined && { case: check.case }),
+      task: check.task ?? check.workup,
+      criterion: check.criterion,
+      metric: check.metric,
+    });
+    if (check.unit !== undefined) pair.unit = check.unit;
+    if (check.comparator === '<=') pair.lowerIsBetter = true;
+    // Booleans are verdicts, not values: the pass counts already hold them.
+    const value = typeof check.value === 'boolean' ? undefined : numericValue(check.value);
+    if (value !== undefined && check.verdict !== 'not-applicable') pair.values.push(value);
+    if (check.reason !== undefined) {
+      pair.reason ??= check.reason;
+      if (check.verdict === 'fail') pair.failReason ??= check.reason;
+    }
+  }
+  return pairs;
+}
+
+function sideOf(pair: Pair): CaseSide {
+  const side: CaseSide = { trials: pair.trials, passes: pair.passes };
+  if (pair.values.length) side.mean = pair.values.reduce((a, b) => a + b, 0) / pair.values.length;
+  const reason = pair.failReason ?? pair.reason;
+  if (reason !== undefined) side.reason = reason;
+  return side;
+}
+
+const allFail = (s: CaseSide) => s.trials > 0 && s.passes === 0;
+const allPass = (s: CaseSide) => s.trials > 0 && s.passes === s.trials;
 
 /**
- * The checks of `current` that regressed against `baseline`. Direction comes from the comparator: `<=` metrics
- * (pivot burden, latency, cost) regress when they rise, all others when they fall. A check absent from either run is
- * not compared, nor one whose metric does not apply in either run.
+ * Compares a run with its baseline case by case and criterion by criterion: every case x criterion is regressed,
+ * fixed, still failing, flaky, moved, added, removed or unchanged (see `CaseStatus`). Where each side has one trial, a
+ * pass-to-fail flip is a regression (the outputs say that one trial cannot tell it from chance); where a side has
+ * repeats, the stratified exact test of the criterion (`compareRuns`) decides, and names the cases that dropped.
+ * Tolerances decide `moved`; given explicitly, a move for the worse past them is a regression as well.
  */
-export function findRegressions(
-  baseline: TrendRun,
-  current: TrendRun,
-  options: RegressionOptions = {},
-): Regression[] {
+export function compare(current: TrendRun, baseline: TrendRun, options: CompareOptions = {}): RunComparison {
+  const method =
+    options.tolerance !== undefined || options.relativeTolerance !== undefined ? 'tolerance' : 'default';
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
-  const relative = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
-  const before = new Map(baseline.checks.map((check) => [checkKey(check), check]));
-  const regressions: Regression[] = [];
-  for (const now of current.checks) {
-    const was = before.get(checkKey(now));
-    if (!was) continue;
-    const a = numericValue(was.value);
-    const b = numericValue(now.value);
-    const lowerIsBetter = (now.comparator ?? was.comparator) === '<=';
-    const allowed = now.unit ? Math.abs(a ?? 0) * relative : tolerance;
-    const base = {
-      spec: now.spec,
-      workup: now.workup,
-      criterion: now.criterion,
-      metric: now.metric,
-      ...(now.unit ? { unit: now.unit } : {}),
-      before: was.value,
-      after: now.value,
+  const relativeTolerance = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
+  const level = options.level ?? DEFAULT_LEVEL;
+  const criteria = compareRuns(baseline, current, options);
+  const byCriterion = new Map(criteria.map((c) => [`${c.spec}\0${c.criterion}`, c]));
+  const before = pairsOf(baseline);
+  const after = pairsOf(current);
+  const changes: CaseChange[] = [];
+  const counts = Object.fromEntries(CASE_STATUSES.map((s) => [s, 0])) as Record<CaseStatus, number>;
+  let oneTrial = false;
+  const add = (change: CaseChange) => {
+    counts[change.status]++;
+    if (change.status !== 'unchanged') changes.push(change);
+  };
+  for (const [key, now] of after) {
+    const was = before.get(key);
+    const unit = now.unit ?? was?.unit;
+    const head = {
+      ...now.ref,
+      ...(unit !== undefined && { unit }),
+      lowerIsBetter: now.lowerIsBetter || (was?.lowerIsBetter ?? false),
     };
-    const change = a !== undefined && b !== undefined ? b - a : 0;
-    const worsening = lowerIsBetter ? change : -change;
-    // A tiny epsilon keeps a fall of exactly the tolerance (0.8 -> 0.78) from tripping on float rounding.
-    if (a !== undefined && b !== undefined && worsening > allowed + 1e-9)
-      regressions.push({ ...base, change, allowed, reason: 'worse' });
-    else if (was.verdict === 'pass' && now.verdict === 'fail')
-      regressions.push({ ...base, change, allowed, reason: 'verdict' });
+    if (!was) {
+      add({ ...head, status: 'added', after: sideOf(now) });
+      continue;
+    }
+    const a = sideOf(was);
+    const b = sideOf(now);
+    const change: CaseChange = { ...head, status: 'unchanged', before: a, after: b };
+    const criterion = byCriterion.get(`${now.ref.spec}\0${now.ref.criterion}`);
+    if (a.trials === 1 && b.trials === 1) {
+      if (a.passes === 1 && b.passes === 0)
+        Object.assign(change, { status: 'regressed', basis: 'one-trial' });
+      else if (a.passes === 0 && b.passes === 1)
+        Object.assign(change, { status: 'fixed', basis: 'one-trial' });
+      else if (a.passes === 0) change.status = 'still-failing';
+      if (change.basis === 'one-trial') oneTrial = true;
+    } else if (a.trials > 0 && b.trials > 0) {
+      const rateA = a.passes / a.trials;
+      const rateB = b.passes / b.trials;
+      const drop = criterion?.droppedCases.find((d) => d.task === now.ref.task && d.case === now.ref.case);
+      if (criterion?.status === 'regressed' && drop)
+        Object.assign(change, { status: 'regressed', basis: 'exact-test', p: drop.pDrop });
+      else if (criterion?.status === 'improved' && rateB > rateA)
+        Object.assign(change, { status: 'fixed', basis: 'exact-test' });
+      else if (allFail(a) && allPass(b)) Object.assign(change, { status: 'fixed', basis: 'not-significant' });
+      else if (b.passes > 0 && b.passes < b.trials) change.status = 'flaky';
+      else if (allFail(a) && allFail(b)) change.status = 'still-failing';
+      else if (rateA !== rateB)
+        Object.assign(change, {
+          status: 'moved',
+          basis: 'not-significant',
+          direction: rateB < rateA ? 'worse' : 'better',
+          ...(drop && { p: drop.pDrop }),
+        });
+    }
+    if (change.status === 'unchanged' && a.mean !== undefined && b.mean !== undefined) {
+      const allowed = unit !== undefined ? Math.abs(a.mean) * relativeTolerance : tolerance;
+      const delta = b.mean - a.mean;
+      const worsening = head.lowerIsBetter ? delta : -delta;
+      // A tiny epsilon keeps a move of exactly the tolerance (0.8 -> 0.78) from tripping on float rounding.
+      if (Math.abs(delta) > allowed + 1e-9) {
+        const direction = worsening > 0 ? 'worse' : 'better';
+        if (method === 'tolerance' && direction === 'worse')
+          Object.assign(change, { status: 'regressed', basis: 'tolerance' });
+        else Object.assign(change, { status: 'moved', basis: 'tolerance', direction });
+      }
+    }
+    add(change);
   }
-  return regressions;
+  for (const [key, was] of before) {
+    if (after.has(key)) continue;
+    const unit = was.unit;
+    add({
+      ...was.ref,
+      ...(unit !== undefined && { unit }),
+      lowerIsBetter: was.lowerIsBetter,
+      status: 'removed',
+      before: sideOf(was),
+    });
+  }
+  const rank = new Map(CASE_STATUSES.map((s, i) => [s, i]));
+  changes.sort(
+    (x, y) =>
+      (rank.get(x.status) ?? 0) - (rank.get(y.status) ?? 0) ||
+      (x.p ?? 1) - (y.p ?? 1) ||
+      byteCompare(x.spec, y.spec) ||
+      byteCompare(caseLabel(x), caseLabel(y)) ||
+      byteCompare(x.criterion, y.criterion),
+  );
+  return {
+    method,
+    level,
+    tolerance,
+    relativeTolerance,
+    current: labelOf(current),
+    baseline: labelOf(baseline),
+    changes,
+    counts,
+    criteria,
+    oneTrial,
+  };
+}
+
+function labelOf(run: TrendRun): RunLabel {
+  return {
+    id: run.id,
+    time: run.time,
+    ...(run.commit !== undefined && { commit: run.commit }),
+    ...(run.branch !== undefined && { branch: run.branch }),
+  };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { byteCompare } from '../model/order.js';
 import type { CheckMeta } from '../model/check.js';
+import { byteCompare } from '../model/order.js';
 import { tallyTrials } from '../trials/tally.js';
 import type { Revision } from './revision.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary, TrendTrials } from './types.js';

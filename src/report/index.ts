@@ -2,24 +2,25 @@
 // the HTML report's data shape, and the JUnit property names. The reporters themselves are `needlework/reporters/*`.
 
 export {
+  CASE_STATUSES,
+  type CaseChange,
+  type CaseSide,
+  type CaseStatus,
+  type CompareOptions,
+  compare,
   DEFAULT_RELATIVE_TOLERANCE,
   DEFAULT_TOLERANCE,
-  findRegressions,
-  type Regression,
-  type RegressionOptions,
+  hasRegressed,
+  type RunComparison,
 } from '../history/compare.js';
 export {
-  checkRegressions,
-  formatComparison,
-  formatRegression,
-  hasRegression,
-  type RegressionCheckOptions,
-  type RegressionReport,
+  type BaselineQuery,
+  type ComparedRuns,
+  type ComparisonOptions,
+  compareStored,
+  findBaseline,
 } from '../history/gate.js';
 export {
-  type AppendOptions,
-  appendRun,
-  DEFAULT_MAX_RUNS,
   DEFAULT_TREND_FILE,
   readHistory,
 } from '../history/history.js';
@@ -44,6 +45,7 @@ export type {
 } from '../history/types.js';
 export type { CheckError, CheckRecord } from './checks.js';
 export { collectChecks } from './collect.js';
+export { type GateRow, type GateText, gateStory, gateText } from './gate-text.js';
 export type { HtmlReportData } from './html/types.js';
 export type { JUnitPropertyName } from './junit/properties.js';
 export { renderTrendTable, type TrendTableOptions } from './trend-table.js';

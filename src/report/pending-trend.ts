@@ -1,6 +1,7 @@
 import type { RunSource } from '../history/store/source.js';
 import type { TrendRun } from '../history/types.js';
 import type { CheckRecord } from './checks.js';
+import type { RunGate } from './run-history.js';
 
 /** What a trend write lends the reads of its run: its open store, and the run it appended (built from `checks`). */
 export interface LentStore {
@@ -17,6 +18,8 @@ export interface LentBaseline {
   run: TrendRun;
   checks: readonly CheckRecord[];
   baseline: TrendRun | undefined;
+  /** The run's gate against the baseline, compared with the run's gate options; absent without a baseline. */
+  gate: RunGate | undefined;
 }
 
 /**

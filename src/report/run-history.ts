@@ -1,27 +1,18 @@
+import { type CompareOptions, compare, type RunComparison } from '../history/compare.js';
 import { buildTrendRun } from '../history/entry.js';
-import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from '../history/gate.js';
+import { findBaseline } from '../history/gate.js';
 import type { TrendTableData } from '../history/means.js';
-import {
-  type CaseRef,
-  type ChangeStatus,
-  type CriterionComparison,
-  compareRuns,
-  DEFAULT_LEVEL,
-  pairCases,
-} from '../history/significance.js';
+import { detectRevision } from '../history/revision.js';
 import { openSource } from '../history/store/open.js';
-import type { RunSource } from '../history/store/source.js';
 import type { TrendRun } from '../history/types.js';
 import type { CheckRecord } from './checks.js';
+import { type GateText, gateText } from './gate-text.js';
 import { afterTrendBaseline, afterTrendWrite, trendWriteBegun } from './pending-trend.js';
 
-/** The statistical gate of a run against the stored run it is compared with, as every report shows it. */
+/** The gate of a run against its baseline, as every report of the run shows it: the comparison and its words. */
 export interface RunGate {
-  /** The run compared with, in words: `the run of 2026-11-22T21:00:00.000Z (main @ a1b2c3d)`. */
-  baseline: string;
-  level: number;
-  comparisons: readonly CriterionComparison[];
-  cases: { added: readonly CaseRef[]; removed: readonly CaseRef[] };
+  comparison: RunComparison;
+  text: GateText;
 }
 
 /** How many of the latest runs the HTML report's charts show. */
@@ -85,10 +76,11 @@ function readHistory(
     gate: () => {
       gate ??= trendWriteBegun().then(() =>
         afterTrendBaseline(location, async (lent) => {
+          // The gate the trend reporter computed is this run's, when it was built from these checks: every output
+          // renders that one comparison, with the gate options the run was given.
+          if (lent?.checks === checks) return lent.gate;
           const baseline = lent ? lent.baseline : (await readOwn()).baseline;
-          // The run the trend reporter built is this run, when it was built from these checks.
-          const current = lent?.checks === checks ? lent.run : undefined;
-          return baseline && gateAgainst(baseline, current ?? buildTrendRun(checks, {}));
+          return baseline && gateOf(buildTrendRun(checks, {}), baseline);
         }),
       );
       return gate;
@@ -114,7 +106,14 @@ async function readSource(
   const source = await openSource(location, root).catch(() => undefined);
   if (!source) return {};
   try {
-    const baseline = await baselineOf(source, startedAt).catch(() => undefined);
+    const revision = await detectRevision(root);
+    const baseline = await findBaseline(
+      source,
+      { scope: { kind: 'full' }, ...revision },
+      startedAt.toISOString(),
+    )
+      .then((found) => found.run)
+      .catch(() => undefined);
     const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
     return { ...(baseline && { baseline }), ...(charted && { charted }) };
   } finally {
@@ -122,59 +121,8 @@ async function readSource(
   }
 }
 
-/** The run a run that started at `startedAt` is compared with: the latest that ended before it started. */
-export function baselineOf(source: RunSource, startedAt: Date): Promise<TrendRun | undefined> {
-  return source.latest({ endedBefore: startedAt.toISOString() });
-}
-
-function gateAgainst(baseline: TrendRun, current: TrendRun): RunGate {
-  return {
-    baseline: baselineLabel(baseline),
-    level: DEFAULT_LEVEL,
-    comparisons: compareRuns(baseline, current),
-    cases: pairCases(baseline, current),
-  };
-}
-
-/** `the run of 2026-11-22T21:00:00.000Z (main @ a1b2c3d)`. */
-function baselineLabel(run: TrendRun): string {
-  const at = [run.branch, run.commit?.slice(0, 7)].filter(Boolean).join(' @ ');
-  return `the run of ${run.time}${at ? ` (${at})` : ''}`;
-}
-
-/** The gate in the words every report uses: the same lines in the job summary, the JUnit file and the HTML page. */
-export interface GateText {
-  /** `Regression gate against the run of ... (significance level 0.05)`. */
-  heading: string;
-  /** `1 regressed, 0 improved, 0 flaky, 5 no change detectable.` */
-  counts: string;
-  /** `3 cases added, 1 removed (not compared): added ...; removed ...`, when any case is in one run only. */
-  apart?: string;
-  /** Each criterion that moved, or has a case that fell significantly on its own, with the cases that dropped. */
-  criteria: Array<{ status: ChangeStatus; spec: string; criterion: string; text: string; drops: string[] }>;
-}
-
-/** `1 regressed, 0 improved, 0 flaky, 5 no change detectable.`: the criteria compared, by status. */
-export function statusCounts(comparisons: readonly CriterionComparison[]): string {
-  const counts: Record<ChangeStatus, number> = { regressed: 0, improved: 0, flaky: 0, 'no-change': 0 };
-  for (const c of comparisons) counts[c.status]++;
-  return `${counts.regressed} regressed, ${counts.improved} improved, ${counts.flaky} flaky, ${counts['no-change']} no change detectable.`;
-}
-
-export function gateText(gate: RunGate): GateText {
-  const apart = formatCaseChanges(gate.cases.added, gate.cases.removed);
-  return {
-    heading: `Regression gate against ${gate.baseline} (significance level ${gate.level})`,
-    counts: statusCounts(gate.comparisons),
-    ...(apart && { apart }),
-    criteria: gate.comparisons
-      .filter((c) => c.status !== 'no-change' || casesToName(c).length > 0)
-      .map((c) => ({
-        status: c.status,
-        spec: c.spec,
-        criterion: c.criterion,
-        text: formatComparison(c),
-        drops: casesToName(c).map(formatCaseDrop),
-      })),
-  };
+/** The gate of `current` against `baseline`, compared with `options` (the default gate without). */
+export function gateOf(current: TrendRun, baseline: TrendRun, options: CompareOptions = {}): RunGate {
+  const comparison = compare(current, baseline, options);
+  return { comparison, text: gateText(comparison) };
 }

@@ -3,7 +3,7 @@ import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLock } from '../../src/history/lock.js';
+import { withLock } from '../../src/history/store/lock.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const tmp = useTmpDir();

@@ -9,7 +9,7 @@ import { findRegressions } from '../../src/history/compare.js';
 import { buildTrendRun } from '../../src/history/entry.js';
 import { checkRegressions, formatRegression } from '../../src/history/gate.js';
 import { appendRun, readHistory } from '../../src/history/history.js';
-import { withLock } from '../../src/history/lock.js';
+import { withLock } from '../../src/history/store/lock.js';
 import { detectRevision } from '../../src/history/revision.js';
 import type { TrendHistory } from '../../src/history/types.js';
 import type { CheckRecord } from '../../src/report/checks.js';

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Reporter } from 'vitest/node';
+import type { NeedleworkTrendOptions } from '../../../reporters/trend.js';
 import { UsageError } from '../../errors/index.js';
 
 /** The reporters `--reporter` knows besides Vitest's own (`default`, `verbose`, `dot`, `json`, `junit`, `blob`, ...). */
@@ -99,7 +100,12 @@ export function reporterNotes(names: readonly string[]): string[] {
  * The reporter Vitest is given for a name: needlework's own, configured to write into `outDir` (and the trend, HTML,
  * JUnit and summary reporters to use `store`, else `NEEDLEWORK_STORE`, else `.needlework/store`), or the name.
  */
-export async function reporterFor(name: string, outDir: string, store?: string): Promise<Reporter | string> {
+export async function reporterFor(
+  name: string,
+  outDir: string,
+  store?: string,
+  gate?: NeedleworkTrendOptions['gate'],
+): Promise<Reporter | string> {
   const inStore = store !== undefined ? { store } : {};
   switch (name) {
     case 'needlework-junit': {
@@ -113,7 +119,11 @@ export async function reporterFor(name: string, outDir: string, store?: string):
     case 'needlework-trend': {
       const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
       // The trend.json of needlework before the store is imported when the store is created.
-      return new NeedleworkTrendReporter({ outputFile: join(outDir, 'trend.json'), ...inStore });
+      return new NeedleworkTrendReporter({
+        outputFile: join(outDir, 'trend.json'),
+        ...inStore,
+        ...(gate && { gate }),
+      });
     }
     case 'needlework-summary': {
       const { NeedleworkSummaryReporter } = await import('../../../reporters/summary.js');

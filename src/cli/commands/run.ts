@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { VerifierOptions } from '../../entailment/create.js';
 import { UsageError, UserError } from '../../errors/index.js';
+import { hasRegressed } from '../../history/compare.js';
 import { needlework } from '../../vitest/plugin.js';
 import { boundHeapGrowth } from '../heap-growth.js';
 import type { Io } from '../io.js';
@@ -112,8 +113,12 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     if (model === undefined) throw new UsageError(`--entail needs a model: ${NLI_MODEL_HINT}`);
     entail = { ...entail, model };
   }
+  const gateConfig = {
+    ...gateOptions,
+    ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
+  };
   const reporters = await Promise.all(
-    options.reporters.map((name) => reporterFor(name, options.outDir, options.store)),
+    options.reporters.map((name) => reporterFor(name, options.outDir, options.store, gateConfig)),
   );
   const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
   const trend = reporters.find(
@@ -125,6 +130,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
   // Heaps are held near their live size while the tests run, and let go whatever way the run ends.
   const freeHeapGrowth = boundHeapGrowth();
   let failed: boolean;
+  let vitestErrors = 0;
   let ran: boolean;
   try {
     const { startVitest } = await import('vitest/node');
@@ -185,7 +191,8 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     if (options.watch || options.ui) {
       await new Promise<void>((done) => vitest.onClose(done));
     }
-    failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+    vitestErrors = vitest.state.getUnhandledErrors().length;
+    failed = vitest.state.getCountOfFailedTests() > 0 || vitestErrors > 0;
     ran = vitest.state.getFiles().length > 0;
     await vitest.close();
   } finally {
@@ -198,24 +205,13 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
     });
   }
   // A report that could not be written (a full disk, a read-only folder) was said in one line; the run still fails.
-  let code = failed || reportWriteFailures() > writeFailuresBefore ? 1 : 0;
+  const writeFailed = reportWriteFailures() > writeFailuresBefore;
+  let code = failed || writeFailed ? 1 : 0;
   // A store that could not be opened or reached was reported in one line by the trend reporter: the run fails.
   if (trend?.failure) code = 1;
-  if (gate && trend?.appendedRun) {
-    const { runRegressionGate } = await import('./trend.js');
-    const gated = await runRegressionGate(
-      {
-        ...gateOptions,
-        history: trend.storeLocation(root),
-        current: trend.appendedRun,
-        root,
-        ...(options.baseline !== undefined && { baseline: options.baseline }),
-        // --baseline alone gates too: naming a baseline is asking to be held to it.
-        failOnRegression: true,
-      },
-      io,
-    );
-    code = Math.max(code, gated);
-  }
+  // With the gate on, a run whose only failures were failing in the baseline too passes, and one where something got
+  // worse (a regression, or a failure the baseline did not have) fails. The trend reporter printed the comparison.
+  if (gate && trend?.gate && !trend.failure && !writeFailed && vitestErrors === 0)
+    code = hasRegressed(trend.gate.comparison) || trend.unknownFailures > 0 ? 1 : 0;
   return code;
 }

@@ -1,24 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError, UserError } from '../../errors/index.js';
-import {
-  casesToName,
-  checkRegressions,
-  describeBaseline,
-  formatCaseChanges,
-  formatCaseDrop,
-  formatComparison,
-  formatRegression,
-  hasRegression,
-  type RegressionCheckOptions,
-} from '../../history/gate.js';
+import { type CompareOptions, hasRegressed } from '../../history/compare.js';
+import { type ComparisonOptions, compareStored } from '../../history/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../../history/history.js';
 import { describeScope } from '../../history/scope.js';
-import type { ChangeStatus } from '../../history/significance.js';
 import { isEmbeddedStore } from '../../history/store/embedded.js';
 import { isServerUrl, openSource, openStore, resolveStore, storeName } from '../../history/store/open.js';
 import type { RunSource } from '../../history/store/source.js';
-import { statusCounts } from '../../report/run-history.js';
+import { gateStory, gateText } from '../../report/gate-text.js';
 import { renderTrendOverview } from '../../report/trend-table.js';
 import { colors, type Io } from '../io.js';
 
@@ -38,8 +28,8 @@ export interface TrendOptions extends GateFlags {
 }
 
 /**
- * Prints the trend table of the results store (or of a trend.json export) and, with `--baseline` or
- * `--fail-on-regression`, the regressions of its latest run. The first use of a new store imports
+ * Prints the trend table of the results store (or of a trend.json export) and the gate of its latest run against its
+ * baseline (`--baseline` names another store or trend.json to compare with). The first use of a new store imports
  * needlework-report/trend.json (the history before the store), and says so. Returns 1 when asked to fail on a
  * regression and there is one, else 0.
  */
@@ -61,8 +51,6 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   } finally {
     await source.close();
   }
-  if (!options.baseline && !options.failOnRegression) return 0;
-
   io.out('');
   return runRegressionGate(
     {
@@ -120,12 +108,10 @@ export interface GateFlags {
 }
 
 /**
- * The gate's method and settings from its flags: a fixed tolerance when either tolerance is given, else significance
- * at `--level`. A malformed or contradictory flag is a `UsageError` naming it.
+ * The gate's settings from its flags: the significance `--level` of the exact test, and the tolerances (given, a
+ * value that moved the wrong way past one is a regression too). A malformed flag is a `UsageError` naming it.
  */
-export function gateSettings(
-  flags: GateFlags,
-): Pick<RegressionCheckOptions, 'method' | 'level' | 'tolerance' | 'relativeTolerance'> {
+export function gateSettings(flags: GateFlags): CompareOptions {
   for (const [name, value] of [
     ['--tolerance', flags.tolerance],
     ['--relative-tolerance', flags.relativeTolerance],
@@ -133,80 +119,48 @@ export function gateSettings(
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
       throw new UsageError(`${name} expects a non-negative number, got ${String(value)}`);
   }
-  const tolerance = flags.tolerance !== undefined || flags.relativeTolerance !== undefined;
-  if (flags.level !== undefined) {
-    if (tolerance)
-      throw new UsageError('--level (significance) and --tolerance (fixed tolerance) exclude each other');
-    if (!(typeof flags.level === 'number' && flags.level > 0 && flags.level < 0.5))
-      throw new UsageError(
-        `--level expects a probability between 0 and 0.5, like 0.05; got ${String(flags.level)}`,
-      );
-  }
+  if (flags.level !== undefined && !(typeof flags.level === 'number' && flags.level > 0 && flags.level < 0.5))
+    throw new UsageError(
+      `--level expects a probability between 0 and 0.5, like 0.05; got ${String(flags.level)}`,
+    );
   return {
-    method: tolerance ? 'tolerance' : 'significance',
     ...(flags.level !== undefined && { level: flags.level }),
     ...(flags.tolerance !== undefined && { tolerance: flags.tolerance }),
     ...(flags.relativeTolerance !== undefined && { relativeTolerance: flags.relativeTolerance }),
   };
 }
 
-export interface RegressionGateOptions extends RegressionCheckOptions {
-  /** Return 1 when there is a regression (otherwise the regressions are only printed). */
+export interface RegressionGateOptions extends ComparisonOptions {
+  /** Return 1 when something regressed (otherwise the comparison is only printed). */
   failOnRegression: boolean;
 }
 
 /**
- * Prints the regressions of a history's latest run against its baseline and returns the exit code: 1 when asked to
- * fail on a regression and there is one, else 0. `needlework trend` calls it after its table; `needlework run
- * --baseline/--fail-on-regression` calls it after the run has appended its entry.
+ * Prints the comparison of a history's latest run (or the run named) with its baseline, in the words every output
+ * uses (`gateStory`: one line when nothing changed), and returns the exit code: 1 when asked to fail on a regression
+ * and something regressed, else 0.
  */
 export async function runRegressionGate(options: RegressionGateOptions, io: Io): Promise<number> {
   const c = colors(io);
-  const { failOnRegression, ...check } = options;
-  const report = await checkRegressions(check);
-  if (!report.baseline || !report.current) {
-    const scope = report.current ? describeScope(report.current.scope) : 'full';
+  const { failOnRegression, ...compared } = options;
+  const result = await compareStored(compared);
+  if (!result.comparison || !result.current) {
+    const scope = result.current ? describeScope(result.current.scope) : 'full';
     io.out(
       c.dim(
-        report.otherScopes > 0
-          ? `No baseline run of the same scope (${scope}) to compare with yet: ${report.otherScopes} earlier run${report.otherScopes === 1 ? ' is' : 's are'} of another scope.`
-          : report.branch !== undefined
-            ? `No baseline run on ${report.branch} to compare with yet.`
+        result.otherScopes > 0
+          ? `No baseline run of the same scope (${scope}) to compare with yet: ${result.otherScopes} earlier run${result.otherScopes === 1 ? ' is' : 's are'} of another scope.`
+          : result.branch !== undefined
+            ? `No baseline run on ${result.branch} to compare with yet.`
             : 'No baseline run to compare with yet.',
       ),
     );
     return 0;
   }
-  const against = describeBaseline(report.baseline);
-  const failing = hasRegression(report);
+  const failing = hasRegressed(result.comparison);
   const stream = failOnRegression && failing ? io.err : io.out;
-  if (report.method === 'tolerance') {
-    if (!failing) {
-      io.out(c.green(`No regressions against ${against}.`));
-      return 0;
-    }
-    const n = report.regressions.length;
-    stream(c.red(`${n} regression${n === 1 ? '' : 's'} against ${against}:`));
-    for (const regression of report.regressions) stream(`  ${c.red('✗')} ${formatRegression(regression)}`);
-    return failOnRegression ? 1 : 0;
-  }
-  const level = options.level ?? 0.05;
-  stream(
-    (failing ? c.red : c.green)(
-      `Against ${against} (significance level ${level}): ${statusCounts(report.comparisons)}`,
-    ),
-  );
-  const marks: Record<ChangeStatus, string> = {
-    regressed: c.red('✗'),
-    improved: c.green('↑'),
-    flaky: c.red('~'),
-    'no-change': c.dim('·'),
-  };
-  const apart = formatCaseChanges(report.cases.added, report.cases.removed);
-  if (apart) stream(`  ${apart}`);
-  for (const comparison of report.comparisons) {
-    stream(`  ${marks[comparison.status]} ${formatComparison(comparison)}`);
-    for (const drop of casesToName(comparison)) stream(`      ${c.red('↓')} ${formatCaseDrop(drop)}`);
-  }
+  const [headline = '', ...rest] = gateStory(gateText(result.comparison));
+  stream((failing ? c.red : c.green)(headline));
+  for (const line of rest) stream(line);
   return failOnRegression && failing ? 1 : 0;
 }

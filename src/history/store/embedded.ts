@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { acquireLock } from '../lock.js';
+import { acquireLock } from './lock.js';
 import type { SqlClient, SqlEngine } from './sql.js';
 
 export interface EmbeddedOptions {

@@ -95,22 +95,29 @@ export const CLIENT_SCRIPT = `
     if (id) c.id = id;
     return c;
   }
-  // ---- the regression gate against the latest earlier run: what moved, and which cases dropped, first
+  // ---- the gate against the baseline: one line when nothing changed; else a compact table, regressed first, whose
+  // first rows stay on the first screen above the checks (the rest fold away)
   if (data.gate) {
     var g = data.gate;
     var gbox = document.getElementById('gate');
     section('gate-section');
-    add(gbox, [el('p', 'meta', g.heading), el('p', null, g.counts), g.apart ? el('p', null, g.apart) : null]);
-    var glist = el('ul', 'gate');
-    g.criteria.forEach(function (c) {
-      var tone = c.status === 'regressed' ? 'fail' : c.status === 'improved' ? 'pass' : 'not-applicable';
-      var item = el('li', null, [el('span', 'badge v-' + tone, c.status), ' ', c.text]);
-      if (c.drops.length) {
-        item.appendChild(el('ul', null, c.drops.map(function (d) { return el('li', null, '\u2193 ' + d); })));
+    add(gbox, [el('p', 'gate-head ' + (g.regressed ? 'v-fail' : 'v-pass'), g.headline), el('p', 'meta', 'compared with ' + g.baseline)]);
+    if (g.rows.length) {
+      var GATE_SHOWN = 5;
+      var gateTable = function (rows) {
+        return table(['', 'case', 'criterion', 'before', 'after', 'why'], rows.map(function (r) {
+          var tone = r.status === 'regressed' ? 'fail' : r.status === 'fixed' ? 'pass' : r.status === 'flaky' ? 'flaky' : 'not-applicable';
+          return row([el('span', 'badge v-' + tone, r.status.replace('-', ' ')), r.case, r.criterion, r.before, r.after,
+            [r.basis, r.reason].filter(Boolean).join(': ')]);
+        }));
+      };
+      gbox.appendChild(gateTable(g.rows.slice(0, GATE_SHOWN)));
+      if (g.rows.length > GATE_SHOWN) {
+        gbox.appendChild(el('details', 'fold', [el('summary', null, (g.rows.length - GATE_SHOWN) + ' more'), gateTable(g.rows.slice(GATE_SHOWN))]));
       }
-      glist.appendChild(item);
-    });
-    if (g.criteria.length) gbox.appendChild(glist);
+      gbox.appendChild(el('p', 'meta', g.counts));
+    }
+    g.notes.forEach(function (n) { gbox.appendChild(el('p', 'meta', 'Note: ' + n)); });
   }
   if (s.metrics.length) {
     var means = section('metrics');

@@ -4,7 +4,7 @@ import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
-import type { GateText } from '../run-history.js';
+import type { GateText } from '../gate-text.js';
 import type { LoadedWorkup } from '../workups.js';
 import { htmlTrend, trendOverview } from './trend.js';
 import { htmlTrials } from './trials.js';

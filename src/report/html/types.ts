@@ -1,4 +1,4 @@
-import type { GateText } from '../run-history.js';
+import type { GateText } from '../gate-text.js';
 /**
  * The data the HTML report embeds as JSON (`<script type="application/json" id="needlework-data">`) and renders in the
  * browser. It is public API: tools may read it out of a report. Every string in it may come from an agent and is

@@ -1,7 +1,7 @@
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
-import type { GateText } from '../run-history.js';
+import type { GateRow, GateText } from '../gate-text.js';
 import { checkScorecard } from '../scorecard.js';
 import { indexTrials, type TrialIndex } from '../trials.js';
 import { caseProperties, suiteProperties } from './properties.js';
@@ -70,70 +70,93 @@ export async function buildJUnitXml(
  * `buildJUnitXml` as the text of one `<testsuite>` after another, each built as it is read: the reporter writes them
  * as they come, so a run of 30,000 checks never holds its whole element tree nor its whole file (that took 630 MB).
  */
-export function junitXmlChunks(
+export async function* junitXmlChunks(
   checks: readonly CheckRecord[],
   options: JUnitBuildOptions,
 ): AsyncIterable<string> {
   const dialect = options.dialect ?? 'ci';
   const trials = indexTrials(checks);
   const groups = groupChecks(checks);
-  let failures = 0;
+  // The gate's failing cases count in the file's totals, so its head waits for the gate (computed meanwhile from the
+  // baseline the store's thread read while the tests ran).
+  const gate = await options.gate;
+  const gateCases = gate ? gate.rows.filter((row) => row.status === 'regressed') : [];
+  let failures = gateCases.length;
   let time = 0;
   for (const check of checks) {
     if (check.state === 'failed') failures++;
     time += check.durationMs;
   }
-  return renderXmlChunks(
+  yield* renderXmlChunks(
     {
       name: 'testsuites',
       // junit-10.xsd allows no `skipped` here; each `<testsuite>` carries its own count.
       attributes: [
         ['name', options.name],
-        ['tests', checks.length],
+        ['tests', checks.length + gateCases.length],
         ['failures', failures],
         ['errors', 0],
         ['time', seconds(time)],
       ],
     },
-    (async function* () {
+    (function* () {
       for (const group of groups) yield suiteElement(group, dialect, options, trials);
-      const gate = await options.gate;
-      if (gate) yield gateSuite(gate, options);
+      if (gate) yield gateSuite(gate, gateCases, options);
     })(),
   );
 }
 
 /**
- * The regression gate as a suite of no test cases whose properties CI dashboards read: `needlework.gate.baseline`,
- * `.counts` and `.cases` (the cases only one run holds), then per criterion that moved `<spec>.<criterion>.gate`
- * (its verdict and evidence) and `<spec>.<criterion>.dropped.<n>` for each case that dropped, most significant first
- * (`refund-policy: 10/10 (100%) -> 0/10 (0%), p < 0.001 (Fisher's exact test)`): the lines of the job summary and
- * of `needlework trend`.
+ * The regression gate as a suite of its own, `needlework.regression-gate`: each regressed case x criterion a failing
+ * test case (`classname` = the case, name = the criterion, the message its line: before -> after, on what basis, and
+ * the reason), and properties CI dashboards read: `needlework.gate.baseline`, `.headline`, `.counts`, `.note.<n>`, and
+ * `needlework.gate.<status>.<n>` for every case x criterion that changed, in the words of the terminal and the job
+ * summary.
  */
-function gateSuite(gate: GateText, options: JUnitBuildOptions): XmlElement {
+function gateSuite(gate: GateText, failing: readonly GateRow[], options: JUnitBuildOptions): XmlElement {
   const properties: Array<[string, string]> = [
-    ['needlework.gate.baseline', gate.heading],
+    ['needlework.gate.baseline', gate.baseline],
+    ['needlework.gate.headline', gate.headline],
     ['needlework.gate.counts', gate.counts],
   ];
-  if (gate.apart) properties.push(['needlework.gate.cases', gate.apart]);
-  for (const c of gate.criteria) {
-    properties.push([`${c.spec}.${c.criterion}.gate`, c.text]);
-    c.drops.forEach((drop, i) => {
-      properties.push([`${c.spec}.${c.criterion}.dropped.${i + 1}`, drop]);
-    });
+  gate.notes.forEach((note, i) => {
+    properties.push([`needlework.gate.note.${i + 1}`, note]);
+  });
+  const seen = new Map<string, number>();
+  for (const row of gate.rows) {
+    const n = (seen.get(row.status) ?? 0) + 1;
+    seen.set(row.status, n);
+    properties.push([`needlework.gate.${row.status}.${n}`, row.line]);
   }
+  const cases: XmlElement[] = failing.map((row) => ({
+    name: 'testcase',
+    attributes: [
+      ['classname', `needlework.regression-gate.${row.case}`],
+      ['name', row.criterion],
+      ['time', seconds(0)],
+    ],
+    children: [
+      {
+        name: 'failure',
+        attributes: [
+          ['message', `regressed: ${row.line}`],
+          ['type', 'regression'],
+        ],
+      },
+    ],
+  }));
   return {
     name: 'testsuite',
     attributes: [
       ['name', 'needlework.regression-gate'],
-      ['tests', 0],
-      ['failures', 0],
+      ['tests', cases.length],
+      ['failures', cases.length],
       ['errors', 0],
       ['skipped', 0],
       ['time', seconds(0)],
       ['timestamp', options.timestamp?.toISOString().replace(/\.\d{3}Z$/, '')],
     ],
-    children: [propertiesElement(properties)],
+    children: [propertiesElement(properties), ...cases],
   };
 }
 

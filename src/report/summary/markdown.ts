@@ -1,25 +1,16 @@
-import type { Regression } from '../../history/compare.js';
-import { formatRegression } from '../../history/gate.js';
-import type { ChangeStatus } from '../../history/significance.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
-import { gateText, type RunGate } from '../run-history.js';
+import { type GateText, statusWords } from '../gate-text.js';
 import { markdownCell } from './escape.js';
 
 export interface SummaryInput {
   checks: readonly CheckRecord[];
   /**
-   * The regressions against the trend baseline, with a label for the baseline (`run 12 (a1b2c3d)`); absent when no
-   * baseline is known (no trend history, or a first run).
+   * The comparison with the run's baseline, in the words of every output (`gateText`): right under the counts, what
+   * regressed first. Absent when no baseline is known (no history, or a first run).
    */
-  regressions?: { baseline: string; list: readonly Regression[] };
-  /**
-   * The statistical gate against the trend baseline (`compareRuns` and `pairCases`), with a label for the baseline:
-   * each criterion that moved, each case that dropped with its counts and p-value (`droppedCases`, as `casesToName`
-   * selects them), and the cases only one run holds. Absent when no baseline is known.
-   */
-  gate?: RunGate;
+  gate?: GateText;
   /**
    * How a workup's `workupPath` is shown: the path to print (project-relative) and a link to it (its page on the
    * forge), if any. Without it the path is printed as recorded, without a link.
@@ -56,12 +47,6 @@ export function buildSummaryMarkdown(input: SummaryInput): string {
   );
   lines.push(`| ${passed} | ${failed.length} | ${skipped} | ${ran === 0 ? 'n/a' : percent(passed, ran)} |`);
 
-  if (input.regressions) {
-    const { baseline, list } = input.regressions;
-    lines.push('', `### Regressions against ${markdownCell(baseline)}`, '');
-    if (list.length === 0) lines.push('None.');
-    for (const r of list) lines.push(`- ${markdownCell(formatRegression(r))}`);
-  }
   if (input.gate) lines.push('', ...gateLines(input.gate));
 
   if (failed.length > 0) {
@@ -119,20 +104,25 @@ function workupLines(
     });
 }
 
-const MARKS: Record<ChangeStatus, string> = { regressed: '❌', improved: '⬆️', flaky: '〰️', 'no-change': '·' };
+/** How many changed cases the summary's table lists before `... and N more`. */
+const GATE_ROWS = 50;
 
 /**
- * The gate's section: the counts by status, the cases only one run holds, then each criterion that moved (or has a
- * case that fell significantly on its own) with the cases that dropped beneath it, most significant first.
+ * The gate's section: its headline (the whole story when nothing changed), then a table of every case x criterion
+ * that changed, regressed first, with both sides and the reason, then the counts and the notes.
  */
-function gateLines(gate: RunGate): string[] {
-  const text = gateText(gate);
-  const lines = [`### ${markdownCell(text.heading)}`, '', text.counts];
-  if (text.apart) lines.push('', markdownCell(text.apart));
-  if (text.criteria.length > 0) lines.push('');
-  for (const c of text.criteria) {
-    lines.push(`- ${MARKS[c.status]} ${markdownCell(c.text)}`);
-    for (const drop of c.drops) lines.push(`  - ↓ ${markdownCell(drop)}`);
+function gateLines(gate: GateText): string[] {
+  const lines = [`### ${gate.regressed ? '❌' : '✅'} ${markdownCell(gate.headline)}`, ''];
+  lines.push(`Compared with ${markdownCell(gate.baseline)}.`);
+  if (gate.rows.length > 0) {
+    lines.push('', '| | case | criterion | before | after | why |', '| --- | --- | --- | --- | --- | --- |');
+    for (const row of gate.rows.slice(0, GATE_ROWS))
+      lines.push(
+        `| ${statusWords(row.status)} | ${markdownCell(row.case)} | ${markdownCell(row.criterion)} | ${markdownCell(row.before)} | ${markdownCell(row.after)} | ${markdownCell([row.basis, row.reason].filter(Boolean).join(': '))} |`,
+      );
+    if (gate.rows.length > GATE_ROWS) lines.push('', `... and ${gate.rows.length - GATE_ROWS} more.`);
+    lines.push('', markdownCell(gate.counts));
   }
+  for (const note of gate.notes) lines.push('', `Note: ${markdownCell(note)}`);
   return lines;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createFileExclusive, isAlive, removeOldSiblings } from '../io/atomic.js';
+import { createFileExclusive, isAlive, removeOldSiblings } from '../../io/atomic.js';
 
 export interface LockOptions {
   /**
@@ -34,27 +34,11 @@ interface LockInfo {
 const UNREADABLE_STALE_MS = 1_000;
 
 /**
- * Runs `fn` holding an exclusive lock on `lockPath`: a file naming its owner (pid, host, time), which appears whole
- * or not at all (`createFileExclusive`) and which the file system grants to exactly one process. A lock whose owner
- * is gone (its process no longer runs on this host) is broken at once by the next run; one owned on another host is
- * broken once older than `staleMs`. So a crash, `kill -9` included, never blocks the history.
- */
-export async function withLock<T>(
-  lockPath: string,
-  fn: () => Promise<T>,
-  options: LockOptions = {},
-): Promise<T> {
-  const release = await acquireLock(lockPath, options);
-  try {
-    return await fn();
-  } finally {
-    await release();
-  }
-}
-
-/**
- * Takes the lock `withLock` takes, and resolves the function that releases it: for a holder whose work is not one
- * callback (an open store, held from its open to its close).
+ * Takes an exclusive lock on `lockPath` and resolves the function that releases it: a file naming its owner (pid,
+ * host, time), which appears whole or not at all (`createFileExclusive`) and which the file system grants to exactly
+ * one process. A lock whose owner is gone (its process no longer runs on this host) is broken at once by the next
+ * taker; one owned on another host is broken once older than `staleMs`. So a crash, `kill -9` included, never blocks
+ * the store. The embedded store holds it from its open to its close.
  */
 export async function acquireLock(lockPath: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const staleMs = options.staleMs ?? 10_000;

@@ -1,0 +1,184 @@
+import { formatValue } from '../checks/format.js';
+import {
+  CASE_STATUSES,
+  type CaseChange,
+  type CaseSide,
+  type CaseStatus,
+  hasRegressed,
+  type RunComparison,
+  type RunLabel,
+} from '../history/compare.js';
+import { caseLabel } from '../history/significance.js';
+
+/** The statuses a row is shown for: what changed; still-failing, added and removed cases are counted, not listed. */
+const LISTED: ReadonlySet<CaseStatus> = new Set(['regressed', 'fixed', 'flaky', 'moved']);
+
+/** One case x criterion of the comparison as every output words it. */
+export interface GateRow {
+  status: CaseStatus;
+  /** `refunds/refund-late`. */
+  case: string;
+  criterion: string;
+  /** The baseline's side: `pass`, `fail`, `2/3 passed`, with the value where it has one; `-` when absent. */
+  before: string;
+  /** The current run's side, in the same words. */
+  after: string;
+  /** What the status rests on: `one trial a side`, `p = 0.012, exact test`, `past the tolerance 0.02`. */
+  basis?: string;
+  /** The current run's reason (else the baseline's): what was expected against what was found. */
+  reason?: string;
+  /** The whole line: `refunds/refund-late answer-contains: pass -> fail (one trial a side): expected ...`. */
+  line: string;
+}
+
+/** The comparison in the words every output uses: the terminal, JUnit, the HTML report, the job summary, OTel. */
+export interface GateText {
+  /** `vs 2770e68 (main): nothing regressed; 1 still failing`: the whole story when nothing changed. */
+  headline: string;
+  /** The baseline in words: `run 20261122T030100Z-00000001 (2770e68) on main`. */
+  baseline: string;
+  /** Whether the gate fails: something regressed. */
+  regressed: boolean;
+  /** Every case x criterion that changed, regressed first, then fixed, flaky, moved, still failing, added, removed. */
+  rows: GateRow[];
+  /** `1 regressed, 1 fixed, 0 flaky, 0 moved, 2 still failing, 1 added, 0 removed, 27 unchanged`. */
+  counts: string;
+  /** What the reader must know to trust the verdicts: one trial a side cannot tell a regression from chance. */
+  notes: string[];
+}
+
+/** How many rows a terminal prints of each status before `... and N more`. */
+export const TERMINAL_ROWS = 20;
+
+/** `2770e68 (main)`, or the run's id when it names no commit. */
+export function runName(run: RunLabel): string {
+  const name = run.commit ? run.commit.slice(0, 7) : run.id;
+  return run.branch ? `${name} (${run.branch})` : name;
+}
+
+const STATUS_WORDS: Record<CaseStatus, string> = {
+  regressed: 'regressed',
+  fixed: 'fixed',
+  flaky: 'flaky',
+  moved: 'moved',
+  'still-failing': 'still failing',
+  added: 'added',
+  removed: 'removed',
+  unchanged: 'unchanged',
+};
+
+/** A status in words: `still failing`. */
+export function statusWords(status: CaseStatus): string {
+  return STATUS_WORDS[status];
+}
+
+/** One side in words: `pass` or `fail` for one trial, `2/3 passed` for repeats, with the value where there is one. */
+function sideText(side: CaseSide | undefined, change: CaseChange): string {
+  if (!side) return '-';
+  const verdict =
+    side.trials === 0
+      ? 'n/a'
+      : side.trials === 1
+        ? side.passes === 1
+          ? 'pass'
+          : 'fail'
+        : `${side.passes}/${side.trials} passed`;
+  return side.mean === undefined
+    ? verdict
+    : `${verdict} (${change.metric} ${formatValue(side.mean, change.unit)})`;
+}
+
+function pText(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
+}
+
+function basisText(change: CaseChange, comparison: RunComparison): string | undefined {
+  switch (change.basis) {
+    case 'one-trial':
+      return 'one trial a side';
+    case 'exact-test':
+      return change.p === undefined ? 'exact test' : `${pText(change.p)}, exact test`;
+    case 'not-significant':
+      return change.p === undefined ? 'not significant' : `not significant: ${pText(change.p)}`;
+    case 'tolerance':
+      return change.unit !== undefined
+        ? `past the tolerance ${formatValue(comparison.relativeTolerance * 100)}%`
+        : `past the tolerance ${formatValue(comparison.tolerance)}`;
+    default:
+      return undefined;
+  }
+}
+
+/** One change as a row, with its line. */
+export function gateRow(change: CaseChange, comparison: RunComparison): GateRow {
+  const name = `${change.spec}/${caseLabel(change)}`;
+  const before = sideText(change.before, change);
+  const after = sideText(change.after, change);
+  const basis = basisText(change, comparison);
+  const reason = change.after?.reason ?? change.before?.reason;
+  const moved = change.direction ? ` ${change.direction}` : '';
+  const line = `${name} ${change.criterion}: ${before} -> ${after}${basis ? ` (${basis}${moved && `,${moved}`})` : ''}${reason ? `: ${reason}` : ''}`;
+  return {
+    status: change.status,
+    case: name,
+    criterion: change.criterion,
+    before,
+    after,
+    ...(basis !== undefined && { basis }),
+    ...(reason !== undefined && { reason }),
+    line,
+  };
+}
+
+/** `nothing regressed; 1 still failing` or `2 regressed, 1 fixed; 3 still failing`. */
+function summaryWords(comparison: RunComparison): string {
+  const c = comparison.counts;
+  const moved = (['regressed', 'fixed', 'flaky', 'moved'] as const)
+    .filter((s) => c[s] > 0)
+    .map((s) => `${c[s]} ${STATUS_WORDS[s]}`);
+  const head = c.regressed ? moved.join(', ') : ['nothing regressed', ...moved].join(', ');
+  const tail = (['still-failing', 'added', 'removed'] as const)
+    .filter((s) => c[s] > 0)
+    .map((s) => `${c[s]} ${STATUS_WORDS[s]}`);
+  return tail.length ? `${head}; ${tail.join(', ')}` : head;
+}
+
+/** The comparison in words: its headline, its rows and its counts. */
+export function gateText(comparison: RunComparison): GateText {
+  const c = comparison.counts;
+  const notes: string[] = [];
+  if (comparison.oneTrial)
+    notes.push(
+      'one trial a side cannot tell a regression from chance: record several trials of each task (workups sharing a meta.task) and the exact test decides (docs/gate.md)',
+    );
+  const commit = comparison.baseline.commit ? ` (${comparison.baseline.commit.slice(0, 7)})` : '';
+  const branch = comparison.baseline.branch ? ` on ${comparison.baseline.branch}` : '';
+  return {
+    headline: `vs ${runName(comparison.baseline)}: ${summaryWords(comparison)}`,
+    baseline: `run ${comparison.baseline.id}${commit}${branch}`,
+    regressed: hasRegressed(comparison),
+    rows: comparison.changes.map((change) => gateRow(change, comparison)),
+    counts: CASE_STATUSES.map((s) => `${c[s]} ${STATUS_WORDS[s]}`).join(', '),
+    notes,
+  };
+}
+
+/**
+ * The story a terminal prints: the headline alone when nothing changed (still-failing, added and removed cases are
+ * counted in it); otherwise the headline, each changed case x criterion (regressed first, at most `TERMINAL_ROWS` of
+ * each status), the counts and the notes.
+ */
+export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): string[] {
+  const listed = text.rows.filter((r) => LISTED.has(r.status));
+  if (listed.length === 0) return [text.headline];
+  const lines = [text.headline];
+  for (const status of CASE_STATUSES) {
+    if (!LISTED.has(status)) continue;
+    const rows = listed.filter((r) => r.status === status);
+    for (const row of rows.slice(0, maxRows)) lines.push(`  ${STATUS_WORDS[status]}: ${row.line}`);
+    if (rows.length > maxRows) lines.push(`  ... and ${rows.length - maxRows} more ${STATUS_WORDS[status]}`);
+  }
+  lines.push(`  ${text.counts}`);
+  for (const note of text.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
