@@ -8,7 +8,8 @@ import {
   type RunComparison,
   type RunLabel,
 } from '../history/compare.js';
-import { caseLabel } from '../history/significance.js';
+import { type ChangeStatus, caseLabel } from '../history/significance.js';
+import { casesToName, formatCaseDrop, formatComparison } from './criterion-text.js';
 
 /** The statuses a row is shown for: what changed; still-failing, added and removed cases are counted, not listed. */
 const LISTED: ReadonlySet<CaseStatus> = new Set(['regressed', 'fixed', 'flaky', 'moved']);
@@ -45,6 +46,19 @@ export interface GateText {
   counts: string;
   /** What the reader must know to trust the verdicts: one trial a side cannot tell a regression from chance. */
   notes: string[];
+  /**
+   * The evidence of the exact test for each spec x criterion with repeats that moved (or has a case that fell
+   * significantly on its own): its pass rates, p-value and smallest detectable drop, and the cases that dropped.
+   */
+  criteria: Array<{
+    status: ChangeStatus;
+    spec: string;
+    criterion: string;
+    /** The level the test ran at (the gate's, halved when a metric's mean was tested too). */
+    level: number;
+    text: string;
+    drops: string[];
+  }>;
 }
 
 /** How many rows a terminal prints of each status before `... and N more`. */
@@ -160,6 +174,17 @@ export function gateText(comparison: RunComparison): GateText {
     rows: comparison.changes.map((change) => gateRow(change, comparison)),
     counts: CASE_STATUSES.map((s) => `${c[s]} ${STATUS_WORDS[s]}`).join(', '),
     notes,
+    criteria: comparison.criteria
+      .filter((k) => k.before.trials > k.cases || k.after.trials > k.cases)
+      .filter((k) => k.status !== 'no-change' || casesToName(k).length > 0)
+      .map((k) => ({
+        status: k.status,
+        spec: k.spec,
+        criterion: k.criterion,
+        level: k.level,
+        text: formatComparison(k),
+        drops: casesToName(k).map(formatCaseDrop),
+      })),
   };
 }
 
@@ -170,13 +195,17 @@ export function gateText(comparison: RunComparison): GateText {
  */
 export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): string[] {
   const listed = text.rows.filter((r) => LISTED.has(r.status));
-  if (listed.length === 0) return [text.headline];
+  if (listed.length === 0 && text.criteria.length === 0) return [text.headline];
   const lines = [text.headline];
   for (const status of CASE_STATUSES) {
     if (!LISTED.has(status)) continue;
     const rows = listed.filter((r) => r.status === status);
     for (const row of rows.slice(0, maxRows)) lines.push(`  ${STATUS_WORDS[status]}: ${row.line}`);
     if (rows.length > maxRows) lines.push(`  ... and ${rows.length - maxRows} more ${STATUS_WORDS[status]}`);
+  }
+  for (const k of text.criteria) {
+    lines.push(`  exact test at level ${k.level}: ${k.text}`);
+    for (const drop of k.drops) lines.push(`    ↓ ${drop}`);
   }
   lines.push(`  ${text.counts}`);
   for (const note of text.notes) lines.push(`  note: ${note}`);

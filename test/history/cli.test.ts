@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkRegressions } from '../../src/history/gate.js';
+import { compareStored } from '../../src/history/gate.js';
 import { openStore } from '../../src/history/store/open.js';
 import type { TrendRun } from '../../src/history/types.js';
 import { BIN, needlework } from '../helpers/needlework-run.js';
@@ -41,16 +41,17 @@ describe('the gate reads its baseline from the store', () => {
     await store.close();
 
     // The pull request's run: main's latest run (main3, 1 of 10), not topic's previous one (0 of 10).
-    const forPr = await checkRegressions({ history: location, current: pr.id });
+    const forPr = await compareStored({ history: location, current: pr.id });
     expect(forPr.baseline?.id).toBe(main3.id);
-    expect(forPr.comparisons.map((c) => c.status)).toEqual(['improved']);
+    expect(forPr.comparison?.criteria.map((c) => c.status)).toEqual(['improved']);
     // A run on main: main's previous run (main2, 10 of 10), never the pull request's run between them.
-    const onMain = await checkRegressions({ history: location });
+    const onMain = await compareStored({ history: location });
     expect(onMain.current?.id).toBe(main3.id);
     expect(onMain.baseline?.id).toBe(main2.id);
-    expect(onMain.comparisons.map((c) => c.status)).toEqual(['regressed']);
+    expect(onMain.comparison?.criteria.map((c) => c.status)).toEqual(['regressed']);
+    expect(onMain.comparison?.counts.regressed).toBe(1);
     // The first run of a branch has no baseline, and says which branch it looked on.
-    const first = await checkRegressions({ history: location, current: main1.id });
+    const first = await compareStored({ history: location, current: main1.id });
     expect(first.baseline).toBeUndefined();
     expect(first.branch).toBe('main');
   }, 120_000);

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { casesToName, formatCaseChanges, formatCaseDrop, formatComparison } from '../../src/history/gate.js';
+import { compare } from '../../src/history/compare.js';
 import { compareRuns, pairCases } from '../../src/history/significance.js';
 import type { TrendCheck } from '../../src/history/types.js';
 import { fisherDrop } from '../../src/metrics/stats/tests.js';
+import {
+  casesToName,
+  formatCaseChanges,
+  formatCaseDrop,
+  formatComparison,
+} from '../../src/report/criterion-text.js';
+import { gateText } from '../../src/report/gate-text.js';
 import { buildSummaryMarkdown } from '../../src/report/summary/markdown.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
@@ -216,7 +223,7 @@ describe('a continuous metric, case by case', () => {
 });
 
 describe('the job summary renders the gate', () => {
-  it('with each case that dropped beneath its criterion, most significant first, and the cases apart', () => {
+  it('regressed cases first, in a table with both sides, then the exact test and the counts', () => {
     const before = run(1, [
       ['book', 10, 10],
       ['cancel', 10, 9],
@@ -227,25 +234,20 @@ describe('the job summary renders the gate', () => {
       ['cancel', 10, 7],
       ['new|pipe', 4, 4],
     ]);
-    const markdown = buildSummaryMarkdown({
-      checks: [],
-      gate: {
-        baseline: 'run 1',
-        level: 0.05,
-        comparisons: compareRuns(before, after),
-        cases: pairCases(before, after),
-      },
-    });
+    const markdown = buildSummaryMarkdown({ checks: [], gate: gateText(compare(after, before)) });
     expect(markdown.split('\n').slice(6)).toEqual([
-      '### Regression gate against run 1 (significance level 0.05)',
+      `### ❌ vs ${before.id}: 2 regressed; 1 added, 1 removed`,
       '',
-      '1 regressed, 0 improved, 0 flaky, 0 no change detectable.',
+      `Compared with run ${before.id}.`,
       '',
-      '1 case added, 1 removed (not compared): added flights/new\\|pipe; removed flights/gone',
+      '| | case | criterion | before | after | why |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| regressed | flights/book | tool-calls | 10/10 passed | 0/10 passed | p &lt; 0.001, exact test |',
+      '| regressed | flights/cancel | tool-calls | 9/10 passed | 7/10 passed | p = 0.291, exact test |',
+      '| added | flights/new\\|pipe | tool-calls | - | 4/4 passed |  |',
+      '| removed | flights/gone | tool-calls | 5/5 passed | - |  |',
       '',
-      '- ❌ flights tool-calls: regressed: pass rate 19/20 (95%) -&gt; 7/20 (35%) over 2 cases, p &lt; 0.001 (Cochran-Mantel-Haenszel test, stratified by case); 1 case added, 1 removed (not compared)',
-      '  - ↓ book: 10/10 (100%) -&gt; 0/10 (0%), p &lt; 0.001 (Mantel-Haenszel z-test)',
-      "  - ↓ cancel: 9/10 (90%) -&gt; 7/10 (70%), p = 0.291 (Fisher's exact test)",
+      '2 regressed, 0 fixed, 0 flaky, 0 moved, 0 still failing, 1 added, 1 removed, 0 unchanged',
       '',
     ]);
   });

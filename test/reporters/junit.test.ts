@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import type { NeedleSpec } from '../../src/model/spec.js';
 import type { CheckRecord } from '../../src/report/checks.js';
+import type { GateText } from '../../src/report/gate-text.js';
 import { buildJUnitXml, junitXmlChunks } from '../../src/report/junit/build.js';
-import type { GateText } from '../../src/report/run-history.js';
 import { parseSpec } from '../../src/specs/load.js';
 import {
   checkMeta,
@@ -377,8 +377,8 @@ describe('buildJUnitXml', () => {
       await buildJUnitXml(checks, { name: 'n' }),
     );
   });
-  it('writes every suite before it waits for a gate still being computed, and the gate suite last', async () => {
-    const make = (workup: string): CheckRecord => ({
+  it('writes each regressed case x criterion of the gate as a failing test case, counted in the totals', async () => {
+    const check: CheckRecord = {
       name: 'surfaced',
       suitePath: [],
       fullName: 'surfaced',
@@ -386,35 +386,51 @@ describe('buildJUnitXml', () => {
       state: 'passed',
       durationMs: 1,
       errors: [],
-      meta: checkMeta({ spec: 's', workup, criterion: 'surfaced' }),
-    });
-    const checks = [make('w1'), make('w2'), make('w3')];
+      meta: checkMeta({ spec: 's', workup: 'w1', criterion: 'surfaced' }),
+    };
+    const regressed =
+      'refunds/refund-late answer-contains: pass -> fail (one trial a side): expected "refund"';
     const gate: GateText = {
-      heading: 'Regression gate against the run of 2026-11-26T10:00:00.000Z (significance level 0.05)',
-      counts: '0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
+      headline: 'vs 2770e68 (main): 1 regressed, 1 fixed',
+      baseline: 'run 20261126T100000Z-00000001 (2770e68) on main',
+      regressed: true,
+      rows: [
+        {
+          status: 'regressed',
+          case: 'refunds/refund-late',
+          criterion: 'answer-contains',
+          before: 'pass',
+          after: 'fail',
+          line: regressed,
+        },
+        {
+          status: 'fixed',
+          case: 'refunds/refund-ok',
+          criterion: 'answer-contains',
+          before: 'fail',
+          after: 'pass',
+          line: 'refunds/refund-ok answer-contains: fail -> pass',
+        },
+      ],
+      counts: '1 regressed, 1 fixed, 0 flaky, 0 moved, 0 still failing, 0 added, 0 removed, 0 unchanged',
+      notes: ['one trial a side cannot tell a regression from chance'],
       criteria: [],
     };
-    let compute!: (gate: GateText) => void;
-    const computing = new Promise<GateText>((resolve) => {
-      compute = resolve;
-    });
-    const chunks = junitXmlChunks(checks, { name: 'n', gate: computing })[Symbol.asyncIterator]();
-    const before: string[] = [];
-    // The document's head and the three suites come while the gate is still unknown.
-    for (let i = 0; i < 4; i++) before.push(((await chunks.next()).value as string) ?? '');
-    expect(before.join('')).toContain('<testsuite name="s.w3"');
-    let next: IteratorResult<string> | undefined;
-    const waiting = chunks.next().then((result) => {
-      next = result;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(next).toBeUndefined();
-    compute(gate);
-    await waiting;
-    expect(next?.value).toContain('<testsuite name="needlework.regression-gate"');
-    let rest = '';
-    for (let r = await chunks.next(); !r.done; r = await chunks.next()) rest += r.value;
-    expect(rest).toBe('</testsuites>\n');
-    expect(before.join('') + next?.value + rest).toBe(await buildJUnitXml(checks, { name: 'n', gate }));
+    // Given still being computed, the file waits for it: its totals count the gate's failing cases.
+    const xml = await buildJUnitXml([check], { name: 'n', gate: Promise.resolve(gate) });
+    expect(xml).toContain('<testsuites name="n" tests="2" failures="1"');
+    expect(xml).toContain('<testsuite name="needlework.regression-gate" tests="1" failures="1"');
+    expect(xml).toContain(
+      `<testcase classname="needlework.regression-gate.refunds/refund-late" name="answer-contains" time="0.000">\n      <failure message="regressed: ${regressed.replaceAll('"', '&quot;')}" type="regression"/>`,
+    );
+    expect(xml).toContain(`<property name="needlework.gate.headline" value="${gate.headline}"/>`);
+    expect(xml).toContain(
+      '<property name="needlework.gate.fixed.1" value="refunds/refund-ok answer-contains: fail -> pass"/>',
+    );
+    expect(xml).toContain(
+      '<property name="needlework.gate.note.1" value="one trial a side cannot tell a regression from chance"/>',
+    );
+    // The gate suite is the file's last.
+    expect(xml.indexOf('needlework.regression-gate')).toBeGreaterThan(xml.indexOf('<testsuite name="s.w1"'));
   });
 });

@@ -3,7 +3,18 @@ import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLock } from '../../src/history/store/lock.js';
+import { acquireLock, type LockOptions } from '../../src/history/store/lock.js';
+
+/** Runs `fn` holding the lock, as the embedded store holds it from its open to its close. */
+async function withLock<T>(path: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
+  const release = await acquireLock(path, options);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
 import { useTmpDir } from '../helpers/tmp.js';
 
 const tmp = useTmpDir();
@@ -21,7 +32,7 @@ async function age(file: string, ms: number): Promise<void> {
   await utimes(file, then, then);
 }
 
-describe('withLock', () => {
+describe('acquireLock', () => {
   it('records its owner (pid, host, time) while held, and leaves nothing behind', async () => {
     const dir = await tmp();
     const lock = join(dir, 'trend.json.lock');

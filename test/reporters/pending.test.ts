@@ -11,7 +11,7 @@ import {
   lendTrendStore,
   trackTrendWrite,
 } from '../../src/report/pending-trend.js';
-import { runHistory } from '../../src/report/run-history.js';
+import { gateOf, runHistory } from '../../src/report/run-history.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 /** A stand-in for what a trend write lends: the reads only pass it along. */
@@ -92,6 +92,7 @@ describe('a trend write lending the baseline it read before its append', () => {
     run: { id: 'this run' } as TrendRun,
     checks: [],
     baseline: { id: 'baseline' } as TrendRun,
+    gate: undefined,
   };
 
   it('starts the gate reads waiting for it at once, without waiting for them, and the append goes on', async () => {
@@ -159,8 +160,11 @@ describe("a run's reports under a trend write", () => {
     });
     await null;
     const run = trendRun(2, [trendCheck()]);
-    lendTrendBaseline('/store/h', { run, checks, baseline: trendRun(1, [trendCheck()]) });
-    expect((await gate)?.baseline).toBe(`the run of ${trendRun(1, []).time}`);
+    const baseline = trendRun(1, [trendCheck()]);
+    // The gate the trend write computed (with its run's gate options) is the one every report renders.
+    const computed = gateOf(run, baseline, { tolerance: 0.5 });
+    lendTrendBaseline('/store/h', { run, checks, baseline, gate: computed });
+    expect(await gate).toBe(computed);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(charted).toBe('waiting');
     const overview = { total: 2, runs: [], series: [] };

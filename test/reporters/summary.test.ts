@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NeedleworkSummaryReporter } from '../../reporters/summary.js';
-import { appendRun } from '../../src/history/history.js';
 import type { NeedleSpec } from '../../src/model/spec.js';
 import { formatAnnotation } from '../../src/report/summary/annotations.js';
 import { parseSpec } from '../../src/specs/load.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
-import { trendCheck, trendRun } from './trend-data.js';
+import { addToHistoryFile, trendCheck, trendRun } from './trend-data.js';
 
 const SPEC = `id: compound-alpha
 answer: Compound-Alpha
@@ -115,7 +114,7 @@ beforeAll(async () => {
     ]),
   });
   // A baseline run from before this one, in which citation recall was 1.
-  await appendRun(
+  await addToHistoryFile(
     join(root, 'needlework-trend.json'),
     trendRun(1, [
       trendCheck({

@@ -1,4 +1,7 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { summarize, trendTrials } from '../../src/history/entry.js';
+import { readHistory, serializeHistory } from '../../src/history/history.js';
 import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 
 /** A trend check with defaults: a [0, 1] recall of 0.9 that passes. */
@@ -30,4 +33,16 @@ export function trendRun(minute: number, checks: TrendCheck[], extra: Partial<Tr
     trials: trendTrials(checks),
     ...extra,
   };
+}
+
+/**
+ * Adds a run to a trend.json export (created when missing), in time order, as `needlework trend export` lays it out:
+ * how the tests make a history file to read.
+ */
+export async function addToHistoryFile(file: string, run: TrendRun): Promise<void> {
+  const history = await readHistory(file);
+  history.runs.push(run);
+  history.runs.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, serializeHistory(history));
 }
