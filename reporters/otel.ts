@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import { historyLocation } from '../src/history/store/open.js';
 import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { type EvaluatedSpan, evaluatedSpan, evaluationLogsJson } from '../src/report/otel/events.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
+import { runHistory } from '../src/report/run-history.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
@@ -24,6 +26,12 @@ export interface NeedleworkOtelOptions {
    * @default 'needlework'
    */
   serviceName?: string;
+  /**
+   * The results store whose comparison of this run with its baseline is written as `needlework.gate` events (a
+   * folder relative to the project root, or a `postgres://` URL); `false` for none.
+   * @default process.env.NEEDLEWORK_STORE, else '.needlework/store'
+   */
+  store?: string | false;
 }
 
 /**
@@ -33,7 +41,9 @@ export interface NeedleworkOtelOptions {
  * so the verdict shows next to the agent run it judges.
  */
 export class NeedleworkOtelReporter implements Reporter {
-  private readonly options: Required<NeedleworkOtelOptions>;
+  private readonly options: Required<Omit<NeedleworkOtelOptions, 'store'>> &
+    Pick<NeedleworkOtelOptions, 'store'>;
+  private startedAt = new Date();
   private root = process.cwd();
   /** The workups of this run (for the traces they came from), read as their tests finish. */
   private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
@@ -42,6 +52,7 @@ export class NeedleworkOtelReporter implements Reporter {
     this.options = {
       outputFile: options.outputFile ?? 'needlework-otel.json',
       serviceName: options.serviceName ?? 'needlework',
+      ...(options.store !== undefined && { store: options.store }),
     };
   }
 
@@ -61,6 +72,12 @@ export class NeedleworkOtelReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
+    const location = historyLocation(this.options.store, this.root);
+    const gate = location
+      ? await runHistory(checks, location, this.root, this.startedAt)
+          .gate()
+          .catch(() => undefined)
+      : undefined;
     const spans = new Map<string, EvaluatedSpan | undefined>();
     for (const [path, loaded] of await this.workups.forChecks(checks)) {
       spans.set(path, 'workup' in loaded ? evaluatedSpan(loaded.workup.meta.trace) : undefined);
@@ -74,6 +91,7 @@ export class NeedleworkOtelReporter implements Reporter {
         serviceName: this.options.serviceName,
         version,
         spanOf: (meta) => (meta.workupPath ? spans.get(meta.workupPath) : undefined),
+        ...(gate && { gate: gate.text }),
       },
       tally,
     );

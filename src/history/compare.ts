@@ -99,6 +99,8 @@ export interface CaseChange extends CaseRef {
   basis?: 'one-trial' | 'exact-test' | 'tolerance' | 'not-significant';
   /** For `moved`: whether it moved for the better or the worse. */
   direction?: 'better' | 'worse';
+  /** The task is the workup's own id (its workup named no `meta.task`): the case alone names it. */
+  ownTask?: true;
   /** The one-sided p-value of this case's own drop (or rise), where a test was run on it. */
   p?: number;
   /** The baseline's side; absent for an added case. */
@@ -163,6 +165,8 @@ interface Pair {
   values: number[];
   reason?: string;
   failReason?: string;
+  /** Its checks name no task: the task is the workup's id. */
+  ownTask?: true;
 }
 
 /** A run's case x criterion pairs: trials and passes from its stored trials, values and reasons from its checks. */
@@ -197,6 +201,7 @@ function pairsOf(run: TrendRun): Map<string, Pair> {
       criterion: check.criterion,
       metric: check.metric,
     });
+    if (check.task === undefined) pair.ownTask = true;
     if (check.unit !== undefined) pair.unit = check.unit;
     if (check.comparator === '<=') pair.lowerIsBetter = true;
     // Booleans are verdicts, not values: the pass counts already hold them.
@@ -250,6 +255,7 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     const unit = now.unit ?? was?.unit;
     const head = {
       ...now.ref,
+      ...(now.ownTask && { ownTask: true as const }),
       ...(unit !== undefined && { unit }),
       lowerIsBetter: now.lowerIsBetter || (was?.lowerIsBetter ?? false),
     };
@@ -306,6 +312,7 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     const unit = was.unit;
     add({
       ...was.ref,
+      ...(was.ownTask && { ownTask: true as const }),
       ...(unit !== undefined && { unit }),
       lowerIsBetter: was.lowerIsBetter,
       status: 'removed',

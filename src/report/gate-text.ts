@@ -125,7 +125,8 @@ function basisText(change: CaseChange, comparison: RunComparison): string | unde
 
 /** One change as a row, with its line. */
 export function gateRow(change: CaseChange, comparison: RunComparison): GateRow {
-  const name = `${change.spec}/${caseLabel(change)}`;
+  // A case run once, by a workup that named no task, is named by its case alone.
+  const name = `${change.spec}/${change.ownTask && change.case !== undefined ? change.case : caseLabel(change)}`;
   const before = sideText(change.before, change);
   const after = sideText(change.after, change);
   const basis = basisText(change, comparison);

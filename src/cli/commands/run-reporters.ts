@@ -131,7 +131,7 @@ export async function reporterFor(
     }
     case 'needlework-otel': {
       const { NeedleworkOtelReporter } = await import('../../../reporters/otel.js');
-      return new NeedleworkOtelReporter({ outputFile: join(outDir, 'evaluations.otlp.json') });
+      return new NeedleworkOtelReporter({ outputFile: join(outDir, 'evaluations.otlp.json'), ...inStore });
     }
     default:
       return name;

@@ -1,6 +1,7 @@
 import type { Check } from '../../model/check.js';
 import type { CheckRecord } from '../checks.js';
 import { expectationText, numericValue } from '../format.js';
+import type { GateText } from '../gate-text.js';
 import type { OtlpAnyValue, OtlpExportLogsServiceRequest, OtlpKeyValue, OtlpLogRecord } from './types.js';
 
 /** The OpenTelemetry GenAI semantic conventions' event for one evaluation result. */
@@ -21,7 +22,14 @@ export interface EvaluationLogsOptions {
   version?: string;
   /** The span a check's workup was recorded as, when it came from an OTel trace. */
   spanOf?: (check: Check) => EvaluatedSpan | undefined;
+  /** The run's comparison with its baseline: written after the checks as `needlework.gate` events. */
+  gate?: GateText;
 }
+
+/** The event of the run's comparison with its baseline: its headline, baseline and counts. */
+export const GATE_EVENT = 'needlework.gate';
+/** The event of one case x criterion that changed against the baseline (regressed, fixed, flaky, moved, ...). */
+export const GATE_CHANGE_EVENT = 'needlework.gate.change';
 
 const TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
 const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
@@ -120,6 +128,47 @@ function* evaluationRecords(
       if (span.spanId) record.spanId = span.spanId;
     }
     yield record;
+  }
+  if (options.gate) yield* gateRecords(options.gate, nanos);
+}
+
+/**
+ * The comparison as events, in the words of every other output: one `needlework.gate` (the headline, baseline,
+ * counts, and whether anything regressed), then one `needlework.gate.change` per case x criterion that changed, what
+ * regressed first, a regression at WARN.
+ */
+function* gateRecords(gate: GateText, nanos: string): Generator<OtlpLogRecord> {
+  const at = { timeUnixNano: nanos, observedTimeUnixNano: nanos };
+  yield {
+    ...at,
+    severityNumber: gate.regressed ? 13 : 9,
+    severityText: gate.regressed ? 'WARN' : 'INFO',
+    eventName: GATE_EVENT,
+    attributes: [
+      keyValue('needlework.gate.headline', gate.headline),
+      keyValue('needlework.gate.baseline', gate.baseline),
+      keyValue('needlework.gate.counts', gate.counts),
+      { key: 'needlework.gate.regressed', value: { boolValue: gate.regressed } },
+    ],
+  };
+  for (const row of gate.rows) {
+    const regressed = row.status === 'regressed';
+    yield {
+      ...at,
+      severityNumber: regressed ? 13 : 9,
+      severityText: regressed ? 'WARN' : 'INFO',
+      eventName: GATE_CHANGE_EVENT,
+      attributes: [
+        keyValue('needlework.gate.status', row.status),
+        keyValue('needlework.gate.case', row.case),
+        keyValue('gen_ai.evaluation.name', row.criterion),
+        keyValue('needlework.gate.before', row.before),
+        keyValue('needlework.gate.after', row.after),
+        ...(row.basis !== undefined ? [keyValue('needlework.gate.basis', row.basis)] : []),
+        ...(row.reason !== undefined ? [keyValue('needlework.gate.reason', row.reason)] : []),
+        keyValue('needlework.gate.line', row.line),
+      ],
+    };
   }
 }
 
