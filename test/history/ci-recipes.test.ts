@@ -99,13 +99,15 @@ serverDescribe('the CI recipes against a PostgreSQL server', (server) => {
       // The pull request from topic into main, 2 of 10: compared with main's run (10 of 10), so it regressed.
       const pr = await job(2, github('c3c3c3c3', 'pull_request', '12/merge', 'topic', 'main'));
       expect(pr.code).toBe(1);
-      expect(pr.stderr).toMatch(/Against run \S+ \(a1a1a1a\) on main/);
-      expect(pr.stderr).toMatch(/flights answer-equals: regressed/);
+      expect(pr.stdout).toMatch(/^needlework: vs a1a1a1a \(main\): 1 regressed$/m);
+      expect(pr.stdout).toContain(
+        'needlework:   regressed: flights/bridge answer-equals: 10/10 passed -> 2/10 passed (p < 0.001, exact test)',
+      );
 
       // The next push to main, 10 of 10: compared with main's previous run, not the pull request's between them.
       const main = await job(10, github('d4d4d4d4', 'push', 'main'));
       expect(main.code).toBe(0);
-      expect(main.stdout).toMatch(/Against run \S+ \(a1a1a1a\) on main .*0 regressed/);
+      expect(main.stdout).toMatch(/^needlework: vs a1a1a1a \(main\): nothing regressed$/m);
 
       // GitLab's merge request pipeline into main, 2 of 10: compared with main's latest run (d4d4d4d, 10 of 10).
       const mr = await job(2, {
@@ -116,7 +118,7 @@ serverDescribe('the CI recipes against a PostgreSQL server', (server) => {
         CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
       });
       expect(mr.code).toBe(1);
-      expect(mr.stderr).toMatch(/Against run \S+ \(d4d4d4d\) on main/);
+      expect(mr.stdout).toMatch(/^needlework: vs d4d4d4d \(main\): 1 regressed$/m);
     },
     180_000,
   );

@@ -228,19 +228,23 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
   it('writes the pass rate, the regression gate against the baseline, the failures and the workups', () => {
     expect(summary).toContain('## needlework: 1 of 4 passed (25.0%) ❌');
     expect(tableUnder(summary, '## needlework')).toEqual([['1', '3', '0', '25.0%']]);
-    // The statistical gate, as `needlework trend` decides it: one trial a side is no evidence of a drop; the matcher's
-    // check is a case the baseline did not hold.
+    // The gate, right under the counts: the one check that flipped from pass to fail with one trial a side is
+    // named as regressed, with the note that one trial cannot tell; the cases the baseline did not hold are added.
     expect(summary).toContain(
       [
-        '### Regression gate against the run of 2026-11-22T03:01:00.000Z (significance level 0.05)',
+        '### ❌ vs 20261122T030100Z-00000001: 1 regressed; 3 added',
         '',
-        '0 regressed, 0 improved, 0 flaky, 1 no change detectable.',
+        'Compared with run 20261122T030100Z-00000001.',
         '',
-        '1 case added (not compared): added matcher/trip',
-        '',
-        '### Failing (3)',
+        '| | case | criterion | before | after | why |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| regressed | compound-alpha/guessed | citation recall | pass (citation_recall 1) | fail (citation_recall 0.5) | one trial a side |',
       ].join('\n'),
     );
+    expect(summary).toContain(
+      '1 regressed, 0 fixed, 0 flaky, 0 moved, 0 still failing, 3 added, 0 removed, 0 unchanged\n\nNote: one trial a side cannot tell a regression from chance',
+    );
+    expect(summary.indexOf('### ❌ vs ')).toBeLessThan(summary.indexOf('### Failing (3)'));
     expect(summary).toContain('- ❌ <code>trip</code>: path unknown (0 passed, 1 failed)');
     expect(tableUnder(summary, '### Failing (3)')).toEqual([
       ['compound-alpha / guessed / citation recall', 'expected citation_recall &gt;= 1, got 0.5'],

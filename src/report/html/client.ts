@@ -103,7 +103,10 @@ export const CLIENT_SCRIPT = `
     section('gate-section');
     add(gbox, [el('p', 'gate-head ' + (g.regressed ? 'v-fail' : 'v-pass'), g.headline), el('p', 'meta', 'compared with ' + g.baseline)]);
     if (g.rows.length) {
-      var GATE_SHOWN = 5;
+      // What changed (regressed first) shows, up to three rows; still failing, added and removed cases fold away.
+      var changed = g.rows.filter(function (r) { return r.status === 'regressed' || r.status === 'fixed' || r.status === 'flaky' || r.status === 'moved'; });
+      var shown = changed.slice(0, 3);
+      var folded = g.rows.filter(function (r) { return shown.indexOf(r) < 0; });
       var gateTable = function (rows) {
         return table(['', 'case', 'criterion', 'before', 'after', 'why'], rows.map(function (r) {
           var tone = r.status === 'regressed' ? 'fail' : r.status === 'fixed' ? 'pass' : r.status === 'flaky' ? 'flaky' : 'not-applicable';
@@ -111,9 +114,9 @@ export const CLIENT_SCRIPT = `
             [r.basis, r.reason].filter(Boolean).join(': ')]);
         }));
       };
-      gbox.appendChild(gateTable(g.rows.slice(0, GATE_SHOWN)));
-      if (g.rows.length > GATE_SHOWN) {
-        gbox.appendChild(el('details', 'fold', [el('summary', null, (g.rows.length - GATE_SHOWN) + ' more'), gateTable(g.rows.slice(GATE_SHOWN))]));
+      if (shown.length) gbox.appendChild(gateTable(shown));
+      if (folded.length) {
+        gbox.appendChild(el('details', 'fold', [el('summary', null, (shown.length ? folded.length + ' more' : 'every case x criterion (' + folded.length + ')')), gateTable(folded)]));
       }
       gbox.appendChild(el('p', 'meta', g.counts));
     }
