@@ -1,14 +1,20 @@
 import type { Trajectory } from '../model/trajectory.js';
 import { toolCalls } from '../model/trajectory.js';
 import type { WorkupMeta } from '../model/workup.js';
+import { fromAgentOpsTrace } from './agentops.js';
 import type { AdapterSource } from './common.js';
 import type { TrajectoryFormat } from './detect.js';
 import type { ImportedWorkup, ImportResult } from './imported.js';
+import { fromInspectLog } from './inspect.js';
+import { fromLitellmLog, isLitellmLog } from './litellm.js';
+import { fromMiniSweAgent } from './mini-swe-agent.js';
 import { fromOpenAIMessages } from './openai.js';
+import { fromOpenHandsOutput } from './openhands.js';
 import { fromOtelSpans, fromOtelTraces } from './otel.js';
 import { fromOtelSdkSpans, hexId } from './otel-sdk.js';
 import { fromSweAgentTrajectory } from './swe-agent.js';
 import { fromTauBenchResults } from './tau-bench.js';
+import { fromTau2Results } from './tau2-bench.js';
 import { fromTrajectoryJson } from './trajectory-json.js';
 
 export interface ImportJsonOptions extends AdapterSource {
@@ -50,7 +56,18 @@ function importByFormat(format: TrajectoryFormat, json: unknown, options: Import
   };
   switch (format) {
     case 'openai':
+      if (isLitellmLog(json)) return one(fromLitellmLog(json, { ...source, name: options.name }));
       return one(plain(options.name, fromOpenAIMessages(json, { ...source, taskId: options.name })));
+    case 'mini-swe-agent':
+      return one(fromMiniSweAgent(json, { ...source, taskId: options.name }));
+    case 'tau2-bench':
+      return fromTau2Results(json, source);
+    case 'inspect':
+      return fromInspectLog(json, source);
+    case 'openhands':
+      return fromOpenHandsOutput(json, source);
+    case 'agentops':
+      return one(fromTrace(fromAgentOpsTrace(json, source)));
     case 'trajectory':
       return one(plain(options.name, fromTrajectoryJson(json, source)));
     case 'swe-agent':

@@ -154,11 +154,11 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
   cli
     .command(
       'import <file>',
-      'Turn a recorded run (OpenAI chat, OTel trace or SDK spans, SWE-agent .traj, tau-bench results) into workup folders',
+      'Turn a recorded run (OpenAI chat or litellm log, OTel trace or SDK spans, AgentOps trace, SWE-agent or mini-swe-agent trajectory, tau-bench or tau2-bench results, Inspect AI log, OpenHands output.jsonl) into workup folders',
     )
     .option(
       '--from <format>',
-      'openai | otel | otel-sdk | trajectory | swe-agent | tau-bench (detected from the file when left out)',
+      'openai | otel | otel-sdk | trajectory | swe-agent | tau-bench | mini-swe-agent | tau2-bench | inspect | openhands | agentops (detected from the file when left out)',
     )
     .option(
       '--out <dir>',

@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/adapters/detect.js';
+import { readInspectEval } from '../../src/adapters/inspect.js';
 import { fromOtelSpans } from '../../src/adapters/otel.js';
 import { at, otlp, type SpanSpec } from './otlp.js';
 
@@ -21,6 +23,50 @@ describe('detectFormat', () => {
     expect(detectFormat([{ resourceSpans: [] }, { role: 'user' }])).toBeUndefined();
     expect(detectFormat('text')).toBeUndefined();
     expect(detectFormat(null)).toBeUndefined();
+  });
+});
+
+describe('detectFormat for the formats of issue 45', () => {
+  const fixture = async (name: string): Promise<unknown> => {
+    const bytes = await readFile(`fixtures/imports/${name}`);
+    if (name.endsWith('.eval')) return readInspectEval(bytes, name);
+    const text = bytes.toString('utf8');
+    return name.endsWith('.jsonl')
+      ? text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l))
+      : JSON.parse(text);
+  };
+
+  it.each([
+    ['mini-swe-agent-django-14752.traj.json', 'mini-swe-agent'],
+    ['mini-swe-agent-pvlib-1606-error.traj.json', 'mini-swe-agent'],
+    ['tau2-bench-airline-results.json', 'tau2-bench'],
+    ['inspect-bash-tool-calls.eval', 'inspect'],
+    ['inspect-tool-call-errors.json', 'inspect'],
+    ['openhands-output.jsonl', 'openhands'],
+    ['litellm-completion-finish.json', 'openai'],
+    ['agentops-crewai-trace.json', 'agentops'],
+  ])('tells %s as %s by itself', async (name, format) => {
+    expect(detectFormat(await fixture(name))).toBe(format);
+  });
+
+  it('tells each by the fields it must have, and nothing looser', () => {
+    expect(detectFormat({ simulations: [] })).toBe('tau2-bench');
+    expect(detectFormat({ eval: { task: 't' }, samples: [] })).toBe('inspect');
+    expect(detectFormat({ eval: { task: 't' }, version: 2 })).toBe('inspect');
+    expect(detectFormat({ trace: {}, spans: [{ span_id: 'a', span_name: 'x' }] })).toBe('agentops');
+    expect(detectFormat([{ instance_id: 'i', history: [{ action: 'run' }] }])).toBe('openhands');
+    expect(detectFormat({ trajectory_format: 'mini-swe-agent-1.1', messages: [] })).toBe('mini-swe-agent');
+    expect(detectFormat({ info: { mini_version: '2.2.7' }, messages: [{ role: 'exit' }] })).toBe(
+      'mini-swe-agent',
+    );
+    // Look-alikes: an eval that is not an object, spans without span ids, a history of plain messages.
+    expect(detectFormat({ eval: 'x', samples: [] })).toBeUndefined();
+    expect(detectFormat({ spans: [{ span_name: 'x' }] })).toBeUndefined();
+    expect(detectFormat([{ instance_id: 'i', history: [{ role: 'user' }] }])).toBeUndefined();
+    expect(detectFormat({ trajectory_format: 'other', messages: [] })).toBeUndefined();
   });
 });
 

@@ -194,7 +194,7 @@ describe('needlework import', () => {
     const io = captureIo();
     expect(await runImport({ file, out: join(dir, 'w') }, io)).toBe(1);
     expect(io.stderr()).toBe(
-      `✗ ${file}: cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a needlework trajectory.json ("task_id" and "steps"); name it with --from openai|otel|otel-sdk|trajectory|swe-agent|tau-bench`,
+      `✗ ${file}: cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ("trajectory" and "history"), tau-bench results ("task_id" and "traj"), tau2-bench results ("simulations"), an Inspect AI log ("eval" and "samples", or a .eval archive), an AgentOps trace ("spans" with "span_id"), OpenHands output.jsonl ("history" and "instance_id"), a mini-swe-agent .traj.json ("trajectory_format") or a needlework trajectory.json ("task_id" and "steps"); name it with --from openai|otel|otel-sdk|trajectory|swe-agent|tau-bench|mini-swe-agent|tau2-bench|inspect|openhands|agentops`,
     );
     const missing = captureIo();
     expect(await runImport({ file: join(dir, 'nope.json'), out: join(dir, 'w') }, missing)).toBe(1);
@@ -209,7 +209,7 @@ describe('needlework import', () => {
     );
     await expect(runImport({ file: OPENAI, out: 'x', from: 'langchain' }, captureIo())).rejects.toThrow(
       new UsageError(
-        '--from must be one of openai, otel, otel-sdk, trajectory, swe-agent, tau-bench; got "langchain"',
+        '--from must be one of openai, otel, otel-sdk, trajectory, swe-agent, tau-bench, mini-swe-agent, tau2-bench, inspect, openhands, agentops; got "langchain"',
       ),
     );
     await expect(runImport({ file: OPENAI, out: await tmp(), trace: 'abc' }, captureIo())).rejects.toThrow(

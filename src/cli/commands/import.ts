@@ -3,6 +3,8 @@ import { basename, join } from 'node:path';
 import { detectFormat, TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../adapters/detect.js';
 import type { ImportedWorkup } from '../../adapters/imported.js';
 import { importJson } from '../../adapters/importers.js';
+import { readInspectEval } from '../../adapters/inspect.js';
+import { isZip } from '../../adapters/zip.js';
 import { WORKUPS_JSONL } from '../../discover/find.js';
 import {
   type Diagnostic,
@@ -72,7 +74,10 @@ export async function runImport(options: ImportOptions, io: Io): Promise<number>
           message:
             'cannot tell the format: expected OpenAI chat messages (objects with a "role"), an OTLP/JSON trace ' +
             '("resourceSpans"), SDK span JSON (spans with "name" and "context"), a SWE-agent trajectory ' +
-            '("trajectory" and "history"), tau-bench results ("task_id" and "traj") or a needlework trajectory.json ' +
+            '("trajectory" and "history"), tau-bench results ("task_id" and "traj"), tau2-bench results ("simulations"), ' +
+            'an Inspect AI log ("eval" and "samples", or a .eval archive), an AgentOps trace ("spans" with "span_id"), ' +
+            'OpenHands output.jsonl ("history" and "instance_id"), a mini-swe-agent .traj.json ("trajectory_format") ' +
+            'or a needlework trajectory.json ' +
             `("task_id" and "steps"); name it with --from ${TRAJECTORY_FORMATS.join('|')}`,
         });
       }
@@ -185,9 +190,12 @@ async function readInput(file: string, bigints = false): Promise<Input> {
   const info = await stat(file).catch(() => undefined);
   if (!info) throw new UserError({ file, message: 'no such file' });
   if (!info.isFile()) throw new UserError({ file, message: 'expected a file, found a folder' });
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     throw new UserError({ file, message: `cannot read: ${error.code ?? error.message}` });
   });
+  // A zip archive is an Inspect AI `.eval` log: read in memory, within limits, into the `EvalLog` its JSON holds.
+  if (isZip(bytes)) return { file, json: readInspectEval(bytes, file) };
+  const text = bytes.toString('utf8');
   if (/\.(jsonl|ndjson)$/i.test(file)) {
     const lines = text.split('\n').map((line, index) => ({ text: line, line: index + 1 }));
     return readChunks(
