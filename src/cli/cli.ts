@@ -1,7 +1,7 @@
 import { cac } from 'cac';
 import { UsageError } from '../errors/index.js';
 import { version } from '../version.js';
-import { NEEDLEWORK_REPORTERS } from './commands/run-reporters.js';
+import { defaultReporters, NEEDLEWORK_REPORTERS } from './commands/run-reporters.js';
 import type { Io } from './io.js';
 import { numberOption, single, wholeNumber } from './options.js';
 
@@ -108,10 +108,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
             [...workups, ...many(options['workups'])].length > 0
               ? [...workups, ...many(options['workups'])]
               : ['workups'],
-          reporters:
-            reporters.length > 0
-              ? reporters
-              : ['default', 'needlework-junit', 'needlework-html', 'needlework-trend'],
+          reporters: reporters.length > 0 ? reporters : defaultReporters(),
           outDir: outDir ?? 'needlework-report',
           watch: options['watch'] === true,
           ui: options['ui'] === true,
@@ -228,6 +225,29 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           ...(baseline !== undefined ? { baseline } : {}),
           failOnRegression: options['failOnRegression'] === true,
           ...gateNumbers(options),
+        },
+        io,
+      );
+    });
+
+  cli
+    .command(
+      'report [run]',
+      'Write the static HTML report of a stored run (default: the latest) from the results store',
+    )
+    .option('--store <dir|url>', 'The results store (default: NEEDLEWORK_STORE, else .needlework/store)')
+    .option('--out <file>', 'Where to write the page (default: needlework-report/report.html)')
+    .example('needlework report')
+    .example('needlework report 20261128T051413Z-08257d5b --out main.html')
+    .action(async (run: string | undefined, options: Record<string, unknown>) => {
+      const { runReport } = await import('./commands/report.js');
+      const store = single(options, 'store', 'store');
+      const out = single(options, 'out', 'file');
+      result.code = await runReport(
+        {
+          ...(run !== undefined && { run: String(run) }),
+          ...(store !== undefined && { store }),
+          ...(out !== undefined && { out }),
         },
         io,
       );

@@ -13,6 +13,27 @@ export const NEEDLEWORK_REPORTERS = [
   'needlework-otel',
 ] as const;
 
+/**
+ * Whether this process runs in CI: the `CI` variable is set, as GitHub Actions, GitLab, CircleCI, Jenkins (with its
+ * plugin), Buildkite and most others set it, and not to `false` or `0`.
+ */
+export function inCI(env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = env['CI'];
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
+/**
+ * What `needlework run` writes without `--reporter`, by its context, as Vitest's reporters do: on a developer's
+ * machine the terminal (with the gate's story) and the history; in CI also the JUnit file, the HTML report and the
+ * job summary (which writes only where `GITHUB_STEP_SUMMARY` is set). Any output is had on request with `--reporter`,
+ * and `needlework report` writes the HTML of any stored run.
+ */
+export function defaultReporters(env: NodeJS.ProcessEnv = process.env): string[] {
+  return inCI(env)
+    ? ['default', 'needlework-junit', 'needlework-html', 'needlework-trend', 'needlework-summary']
+    : ['default', 'needlework-trend'];
+}
+
 /** Vitest's built-in reporter names (its `ReportersMap`, plus `html`, which @vitest/ui provides). */
 async function vitestReporterNames(): Promise<string[]> {
   const { ReportersMap } = await import('vitest/node');

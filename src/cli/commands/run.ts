@@ -15,7 +15,7 @@ export interface RunOptions {
   needles: string[];
   /** Workup folders, files or globs. @default ['workups'] */
   workups: string[];
-  /** Reporter names, Vitest's or needlework's. @default ['default', ...NEEDLEWORK_REPORTERS] */
+  /** Reporter names, Vitest's or needlework's. @default defaultReporters(): by context, the terminal and the history; in CI also JUnit, HTML and the job summary */
   reporters: string[];
   /** Where the needlework reporters write. @default 'needlework-report' */
   outDir: string;

@@ -69,12 +69,18 @@ export default defineConfig({
   // Needles, rubrics and task cases (*.cases.yaml): each file in needles/ is a test file over the runs in workups/.
   ${PLUGIN_LINE}
   test: {
+    // On your machine: the terminal, and the results store (.needlework/store, or NEEDLEWORK_STORE) with each run's
+    // comparison with the last one. In CI (the CI variable) also the JUnit file, the HTML report and the GitHub job
+    // summary; \`npx needlework report\` writes the HTML report of any stored run.
     reporters: [
       'default',
-      ['needlework/reporters/junit', { outputFile: 'needlework-report/junit.xml' }],
-      // The trend reporter appends each run to the results store (.needlework/store, or NEEDLEWORK_STORE); the HTML
-      // report charts it.
-      ['needlework/reporters/html', { outputFile: 'needlework-report/report.html' }],
+      ...(process.env.CI
+        ? [
+            ['needlework/reporters/junit', { outputFile: 'needlework-report/junit.xml' }] as const,
+            ['needlework/reporters/html', { outputFile: 'needlework-report/report.html' }] as const,
+            'needlework/reporters/summary',
+          ]
+        : []),
       'needlework/reporters/trend',
     ],
   },
