@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultReporters, inCI } from '../../src/cli/commands/run-reporters.js';
+import { BIN, needlework } from '../helpers/needlework-run.js';
+import { useTmpDir } from '../helpers/tmp.js';
+
+const tmp = useTmpDir();
+
+/** A refund bot's two cases, one run each: each answers with the refund word or not. */
+async function project(dir: string, answers: { late: boolean; damaged: boolean }): Promise<void> {
+  await mkdir(join(dir, 'needles'), { recursive: true });
+  await writeFile(
+    join(dir, 'needles/refunds.cases.yaml'),
+    [
+      'id: refunds',
+      'cases:',
+      '  - id: refund-late',
+      '    expect:',
+      '      answer:',
+      '        contains: [refund]',
+      '  - id: refund-damaged',
+      '    expect:',
+      '      answer:',
+      '        contains: [refund]',
+      '',
+    ].join('\n'),
+  );
+  await rm(join(dir, 'runs'), { recursive: true, force: true });
+  for (const [name, ok] of [
+    ['refund-late', answers.late],
+    ['refund-damaged', answers.damaged],
+  ] as const) {
+    const folder = join(dir, 'runs', name);
+    await mkdir(folder, { recursive: true });
+    const answer = ok ? 'Your refund is on its way.' : 'Sorry, I cannot help.';
+    await writeFile(join(folder, 'meta.json'), JSON.stringify({ task: name }));
+    await writeFile(
+      join(folder, 'trajectory.json'),
+      JSON.stringify({
+        task_id: name,
+        task_input: 'Refund my order',
+        steps: [{ step_id: 1, step_type: 'answer', content: answer }],
+        final_answer: answer,
+        metadata: {},
+      }),
+    );
+  }
+}
+
+describe('what a run writes follows its context', () => {
+  it('is the terminal and the history on a developer machine, and JUnit, HTML and the job summary too in CI', () => {
+    expect(inCI({})).toBe(false);
+    expect(inCI({ CI: 'false' })).toBe(false);
+    expect(inCI({ CI: '0' })).toBe(false);
+    expect(inCI({ CI: 'true' })).toBe(true);
+    expect(inCI({ CI: '1' })).toBe(true);
+    expect(defaultReporters({})).toEqual(['default', 'needlework-trend']);
+    expect(defaultReporters({ CI: 'true' })).toEqual([
+      'default',
+      'needlework-junit',
+      'needlework-html',
+      'needlework-trend',
+      'needlework-summary',
+    ]);
+  });
+});
+
+describe.skipIf(!existsSync(BIN))('the gate on the command line (needs `npm run build`)', () => {
+  it('passes a run whose only failure is a known one, fails a flip, and tells the change in one line when none', async () => {
+    const dir = await tmp();
+    const run = () =>
+      needlework(
+        dir,
+        'run',
+        'runs/',
+        '--fail-on-regression',
+        '--store',
+        '.needlework/store',
+        '--reporter',
+        'needlework-trend',
+      );
+
+    // The first run has no baseline: its failure is not known to be an old one.
+    await project(dir, { late: true, damaged: false });
+    const first = await run();
+    expect(first.code, first.stdout + first.stderr).toBe(1);
+
+    // The same outcomes: refund-damaged still fails, as it did; nothing regressed, said in one line; exit 0.
+    const second = await run();
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const story = second.stdout.split('\n').filter((l) => /^needlework: (vs | {2})/.test(l));
+    expect(story).toEqual([
+      expect.stringMatching(/^needlework: vs \S+: nothing regressed; 1 still failing$/),
+    ]);
+
+    // refund-late passed and now fails, one trial a side: a regression, named, with the note; exit 1.
+    await project(dir, { late: false, damaged: false });
+    const third = await run();
+    expect(third.code).toBe(1);
+    expect(third.stdout).toMatch(/^needlework: vs \S+: 1 regressed; 1 still failing$/m);
+    expect(third.stdout).toContain(
+      'needlework:   regressed: refunds/refund-late answer-contains: pass -> fail (one trial a side):',
+    );
+    expect(third.stdout).toContain(
+      'needlework:   note: one trial a side cannot tell a regression from chance',
+    );
+
+    // Without the gate, the same failures fail the run as any failing test does.
+    const ungated = await needlework(dir, 'run', 'runs/', '--reporter', 'needlework-trend');
+    expect(ungated.code).toBe(1);
+
+    // The report of a stored run, from the store: the latest by default, with its comparison.
+    const report = await needlework(dir, 'report', '--out', 'stored.html');
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/^needlework: HTML report of run \S+ written to stored\.html$/m);
+    const html = await readFile(join(dir, 'stored.html'), 'utf8');
+    expect(html).toContain('refund-damaged');
+    const missing = await needlework(dir, 'report', 'no-such-run');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(
+      'needlework: .needlework/store: no run no-such-run in the results store',
+    );
+  }, 180_000);
+});
