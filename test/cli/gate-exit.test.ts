@@ -120,7 +120,7 @@ describe.skipIf(!existsSync(BIN))('the gate on the command line (needs `npm run 
     const missing = await needlework(dir, 'report', 'no-such-run');
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe(
-      'needlework: .needlework/store: no run no-such-run in the results store',
+      'error .needlework/store: no run no-such-run in the results store',
     );
   }, 180_000);
 });
