@@ -139,6 +139,28 @@ export interface RunComparison {
    * outputs then say so, and how to add repeats.
    */
   oneTrial: boolean;
+  /**
+   * The case x criterion pairs of hand-written tests (spec `matcher`) that only one side ran because that side ran no
+   * hand-written test at all (`needlework run` runs the YAML specs; `vitest run` runs the test files too): not
+   * compared, and not called added or removed. Zero when both sides ran hand-written tests, or neither did.
+   */
+  otherTests: { baselineOnly: number; currentOnly: number };
+}
+
+/** The spec id hand-written matcher tests record their checks under. */
+const MATCHER_SPEC = 'matcher';
+
+/** Drops the `matcher` pairs of a run when the other ran none, and says how many. */
+function withoutUnmatchedTests(mine: Map<string, Pair>, other: Map<string, Pair>): number {
+  const ranTests = (pairs: Map<string, Pair>) => [...pairs.values()].some((p) => p.ref.spec === MATCHER_SPEC);
+  if (!ranTests(mine) || ranTests(other)) return 0;
+  let dropped = 0;
+  for (const [key, pair] of mine)
+    if (pair.ref.spec === MATCHER_SPEC) {
+      mine.delete(key);
+      dropped++;
+    }
+  return dropped;
 }
 
 /** Whether the comparison holds a regression: what fails the gate. */
@@ -243,6 +265,10 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
   const byCriterion = new Map(criteria.map((c) => [`${c.spec}\0${c.criterion}`, c]));
   const before = pairsOf(baseline);
   const after = pairsOf(current);
+  const otherTests = {
+    baselineOnly: withoutUnmatchedTests(before, after),
+    currentOnly: withoutUnmatchedTests(after, before),
+  };
   const changes: CaseChange[] = [];
   const counts = Object.fromEntries(CASE_STATUSES.map((s) => [s, 0])) as Record<CaseStatus, number>;
   let oneTrial = false;
@@ -339,6 +365,7 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     counts,
     criteria,
     oneTrial,
+    otherTests,
   };
 }
 

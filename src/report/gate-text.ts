@@ -166,6 +166,15 @@ export function gateText(comparison: RunComparison): GateText {
     notes.push(
       'one trial a side cannot tell a regression from chance: record several trials of each task (workups sharing a meta.task) and the exact test decides (docs/gate.md)',
     );
+  const { baselineOnly, currentOnly } = comparison.otherTests;
+  if (baselineOnly)
+    notes.push(
+      `${baselineOnly} ${baselineOnly === 1 ? 'check' : 'checks'} of hand-written tests in the baseline not compared: this run ran the YAML specs only (needlework run), the baseline its test files too (vitest run)`,
+    );
+  if (currentOnly)
+    notes.push(
+      `${currentOnly} ${currentOnly === 1 ? 'check' : 'checks'} of hand-written tests not compared: the baseline ran the YAML specs only (needlework run), this run its test files too (vitest run)`,
+    );
   const commit = comparison.baseline.commit ? ` (${comparison.baseline.commit.slice(0, 7)})` : '';
   const branch = comparison.baseline.branch ? ` on ${comparison.baseline.branch}` : '';
   return {

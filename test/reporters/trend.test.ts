@@ -292,6 +292,22 @@ describe('compare, with a tolerance', () => {
     }
   });
 
+  it('does not call the hand-written tests of a vitest run removed when needlework run ran the specs alone', () => {
+    const matcher = trendCheck({ spec: 'matcher', workup: 'grounded', criterion: 'traversed' });
+    const vitestRun = trendRun(1, [...base.checks, matcher]);
+    const specsOnly = trendRun(2, base.checks);
+    const comparison = compare(specsOnly, vitestRun);
+    expect(comparison.counts.removed).toBe(0);
+    expect(comparison.otherTests).toEqual({ baselineOnly: 1, currentOnly: 0 });
+    expect(gateText(comparison).notes).toEqual([
+      '1 check of hand-written tests in the baseline not compared: this run ran the YAML specs only (needlework run), the baseline its test files too (vitest run)',
+    ]);
+    expect(compare(vitestRun, specsOnly).otherTests).toEqual({ baselineOnly: 0, currentOnly: 1 });
+    // Both ran hand-written tests: a test one run lacks is removed, as any case.
+    const fewer = compare(trendRun(3, [...base.checks, { ...matcher, workup: 'other' }]), vitestRun);
+    expect(fewer.counts).toMatchObject({ removed: 1, added: 1 });
+  });
+
   it('does not compare checks missing from either run, and counts them apart', () => {
     const now = trendRun(2, [
       trendCheck({ value: null, verdict: 'not-applicable' }),
