@@ -15,7 +15,7 @@ const { readLedger } = await dist('workup/ledger.js');
 const { loadSpecs } = await dist('specs/load.js');
 const { readHistory } = await dist('history/history.js');
 const { renderTrendTable } = await dist('report/trend-table.js');
-const { checkRegressions } = await dist('history/gate.js');
+const { compareStored } = await dist('history/gate.js');
 const { runImport } = await dist('cli/commands/import.js');
 const { createRecorder } = await dist('recorder/index.js');
 const { UserError } = await dist('errors/index.js');
@@ -165,7 +165,7 @@ function trendText(version) {
 /** What `needlework trend` does with a history: read it, draw its table, and gate its latest run. */
 async function trend(file) {
   renderTrendTable(await readHistory(file));
-  await checkRegressions({ history: file });
+  await compareStored({ history: file });
 }
 
 /** A recorded run's files, as the recorder saves them. */

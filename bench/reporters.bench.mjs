@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildTrendRun } from '../dist/src/history/entry.js';
-import { appendRun, readHistory, serializeHistory } from '../dist/src/history/history.js';
+import { readHistory, serializeHistory } from '../dist/src/history/history.js';
 import { parseNote } from '../dist/src/note/parse.js';
 import { buildHtmlData } from '../dist/src/report/html/data.js';
 import { renderHtmlPage } from '../dist/src/report/html/page.js';
@@ -171,23 +171,22 @@ await writeFile(
     })),
   }),
 );
+// The trend.json export of a store of 50 runs (the store itself is bench/store.bench.mjs's).
 start = now();
 const entry = buildTrendRun(checks, { commit: 'b'.repeat(40), branch: 'main', source: 'git' });
-await appendRun(history, entry, { maxRuns: 50 });
+const prior49 = await readHistory(history);
+const exported = serializeHistory({ schema: 2, runs: [...prior49.runs.slice(-49), entry] });
+await writeFile(history, exported);
 const trendS = secs(start);
 const written = await readHistory(history);
-const historyBytes = Buffer.byteLength(serializeHistory(written));
+const historyBytes = exported.length;
 rows.push([
-  'trend append (49 -> 50 runs)',
+  'trend.json export (50 runs)',
   `${trendS.toFixed(3)} s`,
   `${mb(historyBytes)} MB file`,
   '< 2 s',
   verdict(trendS < 2),
 ]);
-start = now();
-await appendRun(join(root, 'fresh.json'), entry);
-const freshS = secs(start);
-rows.push(['trend append (first run)', `${freshS.toFixed(3)} s`, '', '', '']);
 
 // HTML
 start = now();
