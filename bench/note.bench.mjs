@@ -174,7 +174,7 @@ for (const kind of [...BLOCK_KINDS, DEFINED]) {
   );
 }
 
-const DIR = new URL('../test/note/fixtures/hostile', import.meta.url);
+const DIR = new URL('../test/note/fixtures/hostile/', import.meta.url);
 console.log('hostile notes (test/note/fixtures/hostile), CPU seconds to parse + lint:');
 for (const file of readdirSync(DIR).sort()) {
   const r = JSON.parse(readFileSync(new URL(file, DIR), 'utf8'));

@@ -17,7 +17,7 @@ const { outputText } = ts.transpileModule(readFileSync(reference, 'utf8'), {
   },
 });
 const code = outputText
-  .replaceAll("'../../src/", `'${new URL('../dist/src', import.meta.url).href}`)
+  .replaceAll("'../../src/", `'${new URL('../dist/src/', import.meta.url).href}`)
   .replaceAll("'mdast-util-from-markdown'", `'${import.meta.resolve('mdast-util-from-markdown')}'`);
 const dir = mkdtempSync(join(os.tmpdir(), 'needlework-bench-'));
 const file = join(dir, 'parse-note-v1.mjs');

@@ -1,7 +1,7 @@
 import { loadSpec, loadWorkup, type NeedleSpec, type Workup } from 'needlework';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const runs = new URL('../../fixtures/workups', import.meta.url).pathname;
+const runs = new URL('../../fixtures/workups/', import.meta.url).pathname;
 const bridge = (await loadSpec(
   new URL('../needles/compound-alpha.needle.yaml', import.meta.url).pathname,
 )) as NeedleSpec;

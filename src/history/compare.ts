@@ -101,6 +101,8 @@ export interface CaseChange extends CaseRef {
   direction?: 'better' | 'worse';
   /** The task is the workup's own id (its workup named no `meta.task`): the case alone names it. */
   ownTask?: true;
+  /** The one workup whose checks the case holds (on the current side, else the baseline's), when there is one. */
+  workup?: string;
   /** The one-sided p-value of this case's own drop (or rise), where a test was run on it. */
   p?: number;
   /** The baseline's side; absent for an added case. */
@@ -189,6 +191,8 @@ interface Pair {
   failReason?: string;
   /** Its checks name no task: the task is the workup's id. */
   ownTask?: true;
+  /** The workup of its checks; null once they come from several. */
+  workup?: string | null;
 }
 
 /** A run's case x criterion pairs: trials and passes from its stored trials, values and reasons from its checks. */
@@ -224,6 +228,7 @@ function pairsOf(run: TrendRun): Map<string, Pair> {
       metric: check.metric,
     });
     if (check.task === undefined) pair.ownTask = true;
+    pair.workup = pair.workup === undefined || pair.workup === check.workup ? check.workup : null;
     if (check.unit !== undefined) pair.unit = check.unit;
     if (check.comparator === '<=') pair.lowerIsBetter = true;
     // Booleans are verdicts, not values: the pass counts already hold them.
@@ -279,9 +284,11 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
   for (const [key, now] of after) {
     const was = before.get(key);
     const unit = now.unit ?? was?.unit;
+    const workup = now.workup ?? was?.workup;
     const head = {
       ...now.ref,
       ...(now.ownTask && { ownTask: true as const }),
+      ...(typeof workup === 'string' && { workup }),
       ...(unit !== undefined && { unit }),
       lowerIsBetter: now.lowerIsBetter || (was?.lowerIsBetter ?? false),
     };
@@ -339,6 +346,7 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     add({
       ...was.ref,
       ...(was.ownTask && { ownTask: true as const }),
+      ...(typeof was.workup === 'string' && { workup: was.workup }),
       ...(unit !== undefined && { unit }),
       lowerIsBetter: was.lowerIsBetter,
       status: 'removed',

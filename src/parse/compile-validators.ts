@@ -15,7 +15,7 @@ const standalone = standaloneModule as unknown as typeof standaloneModule.defaul
  * every call. Regenerate after editing a schema:
  * `npm run build && node dist/src/parse/compile-validators.js src/parse/validators.generated.ts`.
  */
-export function validatorsSource(schemaDir = fileURLToPath(new URL('../schemas', import.meta.url))): string {
+export function validatorsSource(schemaDir = fileURLToPath(new URL('../schemas/', import.meta.url))): string {
   const ajv = new Ajv({
     allErrors: true,
     verbose: true,

@@ -123,10 +123,18 @@ function basisText(change: CaseChange, comparison: RunComparison): string | unde
   }
 }
 
+/**
+ * A case as a row names it: a task case by its case (and its task, where several tasks run it), a case of a spec without
+ * cases run by one workup by that workup (`compound-alpha/grounded`), else by its task.
+ */
+function caseName(change: CaseChange): string {
+  if (change.case !== undefined) return change.ownTask ? change.case : caseLabel(change);
+  return change.workup ?? change.task;
+}
+
 /** One change as a row, with its line. */
 export function gateRow(change: CaseChange, comparison: RunComparison): GateRow {
-  // A case run once, by a workup that named no task, is named by its case alone.
-  const name = `${change.spec}/${change.ownTask && change.case !== undefined ? change.case : caseLabel(change)}`;
+  const name = `${change.spec}/${caseName(change)}`;
   const before = sideText(change.before, change);
   const after = sideText(change.after, change);
   const basis = basisText(change, comparison);

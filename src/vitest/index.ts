@@ -16,4 +16,5 @@ export type { CitationPrecisionMatcherOptions } from './matchers/to-have-citatio
 export type { RubricMatcherOptions } from './matchers/to-score-rubric.js';
 export type { CheckMeta } from './meta.js';
 export { type NeedleworkOptions, needlework } from './plugin.js';
+export { type NeedleworkReportersOptions, needleworkReporters, type ReporterEntry } from './reporters.js';
 export type { NeedleworkMatchers, PathArgument, ReferenceArgument } from './types.js';

@@ -6,7 +6,7 @@ import { needlework, outcomes } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { cases } from './helpers.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 /** A file with a fault in four of its six cases, each a different kind of mistake. */

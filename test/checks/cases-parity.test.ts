@@ -8,7 +8,7 @@ import { loadWorkup } from '../../src/workup/load.js';
 import { pythonUnavailable, runReference } from '../reference/python.js';
 import { cases, run } from './helpers.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const MODES = ['strict', 'unordered', 'subset', 'superset'] as const;
 const ARGS = ['exact', 'ignore', 'subset', 'superset'] as const;
 

@@ -10,7 +10,7 @@ import { useTmpDir } from '../helpers/tmp.js';
 import { scriptedJudge } from '../rubric/helpers.js';
 import { cases, checksBy, oneCase, run } from './helpers.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 describe('task cases: tool_calls', () => {

@@ -12,7 +12,7 @@ import { loadWorkup } from '../../src/workup/load.js';
 import { captureIo } from '../helpers/io.js';
 import { needlework } from '../helpers/needlework-run.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const STATE = { pass: 'passed', fail: 'failed', 'not-applicable': 'skipped' } as const;
 
 /** `spec/workup/criterion` to what an output says of it: the verdict, the value and the one-line statement. */

@@ -7,7 +7,7 @@ import { captureIo } from '../helpers/io.js';
 import { needlework, outcomes } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const GROUNDED = join(ROOT, 'fixtures/workups/grounded');
 const tmp = useTmpDir();
 

@@ -9,7 +9,7 @@ import { useTmpDir } from '../helpers/tmp.js';
 // A new user's first hour, fast: `npm init -y`, this package (as built) linked in as node_modules/needlework beside
 // Vitest, `needlework init`, runs imported from other agents' logs, then plain `npx vitest run`. The packed install
 // from the registry is test/install/packed-install.test.ts; this one needs no network.
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 /** The environment a user's shell would have: none of the npm, Vitest or test settings this process runs under. */

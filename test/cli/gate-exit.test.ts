@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultReporters, inCI } from '../../src/cli/commands/run-reporters.js';
+import { defaultReporters } from '../../src/cli/commands/run-reporters.js';
+import { inCI } from '../../src/io/ci.js';
+import { needleworkReporters } from '../../src/vitest/reporters.js';
 import { BIN, needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
@@ -64,6 +66,15 @@ describe('what a run writes follows its context', () => {
       'needlework-trend',
       'needlework-summary',
     ]);
+    // A Vitest config's reporters, by the same rule.
+    expect(needleworkReporters({ env: {} })).toEqual(['default', 'needlework/reporters/trend']);
+    expect(needleworkReporters({ env: { CI: 'true' }, outDir: 'out' })).toEqual([
+      'default',
+      ['needlework/reporters/junit', { outputFile: 'out/junit.xml' }],
+      ['needlework/reporters/html', { outputFile: 'out/report.html' }],
+      'needlework/reporters/summary',
+      'needlework/reporters/trend',
+    ]);
   });
 });
 
@@ -119,8 +130,6 @@ describe.skipIf(!existsSync(BIN))('the gate on the command line (needs `npm run 
     expect(html).toContain('refund-damaged');
     const missing = await needlework(dir, 'report', 'no-such-run');
     expect(missing.code).toBe(1);
-    expect(missing.stderr.trim()).toBe(
-      'error .needlework/store: no run no-such-run in the results store',
-    );
+    expect(missing.stderr.trim()).toBe('error .needlework/store: no run no-such-run in the results store');
   }, 180_000);
 });

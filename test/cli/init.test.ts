@@ -32,9 +32,9 @@ describe('needlework init', () => {
       answer: 'Compound-Alpha',
       workups: ['example-*'],
     });
-    expect(await readFile(join(dir, 'vitest.config.ts'), 'utf8')).toContain(
-      "import { needlework } from 'needlework/vitest';",
-    );
+    const config = await readFile(join(dir, 'vitest.config.ts'), 'utf8');
+    expect(config).toContain("import { needlework, needleworkReporters } from 'needlework/vitest';");
+    expect(config).toContain('    reporters: needleworkReporters(),');
     expect((await readdir(join(dir, 'workups/example-grounded'))).sort()).toEqual([
       'gold.trajectory.json',
       'meta.json',

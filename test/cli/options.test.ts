@@ -69,7 +69,7 @@ describe('the HTML reporter and the UI need @vitest/ui, checked before Vitest st
 });
 
 describe('the built CLI prints each malformed option as one line, exit 2', () => {
-  const ROOT = new URL('../..', import.meta.url).pathname;
+  const ROOT = new URL('../../', import.meta.url).pathname;
   const BIN = join(ROOT, 'dist/src/cli/bin.js');
   const needlework = async (...args: string[]) => {
     try {

@@ -9,7 +9,7 @@ import { captureIo } from '../helpers/io.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { type FakeJudgeServer, startFakeJudge } from '../judge/fake-server.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 let server: FakeJudgeServer | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { runScore } from '../../src/cli/commands/score.js';
 import { captureIo } from '../helpers/io.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 const BRIDGE = 'needles/compound-alpha.needle.yaml';
 const WREN_TIE = 'needles/wren-tie.needle.yaml';

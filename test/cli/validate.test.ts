@@ -7,7 +7,7 @@ import { runValidate } from '../../src/cli/commands/validate.js';
 import { captureIo } from '../helpers/io.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'dist/src/cli/bin.js');
 const tmp = useTmpDir();
 

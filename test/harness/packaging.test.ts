@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
 
 /** The SDK packages each harness may import, and which harness folder owns them. */
 const SDKS: Record<string, { harness: string; packages: RegExp; peer: string }> = {

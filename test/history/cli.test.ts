@@ -11,7 +11,7 @@ import { trendCheck, trendRun } from '../reporters/trend-data.js';
 import { emptyEmbeddedStore } from './engines.js';
 import { historyOf } from './read.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 /** A run of `passes` out of 10 trials of one task, on a branch. */

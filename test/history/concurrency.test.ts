@@ -10,7 +10,7 @@ import { openStore } from '../../src/history/store/open.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { emptyEmbeddedStore, serverDescribe } from './engines.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const OPEN = join(ROOT, 'dist/src/history/store/open.js');
 const tmp = useTmpDir();
 

@@ -9,7 +9,7 @@ import { useTmpDir } from '../helpers/tmp.js';
 // The built package, run in a Node whose module resolution cannot find the optional entailment peers, as in a user's
 // project that never installed them. A resolve hook also logs every module loaded, so a test can say what a command
 // imported.
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'dist/src/cli/bin.js');
 const PEERS = ['onnxruntime-node', '@huggingface/tokenizers'];
 const tmp = useTmpDir();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // then in an ES module one. It needs the network to reach the registry, and takes minutes: set
 // NEEDLEWORK_SKIP_INSTALL_TEST=1 to skip it on a machine without either. It packs dist/ as built (`npm run build`
 // first; `npm test` does).
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const MINUTES = 60_000;
 

@@ -6,7 +6,7 @@ import { needlework, type Outcome } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { type FakeJudgeServer, startFakeJudge, verdict } from './fake-server.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 const REPORTERS = ['default', 'needlework-junit', 'needlework-html', 'needlework-trend', 'needlework-otel'];
 

@@ -10,7 +10,7 @@ import type { Workup } from '../../src/model/workup.js';
 import { parseNote } from '../../src/note/parse.js';
 import { loadWorkup } from '../../src/workup/load.js';
 
-const FIXTURES = new URL('../../fixtures/workups', import.meta.url).pathname;
+const FIXTURES = new URL('../../fixtures/workups/', import.meta.url).pathname;
 const workups: Record<string, Workup> = {};
 beforeAll(async () => {
   for (const name of ['grounded', 'guessed', 'uncited', 'unsupported', 'dangling']) {

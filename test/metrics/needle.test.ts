@@ -8,8 +8,8 @@ import { parseNote } from '../../src/note/parse.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
 
-const FIXTURES = new URL('../../fixtures/workups', import.meta.url).pathname;
-const NEEDLES = new URL('../../needles', import.meta.url).pathname;
+const FIXTURES = new URL('../../fixtures/workups/', import.meta.url).pathname;
+const NEEDLES = new URL('../../needles/', import.meta.url).pathname;
 
 let bridge: NeedleSpec;
 let wrenTie: NeedleSpec;

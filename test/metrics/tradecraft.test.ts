@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LIKELIHOOD_BANDS, lintEstimativeLanguage } from '../../src/metrics/tradecraft/index.js';
 import { parseNote } from '../../src/note/parse.js';
 
-const FIXTURES = new URL('../../fixtures/workups', import.meta.url).pathname;
+const FIXTURES = new URL('../../fixtures/workups/', import.meta.url).pathname;
 const lint = (md: string) => lintEstimativeLanguage(parseNote(md));
 const terms = (md: string) => lint(md).likelihood.map((h) => [h.text, h.band.band]);
 

@@ -9,7 +9,7 @@ import { parseNote as parseNoteV1 } from '../reference/parse-note-v1.js';
 // Inputs that took the parser or the lint superlinear time or crashed it (issue 25), each kept minimized as a recipe
 // in fixtures/hostile/ and named after what it breaks: `before`, then `repeat` written `times` times, then `after`
 // (up to 1 MB). bench/note.bench.mjs times each against the 1 s bound; here the results are pinned.
-const DIR = new URL('./fixtures/hostile', import.meta.url);
+const DIR = new URL('./fixtures/hostile/', import.meta.url);
 interface Recipe {
   before: string;
   repeat: string;

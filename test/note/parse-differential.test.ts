@@ -13,7 +13,7 @@ function expectReadAlike(source: string): void {
   expect(parseNote(source), name).toStrictEqual(parseNoteV1(source));
 }
 
-const WORKUPS = new URL('../../fixtures/workups', import.meta.url);
+const WORKUPS = new URL('../../fixtures/workups/', import.meta.url);
 
 /** Every note the fixtures hold: each workup folder's note.md and the `note` of each single-file workup. */
 function fixtureNotes(): Array<[string, string]> {

@@ -8,7 +8,7 @@ import { BIN, needlework, type Outcome } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { mountTmpfs } from '../io/mount.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 const REPORTERS = ['needlework-junit', 'needlework-html', 'needlework-trend', 'needlework-otel'];
 // The trend reporter appends to the results store (`.needlework/store` in the project), not to a file here.

@@ -229,10 +229,10 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
     expect(summary).toContain('## needlework: 1 of 4 passed (25.0%) ❌');
     expect(tableUnder(summary, '## needlework')).toEqual([['1', '3', '0', '25.0%']]);
     // The gate, right under the counts: the one check that flipped from pass to fail with one trial a side is
-    // named as regressed, with the note that one trial cannot tell; the cases the baseline did not hold are added.
+    // named as regressed, with the note that one trial cannot tell; the spec cases the baseline did not hold are added.
     expect(summary).toContain(
       [
-        '### ❌ vs 20261122T030100Z-00000001: 1 regressed; 3 added',
+        '### ❌ vs 20261122T030100Z-00000001: 1 regressed; 2 added',
         '',
         'Compared with run 20261122T030100Z-00000001.',
         '',
@@ -242,7 +242,11 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
       ].join('\n'),
     );
     expect(summary).toContain(
-      '1 regressed, 0 fixed, 0 flaky, 0 moved, 0 still failing, 3 added, 0 removed, 0 unchanged\n\nNote: one trial a side cannot tell a regression from chance',
+      '1 regressed, 0 fixed, 0 flaky, 0 moved, 0 still failing, 2 added, 0 removed, 0 unchanged\n\nNote: one trial a side cannot tell a regression from chance',
+    );
+    // The baseline ran no hand-written test: the matcher test of this run is not compared, and the summary says so.
+    expect(summary).toContain(
+      'Note: 1 check of hand-written tests not compared: the baseline ran the YAML specs only (needlework run), this run its test files too (vitest run)',
     );
     expect(summary.indexOf('### ❌ vs ')).toBeLessThan(summary.indexOf('### Failing (3)'));
     expect(summary).toContain('- ❌ <code>trip</code>: path unknown (0 passed, 1 failed)');

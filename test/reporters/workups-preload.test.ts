@@ -9,7 +9,7 @@ import { runWorkupLoader, WorkupPreload, workupLoader } from '../../src/report/w
 import { needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 /** A check record of the workup at `path`, as the reporters collect one. */

@@ -7,7 +7,7 @@ import { entryName, loadSpecCached } from '../../src/specs/cache.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 const CASES = `id: shop

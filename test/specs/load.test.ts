@@ -5,7 +5,7 @@ import { formatDiagnostic, UserError } from '../../src/errors/index.js';
 import { loadSpecs, parseSpec } from '../../src/specs/load.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const NEEDLES = new URL('../../needles', import.meta.url).pathname;
+const NEEDLES = new URL('../../needles/', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 function problems(text: string, file = 'bridge.needle.yaml'): string[] {

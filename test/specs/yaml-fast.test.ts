@@ -9,7 +9,7 @@ import { parseYaml } from '../../src/parse/yaml.js';
 import { loadYamlFast } from '../../src/parse/yaml-fast.js';
 import { expectDocumentPlaces } from '../helpers/yaml-places.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** The `yaml` path's value, or `rejected` when it reports a problem. */
 function full(text: string): { value: unknown } | 'rejected' {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const EXAMPLES = join(ROOT, 'examples');
 
 it('the example project passes its tests with the plugin, the matchers and the reporters', async () => {

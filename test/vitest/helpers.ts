@@ -3,7 +3,7 @@ import type { NeedleSpec } from '../../src/model/spec.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
 
 export const fixture = (name: string) => loadWorkup(`${root}fixtures/workups/${name}`);
 export const needle = async (name: string) =>

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { needlework as fromSource } from '../../src/vitest/plugin.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 
 type ConfigHook = (config: { test?: { server?: { deps?: { external?: Array<string | RegExp> } } } }) => void;
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, needlework, type Outcome, outcomes } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 const run = (cwd: string, ...args: string[]): Promise<Outcome> => needlework(cwd, 'run', ...args);
 
@@ -196,7 +196,11 @@ describe('needlework run: the regression gate', () => {
     );
     const gated = await run(dir, ...args, '--fail-on-regression');
     expect(gated.code).toBe(1);
-    expect(gated.stderr).toMatch(/regression.*\n.*bridge\/grounded citation-recall: citation_recall/);
+    // The comparison the trend reporter prints names the check whose value fell past the tolerance.
+    expect(gated.stdout).toMatch(/^needlework: vs \S+: 1 regressed$/m);
+    expect(gated.stdout).toMatch(
+      /^needlework: {3}regressed: bridge\/grounded citation-recall: pass \(citation_recall [\d.]+\) -> pass \(citation_recall [\d.]+\) \(past the tolerance 0\.02\)/m,
+    );
   });
 });
 

@@ -6,7 +6,7 @@ import { startVitest } from 'vitest/node';
 import { needlework } from '../../src/vitest/plugin.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 // Three watched runs on a shared 2-core machine: generous room, since a missed re-run hangs until the timeout anyway.

@@ -6,7 +6,7 @@ import { formatDiagnostic, toolCalls, UserError } from '../../src/index.js';
 import { loadWorkup, loadWorkups } from '../../src/workup/load.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
-const FIXTURES = new URL('../../fixtures/workups', import.meta.url).pathname;
+const FIXTURES = new URL('../../fixtures/workups/', import.meta.url).pathname;
 const tmp = useTmpDir();
 
 async function problems(path: string): Promise<string[]> {

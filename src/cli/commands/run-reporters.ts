@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Reporter } from 'vitest/node';
 import type { NeedleworkTrendOptions } from '../../../reporters/trend.js';
 import { UsageError } from '../../errors/index.js';
+import { inCI } from '../../io/ci.js';
 
 /** The reporters `--reporter` knows besides Vitest's own (`default`, `verbose`, `dot`, `json`, `junit`, `blob`, ...). */
 export const NEEDLEWORK_REPORTERS = [
@@ -12,15 +13,6 @@ export const NEEDLEWORK_REPORTERS = [
   'needlework-summary',
   'needlework-otel',
 ] as const;
-
-/**
- * Whether this process runs in CI: the `CI` variable is set, as GitHub Actions, GitLab, CircleCI, Jenkins (with its
- * plugin), Buildkite and most others set it, and not to `false` or `0`.
- */
-export function inCI(env: NodeJS.ProcessEnv = process.env): boolean {
-  const ci = env['CI'];
-  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
-}
 
 /**
  * What `needlework run` writes without `--reporter`, by its context, as Vitest's reporters do: on a developer's

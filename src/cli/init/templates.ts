@@ -62,7 +62,7 @@ cases:
         max_tool_calls: 12
 `;
 
-const VITEST_CONFIG = `import { needlework } from 'needlework/vitest';
+const VITEST_CONFIG = `import { needlework, needleworkReporters } from 'needlework/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -70,19 +70,9 @@ export default defineConfig({
   ${PLUGIN_LINE}
   test: {
     // On your machine: the terminal, and the results store (.needlework/store, or NEEDLEWORK_STORE) with each run's
-    // comparison with the last one. In CI (the CI variable) also the JUnit file, the HTML report and the GitHub job
-    // summary; \`npx needlework report\` writes the HTML report of any stored run.
-    reporters: [
-      'default',
-      ...(process.env.CI
-        ? [
-            ['needlework/reporters/junit', { outputFile: 'needlework-report/junit.xml' }] as const,
-            ['needlework/reporters/html', { outputFile: 'needlework-report/report.html' }] as const,
-            'needlework/reporters/summary',
-          ]
-        : []),
-      'needlework/reporters/trend',
-    ],
+    // comparison with the last one. In CI (the CI variable) also needlework-report/junit.xml, report.html and the
+    // GitHub job summary; \`npx needlework report\` writes the HTML report of any stored run.
+    reporters: needleworkReporters(),
   },
 });
 `;

@@ -6,7 +6,7 @@ import type { NeedleSpec } from '../../../src/model/spec.js';
 import type { RecordedCall } from '../../../src/recorder/types.js';
 import { loadSpec } from '../../../src/specs/load.js';
 
-const root = new URL('../../..', import.meta.url).pathname;
+const root = new URL('../../../', import.meta.url).pathname;
 
 /** The question the acceptance agent is asked. */
 export const QUESTION = 'Who links Halberd to Wren?';
