@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UserError } from '../errors/index.js';
-import { plain } from '../recorder/plain.js';
+import { plain } from '../workup/plain.js';
 import { redactedStableJson, stableJson } from './canonical.js';
 import { describeCall, firstDifference, nearestCall } from './miss.js';
 import { redactSecrets } from './secrets.js';

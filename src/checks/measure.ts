@@ -1,6 +1,6 @@
 import type { Check, SpecPlace } from '../model/check.js';
 import type { Workup } from '../model/workup.js';
-import { trialOf } from '../trials/identity.js';
+import { trialOf } from '../workup/trial-identity.js';
 
 /** What a criterion decides about a workup: a check without the fields that say whose it is. */
 export type Measured = Omit<

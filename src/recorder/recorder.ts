@@ -7,10 +7,10 @@ import type { LedgerEntry } from '../model/ledger.js';
 import { makeStep, makeTrajectory, type StepType, type TrajectoryStep } from '../model/trajectory.js';
 import type { Workup, WorkupMeta } from '../model/workup.js';
 import { parseNote } from '../note/parse.js';
-import { trialFieldProblems } from '../trials/layout.js';
 import { safeFolderName } from '../workup/folder-name.js';
+import { plain } from '../workup/plain.js';
 import { saveWorkup } from '../workup/save.js';
-import { plain } from './plain.js';
+import { trialFieldProblems } from '../workup/trial-layout.js';
 import type { Recorder, RecorderOptions, Usage } from './types.js';
 
 /** What a ledger id (and so a citation) may hold; see the ledger-entry schema. */

@@ -1,5 +1,5 @@
 import type { Check } from '../model/check.js';
-import { taskOf } from './identity.js';
+import { taskOf } from '../workup/trial-identity.js';
 
 const byteCompare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

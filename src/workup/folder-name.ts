@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { trialFromLayout } from '../trials/layout.js';
+import { trialFromLayout } from './trial-layout.js';
 
 /** What a folder name may not hold on any common file system. */
 const NOT_A_FILE_NAME = /[/\\:*?"<>|\u0000-\u001f]/g;

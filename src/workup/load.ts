@@ -12,9 +12,9 @@ import { parseNote } from '../note/parse.js';
 import { parseJson } from '../parse/json.js';
 import { jsonLocator } from '../parse/json-places.js';
 import { checkSchema } from '../parse/schema.js';
-import { trialFieldProblems, trialFromLayout } from '../trials/layout.js';
 import { folderId } from './folder-name.js';
 import { readLedger } from './ledger.js';
+import { trialFieldProblems, trialFromLayout } from './trial-layout.js';
 
 interface WorkupJson {
   id?: string;

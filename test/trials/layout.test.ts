@@ -2,8 +2,8 @@ import { cp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
-import { trialFromLayout } from '../../src/trials/layout.js';
 import { loadWorkup, loadWorkups } from '../../src/workup/load.js';
+import { trialFromLayout } from '../../src/workup/trial-layout.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
 const grounded = resolve(import.meta.dirname, '../../fixtures/workups/grounded');

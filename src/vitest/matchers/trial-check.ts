@@ -1,8 +1,8 @@
 import { grounded, surfaced, traversed } from '../../checks/needle.js';
-import type { TrialVerdict as CheckTrialVerdict } from '../../checks/trials.js';
 import type { Check } from '../../model/check.js';
 import type { NeedleSpec } from '../../model/spec.js';
 import type { Workup } from '../../model/workup.js';
+import type { TrialVerdict as CheckTrialVerdict } from '../../trials/estimate.js';
 import { requireNeedle } from './helpers.js';
 
 /** A trial's verdict on one criterion, and the value it rests on when there is one. */

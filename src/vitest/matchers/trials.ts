@@ -1,5 +1,5 @@
-import { type TrialEstimator, type TrialVerdict, trialEstimateCheck } from '../../checks/trials.js';
 import type { Workup } from '../../model/workup.js';
+import { type TrialEstimator, type TrialVerdict, trialEstimateCheck } from '../../trials/estimate.js';
 import { type MatcherResult, type MatcherState, record, requireNumber, requireWorkup } from './helpers.js';
 import { requireTrialCriterion } from './trial-check.js';
 

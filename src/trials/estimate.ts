@@ -1,9 +1,10 @@
 // pass@k and pass^k of one task's trials as a check: each trial's verdict comes from its criterion, the counts from
 // the trials layer's tally, the estimate's verdict from its pass mark. The trial matchers only assert this check.
+
+import { type Measured, verdictOf } from '../checks/measure.js';
 import type { Check } from '../model/check.js';
 import type { Workup } from '../model/workup.js';
-import { tallyTrials } from '../trials/tally.js';
-import { type Measured, verdictOf } from './measure.js';
+import { tallyTrials } from './tally.js';
 
 /** An estimator of a task's reliability from n decided trials, c of them passes, for k draws. */
 export type TrialEstimator = (n: number, c: number, k: number) => number | null;
