@@ -3,8 +3,11 @@ import { UserError } from '../errors/index.js';
 import { plain } from '../workup/plain.js';
 import { redactedStableJson, stableJson } from './canonical.js';
 import { describeCall, firstDifference, nearestCall } from './miss.js';
+import type { CallRequest } from './request.js';
 import { redactSecrets } from './secrets.js';
 import { CassetteStore, type EntryFormat, isObject } from './store.js';
+
+export type { CallRequest } from './request.js';
 
 /**
  * - `record`: every call goes live and its answer is recorded (replacing an older one).
@@ -16,17 +19,6 @@ import { CassetteStore, type EntryFormat, isObject } from './store.js';
 export type CallCassetteMode = 'record' | 'replay' | 'auto' | 'off';
 
 export const CALL_CASSETTE_MODES: readonly CallCassetteMode[] = ['record', 'replay', 'auto', 'off'];
-
-/**
- * What a recorded call was: a tool's or a model's, its name, its canonical arguments (secrets redacted), and the trial
- * it was made in (absent in a cassette recorded without trials, whose one recording every trial reads).
- */
-export interface CallRequest {
-  kind: 'tool' | 'model';
-  name: string;
-  args: unknown;
-  trial?: number;
-}
 
 /**
  * One recorded call: the request its key was hashed from, and what it returned (with the codec that encoded it, so the

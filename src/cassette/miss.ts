@@ -1,6 +1,7 @@
 // What a replay miss says: the call that is missing, the recorded call nearest to it, and where the two first differ.
-import type { CallRequest } from './calls.js';
+
 import { stableJson } from './canonical.js';
+import type { CallRequest } from './request.js';
 import { isObject } from './store.js';
 
 /** Characters of a tool's arguments shown when a call is named. */
