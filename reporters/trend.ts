@@ -22,9 +22,9 @@ import type { TrendRun } from '../src/history/types.js';
 import { terminalSafe } from '../src/io/terminal.js';
 import { collectChecks } from '../src/report/collect.js';
 import { detectEnvironment, metaLoader } from '../src/report/environment.js';
-import { gateStory } from '../src/report/gate-text.js';
+import { gateStory, type RunGate } from '../src/report/gate-text.js';
 import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/pending-trend.js';
-import { gateOf, type RunGate } from '../src/report/run-history.js';
+import { gateOf } from '../src/report/run-history.js';
 import { existingRunWorkupLoader } from '../src/report/workups.js';
 
 /**

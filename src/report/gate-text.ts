@@ -61,6 +61,12 @@ export interface GateText {
   }>;
 }
 
+/** The gate of a run against its baseline, as every report of the run shows it: the comparison and its words. */
+export interface RunGate {
+  comparison: RunComparison;
+  text: GateText;
+}
+
 /** How many rows a terminal prints of each status before `... and N more`. */
 export const TERMINAL_ROWS = 20;
 

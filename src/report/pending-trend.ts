@@ -1,7 +1,7 @@
 import type { RunSource } from '../history/store/source.js';
 import type { TrendRun } from '../history/types.js';
 import type { CheckRecord } from './checks.js';
-import type { RunGate } from './run-history.js';
+import type { RunGate } from './gate-text.js';
 
 /** What a trend write lends the reads of its run: its open store, and the run it appended (built from `checks`). */
 export interface LentStore {

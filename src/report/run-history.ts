@@ -6,14 +6,9 @@ import { detectRevision } from '../history/revision.js';
 import { openSource } from '../history/store/open.js';
 import type { TrendRun } from '../history/types.js';
 import type { CheckRecord } from './checks.js';
-import { type GateText, gateText } from './gate-text.js';
-import { afterTrendBaseline, afterTrendWrite, trendWriteBegun } from './pending-trend.js';
+import { gateText, type RunGate } from './gate-text.js';
 
-/** The gate of a run against its baseline, as every report of the run shows it: the comparison and its words. */
-export interface RunGate {
-  comparison: RunComparison;
-  text: GateText;
-}
+import { afterTrendBaseline, afterTrendWrite, trendWriteBegun } from './pending-trend.js';
 
 /** How many of the latest runs the HTML report's charts show. */
 export const CHARTED_RUNS = 30;
