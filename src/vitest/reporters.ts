@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { defaultRows } from '../../reporters/table.js';
 import { inCI } from '../io/ci.js';
 
 /** A Vitest reporter as a config names it: a name, or a name and its options. */
@@ -28,11 +29,14 @@ export interface NeedleworkReportersOptions {
  */
 export function needleworkReporters(options: NeedleworkReportersOptions = {}): ReporterEntry[] {
   const outDir = options.outDir ?? 'needlework-report';
-  const ci: ReporterEntry[] = [
-    ['needlework/reporters/junit', { outputFile: join(outDir, 'junit.xml') }],
-    ['needlework/reporters/html', { outputFile: join(outDir, 'report.html') }],
-    'needlework/reporters/summary',
+  return [
+    'default',
+    ...defaultRows(inCI(options.env)).map((row): ReporterEntry => {
+      const module = `needlework/reporters/${row.module}`;
+      // The trend reporter's file is the trend.json it imports once into a new store: its own default is that.
+      return row.file !== undefined && row.module !== 'trend'
+        ? [module, { outputFile: join(outDir, row.file) }]
+        : module;
+    }),
   ];
-  // The trend reporter last: the reports of a run read the history through the store it opens (src/report/pending-trend.ts).
-  return ['default', ...(inCI(options.env) ? ci : []), 'needlework/reporters/trend'];
 }

@@ -63,8 +63,8 @@ describe('what a run writes follows its context', () => {
       'default',
       'needlework-junit',
       'needlework-html',
-      'needlework-trend',
       'needlework-summary',
+      'needlework-trend',
     ]);
     // A Vitest config's reporters, by the same rule.
     expect(needleworkReporters({ env: {} })).toEqual(['default', 'needlework/reporters/trend']);

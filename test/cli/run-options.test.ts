@@ -18,7 +18,7 @@ async function runError(args: string[]): Promise<unknown> {
 }
 
 const VALID =
-  "use one of needlework-junit, needlework-html, needlework-trend, needlework-summary, needlework-otel; Vitest's default, agent, minimal, blob, verbose, dot, json, tap, tap-flat, junit, tree, hanging-process, github-actions, html; a reporter file or package";
+  "use one of needlework-junit, needlework-html, needlework-summary, needlework-otel, needlework-trend; Vitest's default, agent, minimal, blob, verbose, dot, json, tap, tap-flat, junit, tree, hanging-process, github-actions, html; a reporter file or package";
 
 describe('needlework run: malformed options are one-line usage errors', () => {
   it.each([

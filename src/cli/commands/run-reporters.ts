@@ -1,29 +1,22 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Reporter } from 'vitest/node';
+import { defaultRows, REPORTERS } from '../../../reporters/table.js';
 import type { NeedleworkTrendOptions } from '../../../reporters/trend.js';
 import { UsageError } from '../../errors/index.js';
 import { inCI } from '../../io/ci.js';
 
 /** The reporters `--reporter` knows besides Vitest's own (`default`, `verbose`, `dot`, `json`, `junit`, `blob`, ...). */
-export const NEEDLEWORK_REPORTERS = [
-  'needlework-junit',
-  'needlework-html',
-  'needlework-trend',
-  'needlework-summary',
-  'needlework-otel',
-] as const;
+export const NEEDLEWORK_REPORTERS: readonly string[] = REPORTERS.map((row) => row.name);
 
 /**
- * What `needlework run` writes without `--reporter`, by its context, as Vitest's reporters do: on a developer's
- * machine the terminal (with the gate's story) and the history; in CI also the JUnit file, the HTML report and the
- * job summary (which writes only where `GITHUB_STEP_SUMMARY` is set). Any output is had on request with `--reporter`,
- * and `needlework report` writes the HTML of any stored run.
+ * What `needlework run` writes without `--reporter`, by its context, as Vitest's reporters do (the rows of
+ * reporters/table.ts): on a developer's machine the terminal (with the gate's story) and the history; in CI (the `CI`
+ * variable) also the JUnit file, the HTML report and the job summary (which writes only where `GITHUB_STEP_SUMMARY`
+ * is set). Any output is had on request with `--reporter`, and `needlework report` writes the HTML of any stored run.
  */
 export function defaultReporters(env: NodeJS.ProcessEnv = process.env): string[] {
-  return inCI(env)
-    ? ['default', 'needlework-junit', 'needlework-html', 'needlework-trend', 'needlework-summary']
-    : ['default', 'needlework-trend'];
+  return ['default', ...defaultRows(inCI(env)).map((row) => row.name)];
 }
 
 /** Vitest's built-in reporter names (its `ReportersMap`, plus `html`, which @vitest/ui provides). */
@@ -110,8 +103,9 @@ export function reporterNotes(names: readonly string[]): string[] {
 }
 
 /**
- * The reporter Vitest is given for a name: needlework's own, configured to write into `outDir` (and the trend, HTML,
- * JUnit and summary reporters to use `store`, else `NEEDLEWORK_STORE`, else `.needlework/store`), or the name.
+ * The reporter Vitest is given for a name: needlework's own (its row of reporters/table.ts), writing its file into
+ * `outDir` and reading `store` (else `NEEDLEWORK_STORE`, else `.needlework/store`), the trend reporter with the run's
+ * gate options; or the name, for Vitest to resolve.
  */
 export async function reporterFor(
   name: string,
@@ -119,34 +113,14 @@ export async function reporterFor(
   store?: string,
   gate?: NeedleworkTrendOptions['gate'],
 ): Promise<Reporter | string> {
-  const inStore = store !== undefined ? { store } : {};
-  switch (name) {
-    case 'needlework-junit': {
-      const { NeedleworkJUnitReporter } = await import('../../../reporters/junit.js');
-      return new NeedleworkJUnitReporter({ outputFile: join(outDir, 'junit.xml'), ...inStore });
-    }
-    case 'needlework-html': {
-      const { NeedleworkHtmlReporter } = await import('../../../reporters/html.js');
-      return new NeedleworkHtmlReporter({ outputFile: join(outDir, 'report.html'), ...inStore });
-    }
-    case 'needlework-trend': {
-      const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
-      // The trend.json of needlework before the store is imported when the store is created.
-      return new NeedleworkTrendReporter({
-        outputFile: join(outDir, 'trend.json'),
-        ...inStore,
-        ...(gate && { gate }),
-      });
-    }
-    case 'needlework-summary': {
-      const { NeedleworkSummaryReporter } = await import('../../../reporters/summary.js');
-      return new NeedleworkSummaryReporter(inStore);
-    }
-    case 'needlework-otel': {
-      const { NeedleworkOtelReporter } = await import('../../../reporters/otel.js');
-      return new NeedleworkOtelReporter({ outputFile: join(outDir, 'evaluations.otlp.json'), ...inStore });
-    }
-    default:
-      return name;
-  }
+  const row = REPORTERS.find((r) => r.name === name);
+  if (!row) return name;
+  const module = (await import(`../../../reporters/${row.module}.js`)) as {
+    default: new (options: Record<string, unknown>) => Reporter;
+  };
+  return new module.default({
+    ...(row.file !== undefined && { outputFile: join(outDir, row.file) }),
+    ...(row.store && store !== undefined && { store }),
+    ...(row.module === 'trend' && gate && { gate }),
+  });
 }
