@@ -1,0 +1,13 @@
+import type { CommandSpec } from '../command.js';
+
+export const validateCommand: CommandSpec = {
+  usage: 'validate [...paths]',
+  description: 'Check needle and rubric specs (and workups) against their schemas',
+  options: [],
+  examples: ['needlework validate needles/', 'needlework validate needles fixtures/workups'],
+  async run({ args: [paths], io }) {
+    const { runValidate } = await import('./validate.js');
+    const given = paths as string[];
+    return runValidate({ paths: given.length > 0 ? given : ['needles'] }, io);
+  },
+};
