@@ -1,4 +1,4 @@
-import { formatValue, thresholdText } from '../checks/format.js';
+import { checkValue, thresholdText } from '../checks/format.js';
 import type { CitationRecall, CitationResolution } from '../metrics/citations/index.js';
 import type { TradecraftReport } from '../metrics/tradecraft/index.js';
 import type { PairScores } from '../metrics/trajectory/index.js';
@@ -63,7 +63,7 @@ export function checkLine(check: Check): ScorecardLine {
   return {
     group: `${check.specKind} ${check.spec}`,
     metric: check.criterion.replace(/-/g, ' '),
-    value: formatValue(check.value, check.unit),
+    value: checkValue(check),
     threshold: thresholdText(check),
     status: STATUS[check.verdict],
     ...(check.summary && { detail: check.summary }),
