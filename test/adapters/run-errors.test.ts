@@ -32,7 +32,7 @@ describe('tau-bench: a tool message that begins "Error:" is a tool error', () =>
     const dir = await tmp();
     const io = captureIo();
     expect(await runImport({ file: `${FIXTURES}/tau-bench-airline-error.json`, out: dir }, io)).toBe(0);
-    const workup = await loadWorkup(join(dir, 'task-7-trial-0'));
+    const workup = await loadWorkup(join(dir, 'task-7-trial-1'));
     expect(errorSteps(workup.trajectory!).map((s) => [s.step_type, s.tool_name, s.error])).toEqual([
       ['observation', 'book_reservation', 'flight HAT069 not available on date 2024-05-17'],
     ]);

@@ -56,7 +56,7 @@ describe('a run that produced no answer fails its answer check everywhere', () =
     const score = await needlework(
       dir,
       'score',
-      'workups/task-3-trial-0',
+      'workups/task-3-trial-1',
       '--needle',
       'needles/retail.cases.yaml',
     );
