@@ -1,4 +1,5 @@
 // The criteria of a task case (`*.cases.yaml`): each assertion kind is a small module of its own.
+import { closest } from '../errors/closest.js';
 import type { SpecPlace } from '../model/check.js';
 import type {
   CaseAssertions,
@@ -256,14 +257,30 @@ function uncited(workup: Workup, max: number): Measured {
   };
 }
 
-/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
+/**
+ * The warnings of a case that can be acted on: a tool it requires (`must_call`, `order`, `tool_calls`) that no run of
+ * it ever calls (misspelt, or never reached), and a tool it only bounds (`must_not_call`, `max_calls`) that no run
+ * calls but whose name is close to one a run does call (`closest`): probably misspelt, so the rule guards nothing.
+ * A bounded tool no run calls is otherwise what a good run does, and says nothing.
+ */
 export function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
   const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
   if (called.size === 0) return [];
-  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
+  const list = [...called];
+  const { required, bounded } = toolsNamed(c.expect.tools, c.expect.tool_calls?.calls);
+  const warnings = required
     .filter((name) => !called.has(name))
     .map(
       (name) =>
-        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
+        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${list.join(', ')})`,
     );
+  for (const name of bounded) {
+    if (called.has(name)) continue;
+    const meant = closest(name, list);
+    if (meant !== undefined)
+      warnings.push(
+        `warning: case ${c.id} bounds tool "${name}", which no run of it ever calls; did you mean "${meant}", which its runs call?`,
+      );
+  }
+  return warnings;
 }

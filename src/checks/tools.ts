@@ -118,17 +118,20 @@ export function toolChecks(t: ToolsAssertion): CaseRule[] {
   }));
 }
 
-/** The tool names a case's assertions mention, for the warning about a tool no run of the case ever calls. */
+/**
+ * The tool names a case's assertions mention, for the warning about a tool no run of the case ever calls: those it
+ * requires (`must_call`, `order`, the `tool_calls` reference) and, apart, those it only bounds (`must_not_call`,
+ * `max_calls`), which a good run may well never call.
+ */
 export function toolsNamed(
   t: ToolsAssertion | undefined,
   calls: ReadonlyArray<{ name: string }> = [],
-): string[] {
-  const names = [
+): { required: string[]; bounded: string[] } {
+  const required = new Set([
     ...calls.map((c) => c.name),
     ...(t?.must_call ?? []).map((m) => m.name),
-    ...(t?.must_not_call ?? []),
-    ...Object.keys(t?.max_calls ?? {}),
     ...(t?.order ?? []),
-  ];
-  return [...new Set(names)];
+  ]);
+  const bounded = new Set([...(t?.must_not_call ?? []), ...Object.keys(t?.max_calls ?? {})]);
+  return { required: [...required], bounded: [...bounded].filter((name) => !required.has(name)) };
 }

@@ -217,8 +217,8 @@ function declareCriteria(criteria: readonly Criterion[], workup: Workup, timeout
  * The tests of a task-cases spec: `describe(<spec>) > describe(<case> › <workup>) > it(<assertion>)`, one describe
  * level per run (a case and its run are one group: two nested levels cost Vitest a stack-trace lookup each, 10,000
  * times over). An invalid case is one failing test with its file:line:column problems, a case that no workup is a run
- * of is one failing test naming what it looked for; neither stops the other cases. A tool that the case names but no
- * run of it ever calls is a warning (a misspelt tool name would otherwise pass a `must_not_call` forever).
+ * of is one failing test naming what it looked for; neither stops the other cases. A tool that the case requires but no
+ * run of it ever calls, or bounds under a name close to one its runs call, is a warning (`unusedTools`).
  */
 function declareCases(
   spec: CasesSpec,

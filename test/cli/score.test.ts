@@ -80,7 +80,7 @@ describe('needlework score', () => {
     expect(out).toMatch(
       / {4}fail {2}pivot burden +nothing +<= 20 queries +the ledger never completes the path\n/,
     );
-    expect(out).toMatch(/4 passed, 4 failed, 1 warnings, 1 not applicable$/);
+    expect(out).toMatch(/4 passed, 4 failed, 1 warning, 1 not applicable$/);
   });
 
   it('dangling: fails resolution, naming g99 and its line', async () => {
