@@ -48,6 +48,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     .option('--ui', 'Open the Vitest UI (needs @vitest/ui)')
     .option('--shard <i/n>', "Run only this shard of the tests (Vitest's --shard)")
     .option('--bail <n>', 'Stop after n failed tests')
+    .option('-t, --test-name-pattern <pattern>', "Run only the tests whose full name matches (Vitest's -t)")
     .option('--merge-reports [dir]', 'Report the blobs of sharded runs (default folder: .vitest-reports)')
     .option('--entail', 'Check citation precision with a local NLI model')
     .option(
@@ -94,6 +95,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
       const timeoutMs = wholeNumber(options, 'timeout');
       const outDir = single(options, 'outDir', 'folder');
       const shard = single(options, 'shard', '<index>/<count>');
+      const testNamePattern = single(options, 'testNamePattern', 'pattern');
       for (const [name, what] of [
         ['model', 'model'],
         ['judge', 'judge'],
@@ -118,6 +120,7 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
           specCache: options['specCache'] !== false,
           ...(shard !== undefined && { shard }),
           ...(bail !== undefined && { bail }),
+          ...(testNamePattern !== undefined && { testNamePattern }),
           ...(options['mergeReports'] !== undefined && {
             mergeReports:
               typeof options['mergeReports'] === 'string' ? options['mergeReports'] : '.vitest-reports',
