@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { unusedTools } from '../checks/cases.js';
-import { expectationText } from '../checks/format.js';
 import { type PlanItem, planChecks } from '../checks/plan.js';
 import type { CheckOptions, Criterion } from '../checks/spec.js';
 import type { VerifierOptions } from '../entailment/create.js';
@@ -17,6 +16,7 @@ import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { loadSpecCached } from '../specs/cache.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
+import { checkFailure } from './check-failure.js';
 import './types.js';
 
 /** What the plugin tells the test module a spec file generates (JSON-serialisable: it is written into the module). */
@@ -85,15 +85,6 @@ function judgeFor(options: NonNullable<SpecSuiteOptions['judge']>): Promise<Judg
   return memo(judges, options, () =>
     import('../judge/from-spec.js').then((m) => m.createJudgeFromSpec(spec, rest)),
   );
-}
-
-/** A failed check as the test's error: its one-line statement, the same text every report shows. */
-function checkFailure(check: Check): Error {
-  // The statement quotes agent text (an answer, a claim): escaped so a terminal prints it and obeys none of it.
-  const error = new Error(terminalSafe(expectationText(check)));
-  error.name = 'AssertionError';
-  error.stack = `${error.name}: ${error.message}`;
-  return error;
 }
 
 /**
