@@ -7,13 +7,18 @@ import type { Check } from '../model/check.js';
  * A failed check as its test's error: the one-line statement every report shows, and a stack whose frames are the
  * check's places in its spec file: where its assertion is written, then, when that is elsewhere (a budget its case
  * takes from `defaults:`, a needle's criterion), where its case starts. Vitest prints each frame as `❯ file:line:col`,
- * and a code frame of the first (the spec file is a module it transformed), as it does for a hand-written test.
+ * and a code frame of the first (the spec file is a module it transformed), as it does for a hand-written test. A
+ * check whose evidence holds `expected` and `actual` lists (a `tool_calls` check) gets Vitest's diff of them.
  */
 export function checkFailure(check: Check): Error {
   // The statement quotes agent text (an answer, a claim): escaped so a terminal prints it and obeys none of it.
   const error = new Error(terminalSafe(expectationText(check)));
   error.name = 'AssertionError';
   error.stack = [`${error.name}: ${error.message}`, ...placeFrames(check)].join('\n');
+  // Two lists to compare (a tool_calls check's expected calls and the run's): Vitest prints their diff.
+  const { expected, actual } = check.evidence ?? {};
+  if (Array.isArray(expected) && Array.isArray(actual))
+    Object.assign(error, { expected: expected.map(String), actual: actual.map(String), showDiff: true });
   return error;
 }
 

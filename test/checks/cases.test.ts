@@ -38,8 +38,37 @@ describe('task cases: tool_calls', () => {
     const c = await checksBy(spec, run([{ name: 'search', args: { city: 'Rome' } }, { name: 'book' }]));
     expect(c['tool-calls']!.verdict).toBe('fail');
     expect(expectationText(c['tool-calls']!)).toBe(
-      'trajectory_match_unordered = no: unordered match fails: 1 missing, 1 extra',
+      'trajectory_match_unordered = no: unordered match fails: missing search({"city":"Paris"}); extra search({"city":"Rome"})',
     );
+    // Both call lists, for the failure's diff.
+    expect(c['tool-calls']!.evidence).toMatchObject({
+      expected: ['search({"city":"Paris"})', 'book({})'],
+      actual: ['search({"city":"Rome"})', 'book({})'],
+    });
+  });
+
+  it('says which side args subset and superset constrain, as agentevals compares them in each match mode', async () => {
+    const spec = (match: string, args: string) =>
+      oneCase(
+        `tool_calls:\n  match: ${match}\n  args: ${args}\n  calls:\n    - { name: search, args: { city: Paris, date: monday } }`,
+      );
+    const run1 = run([{ name: 'search', args: { city: 'Rome' } }]);
+    const summary = async (match: string, args: string) =>
+      (await checksBy(spec(match, args), run1))['tool-calls']!.summary;
+    expect(await summary('superset', 'superset')).toBe(
+      'superset match fails: missing search({"city":"Paris","date":"monday"}); arguments superset: each argument of the expected call is in the run\'s, with the same value (it may give more)',
+    );
+    expect(await summary('superset', 'subset')).toMatch(
+      /; arguments subset: each argument the run gave is in the expected call, with the same value \(it may leave some out\)$/,
+    );
+    // A subset match compares the other way round.
+    expect(await summary('subset', 'subset')).toMatch(
+      /^subset match fails: extra search\(\{"city":"Rome"\}\); arguments subset: each argument of the expected call is in the run's/,
+    );
+    expect(await summary('unordered', 'superset')).toMatch(
+      /; arguments superset: for a missing call, each argument of the expected call is in the run's, .*; for an extra call, each argument the run gave is in the expected call/,
+    );
+    expect(await summary('strict', 'exact')).not.toContain('arguments');
   });
 
   it('fails a run without a trajectory, naming what is missing', async () => {

@@ -18,6 +18,10 @@ cases:
     expect:
       tools:
         must_call: [issue_refund]
+      tool_calls:
+        match: superset
+        args: superset
+        calls: [{ name: issue_refund, args: { order: 7 } }]
 `;
 
 describe('a failing YAML case says where it is written, as a failing hand-written test does', () => {
@@ -53,6 +57,11 @@ describe('a failing YAML case says where it is written, as a failing hand-writte
       const out = run.stdout + run.stderr;
       expect(out).toContain(' ❯ must-call needles/refunds.cases.yaml:8:9\n');
       expect(out).toContain('      8|         must_call: [issue_refund]\n       |         ^\n');
+      // A tool_calls failure lists the calls and shows Vitest's diff of the expected calls against the run's.
+      expect(out).toContain('superset match fails: missing issue_refund({"order":7}); arguments superset:');
+      expect(out).toMatch(
+        /- Expected\n\+ Received\n\n {2}\[\n- {3}"issue_refund\(\{\\"order\\":7\}\)",\n\+ {3}"graph\.neighbors/,
+      );
       // The budget is written under defaults: the frame shows that line, and the next one the case that failed it.
       expect(out).toMatch(
         / ❯ max-steps needles\/refunds\.cases\.yaml:3:12\n[\s\S]*?\n {6}3\| {3}steps: \{ max_steps: 1 \}\n[\s\S]*? ❯ case refund needles\/refunds\.cases\.yaml:5:5\n/,
