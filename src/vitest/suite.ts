@@ -10,7 +10,6 @@ import { terminalSafe } from '../io/terminal.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import { judgeTestTimeout } from '../judge/test-timeout.js';
 import type { Judge } from '../judge/types.js';
-import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
