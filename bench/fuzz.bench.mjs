@@ -231,7 +231,11 @@ const RECORDER_SCRIPT = JSON.stringify({
 });
 const RECORDER_METHODS = new Set(['toolCall', 'toolResult', 'usage', 'answer', 'note']);
 
-/** Plays a recorder script (the recorder kind): what a harness calls, with the values the mutations gave. */
+/**
+ * Plays a recorder script (the recorder kind): what a harness calls, with the values the mutations gave. A call the
+ * recorder refuses (a UserError) is a refusal; a run it accepted must save, load back, and equal its `workup()` (but
+ * for `meta.path` and `note.file`): anything else is a crash, since the recorder took what it cannot keep.
+ */
 async function playRecorder(file, dir) {
   const script = parseJson(await readFile(file, 'utf8'), file);
   const recorder = createRecorder(script?.options);
@@ -239,8 +243,37 @@ async function playRecorder(file, dir) {
     if (!Array.isArray(call) || !RECORDER_METHODS.has(call[0])) continue;
     recorder[call[0]](...call.slice(1));
   }
-  const saved = await recorder.save(join(dir, 'recorded'));
-  return loadWorkup(saved);
+  const expected = asJson(recorder.workup());
+  let loaded;
+  try {
+    loaded = await loadWorkup(await recorder.save(join(dir, 'recorded')));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    throw new Error(
+      `the recorder saved a run that does not load back: ${error.message.split('\n')[0].replace(/^\S*recorded\/\S*: /, '')}`,
+    );
+  }
+  const back = asJson(loaded);
+  // Where the files are: only a loaded workup has them.
+  delete back.meta.path;
+  if (back.note) delete back.note.file;
+  const where = difference(expected, back, '');
+  if (where !== undefined) throw new Error(`the saved run differs from workup() at ${where}`);
+  return loaded;
+}
+
+const asJson = (value) => JSON.parse(JSON.stringify(value));
+
+/** The path of the first difference between two JSON values (its last key only, so crashes group by field). */
+function difference(a, b, path) {
+  if (a === b) return undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return path || '(top)';
+  if (Array.isArray(a) !== Array.isArray(b)) return path;
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const found = difference(a[key], b[key], Array.isArray(a) ? `${path}[]` : `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Each kind: its seed texts, the file it is written as, and how the CLI reads it. */

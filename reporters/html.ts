@@ -88,6 +88,7 @@ export class NeedleworkHtmlReporter implements Reporter {
     const gate = await history?.gate();
     const data = buildHtmlData({
       checks,
+      root: this.root,
       workups: await this.workups.forChecks(checks),
       title: this.options.title,
       ...(gate && { gate: gate.text }),

@@ -121,8 +121,10 @@ export class NeedleworkTrendReporter implements Reporter {
       outputFile: options.outputFile ?? DEFAULT_TREND_FILE,
       partialRuns: options.partialRuns ?? 'skip',
     };
-    // A malformed retention is the config's mistake: say so when the config loads, not after the run.
+    // A malformed retention is the config's mistake: say so when the config loads, not after the run. So is a store
+    // URL of an unknown scheme (`postgress://`), which `resolveStore` refuses whatever the root.
     retentionPolicy(this.retention());
+    resolveStore(this.options.store, process.cwd());
   }
 
   onInit(vitest: Vitest): void {

@@ -21,7 +21,8 @@ type Draft = Omit<Parameters<typeof makeStep>[0], 'step_id'>;
  * `thought`, a `tool_call` whose tool is the action's command word (`find_file`, `edit`, `python`) and whose input is
  * the rest of the action (`{ input: "missing_colon.py" }`, the whole action being the step's content), and the
  * `observation`. Demonstration messages (`is_demo`) are not the run's and are left out. An observation that SWE-agent
- * wrote for a failed action (see `ERROR_MARKERS`) carries that error, so `max_tool_errors` counts it.
+ * or its tools wrote for a failed action (see `ERROR_MARKERS`, `refusedBy`) carries that error, so `max_tool_errors`
+ * counts it.
  *
  * The submission (`info.submission`, a patch) is the final answer. `info.exit_status` is the task outcome: a run
  * that submitted has an unknown outcome until the benchmark's tests run (`succeeded: null`); any other exit
@@ -173,23 +174,61 @@ function fromHistory(
 }
 
 /**
- * The observations SWE-agent itself writes when an action failed, from its templates (`sweagent/agent/agents.py`,
- * `sweagent/tools/tools.py` at 3ea751c, and the edit linter of its tool bundles): an edit its linter rejected, a
- * command that failed `bash -n` and was not run, a command cancelled on timeout, a blocked command. SWE-agent's
- * trajectory has no error field, so these texts are its error markers. What a command printed (a Python traceback of
- * the script the agent ran, a failing test) is the command's output, not a tool error.
+ * What SWE-agent treats as a failed action. Its trajectory has no error field and no exit code, so the texts its own
+ * code writes for one are the markers (SWE-agent/SWE-agent at 3ea751c for 1.x, tag v0.7.0 for 0.7):
+ * - the agent's: an edit its linter rejected, a command that failed `bash -n` and was not run, a command cancelled on
+ *   timeout, a blocked command (`sweagent/agent/agents.py`, `sweagent/tools/tools.py`);
+ * - its tools' refusals: a command that did nothing because it could not (no file open, a line past the end, a file
+ *   or text not found, an edit not applied). The 1.x tools exit non-zero on each of these (`tools/windowed/bin/*`,
+ *   `tools/windowed/lib/windowed_file.py`, `tools/windowed_edit_*`, `tools/edit_anthropic/bin/str_replace_editor`);
+ *   the 0.7 shell functions (`config/commands/defaults.sh`, `edit_linting.sh`, `search.sh`) print the same refusals
+ *   and return.
+ * What a command printed (a Python traceback of the script the agent ran, a failing test, `No matches found`) is the
+ * command's output, not a tool error.
  */
 const ERROR_MARKERS: readonly RegExp[] = [
   /^Your proposed edit has introduced new syntax error\(s\)/,
   /^Your bash command contained syntax errors and was NOT executed/,
   /^The command '[\s\S]*' was cancelled because it took more than \d+ seconds/,
-  /^Operation '[\s\S]*' is not supported by this environment\./,
+  /^(Interactive o|O)peration '[\s\S]*' is not supported by this environment/,
+  // The windowed file tools (0.7 and 1.x): `edit`, `goto`, `scroll_*`, `search_file`, `insert` with no file open.
+  /^No file open(ed)?\. /,
+  /^goto allows only one line number at a time\./,
+  /^Error: <line> must be less than or equal to \d+/,
+  /^Error: [\s\S]* is a directory\. You can only open files\./,
+  /^(Error|Warning): File '[\s\S]*' already exists\./,
+  /^Error: Text not found: /,
+  /^Your edit was not applied \(file not modified\)/,
+  /^Your search and replace strings are the same\. No changes were made\./,
+  // `str_replace_editor` (1.x's default edit tool), each with its own exit code.
+  /^No replacement was performed/,
+  /^The path [\s\S]* does not exist\. Please provide a valid path\./,
+  /^The path [\s\S]* is not an absolute path/,
+  /^The path [\s\S]* is a directory and only the `view` command can be used/,
+  /^File already exists at: [\s\S]*\. Cannot overwrite files/,
+  /^The parent directory [\s\S]* does not exist\. Please create it first\./,
+  /^Parameter `\w+` is required for command: /,
+  /^Unrecognized command [\s\S]*\. The allowed commands for the /,
+  /^Invalid `(view_range|insert_line)`/,
+  /^No edit history found for /,
 ];
 
+/**
+ * The refusals of SWE-agent's commands whose wording another program could print too, read only from the command
+ * that prints them: its usage line (`Usage: edit <start_line>:<end_line>`), `open` of a missing file (0.7:
+ * `File x.py not found`, 1.x: `Error: File x.py not found`), a search in a missing folder (`Directory src not found`).
+ */
+function refusedBy(tool: string | null, text: string): boolean {
+  if (tool === null) return false;
+  if (text.startsWith(`Usage: ${tool} `) || text.startsWith(`Usage: ${tool}\n`)) return true;
+  if (tool === 'open' && /^(Error: )?File \S.* not found$/.test(text.split('\n', 1)[0]!)) return true;
+  return (tool === 'find_file' || tool === 'search_dir') && /^Directory \S.* not found/.test(text);
+}
+
 /** The error an observation reports by one of SWE-agent's markers: its first line; `null` for any other output. */
-function markedError(content: string): string | null {
+function markedError(content: string, tool: string | null): string | null {
   const text = content.trimStart();
-  if (!ERROR_MARKERS.some((marker) => marker.test(text))) return null;
+  if (!ERROR_MARKERS.some((marker) => marker.test(text)) && !refusedBy(tool, text)) return null;
   return text.split('\n', 1)[0]!.trim();
 }
 
@@ -200,7 +239,7 @@ function observation(record: Record<string, unknown>, tool: string | null, callI
     content,
     tool_name: tool,
     tool_output: toolOutput(content),
-    error: markedError(content),
+    error: markedError(content, tool),
     latency_ms: (num(record['execution_time']) ?? 0) * 1000,
     ...(callId !== undefined ? { call_id: callId } : {}),
   };

@@ -13,8 +13,10 @@ import { fromOpenAIMessages } from './openai.js';
  *   that begins `Error:` is a tool error, as tau-bench's environment writes one (`Env.step` returns
  *   `f"Error: {e}"` for a tool that raised, and its tools return `"Error: ..."` for a request they refuse);
  * - `info.task.actions`, the task's expected actions, is the gold trajectory, each `{ name, kwargs }` one tool call;
- * - `reward` is the task outcome (`succeeded` when it is 1), `task_id` the task and `trial` the trial, in the meta
- *   (tau-bench counts trials from 0; `meta.trial` counts from 1, so trial 0 is written as 1).
+ * - the final answer is the last text the agent sent the user (see `lastWordsToUser`);
+ * - `reward` is the task outcome (`succeeded` when it is 1), `task_id` the task and `trial` the trial, in the meta.
+ *   tau-bench counts trials from 0; needlework counts them from 1 (`meta.trial`, the `<task>/<n>` and `trial-<n>`
+ *   folder layouts), so tau-bench's trial 0 is trial 1 in the meta and in the workup's name (`task-3-trial-1`).
  * A result that cannot be read is listed in `failed` at its file, line and column; the others are still imported.
  */
 export function fromTauBenchResults(json: unknown, options: AdapterSource = {}): ImportResult {
@@ -66,7 +68,8 @@ function readResult(element: unknown, path: number[], file: string, options: Ada
     problems.add([...path, 'reward'], `expected a number, found ${describe(reward)}`);
   }
   problems.throwIfAny();
-  const trial = typeof result['trial'] === 'number' ? result['trial'] : undefined;
+  // needlework's trial number: tau-bench's, counted from 1.
+  const trial = typeof result['trial'] === 'number' ? result['trial'] + 1 : undefined;
   const name = `task-${String(taskId)}${trial !== undefined ? `-trial-${trial}` : ''}`;
   const trajectory = withinResult([...path, 'traj'], () =>
     fromOpenAIMessages(result['traj'], {
@@ -79,12 +82,17 @@ function readResult(element: unknown, path: number[], file: string, options: Ada
     }),
   );
   trajectory.metadata = { ...trajectory.metadata, source_format: 'tau-bench' };
+  const words = lastWordsToUser(result['traj'] as unknown[]);
+  if (words !== null && trajectory.final_answer !== words) {
+    trajectory.final_answer = words;
+    trajectory.succeeded = true;
+  }
 
   const info = isRecord(result['info']) ? result['info'] : {};
   const task = isRecord(info['task']) ? info['task'] : undefined;
   const dropped: string[] = [];
   const meta: WorkupMeta = { task: String(taskId) };
-  if (trial !== undefined) meta.trial = trial + 1;
+  if (trial !== undefined) meta.trial = trial;
   if (typeof reward === 'number') meta.outcome = { succeeded: reward >= 1, reward };
   if (typeof info['error'] === 'string') {
     meta.outcome = { ...(meta.outcome ?? { succeeded: false }), succeeded: false, status: 'error' };
@@ -97,6 +105,34 @@ function readResult(element: unknown, path: number[], file: string, options: Ada
   problems.throwIfAny();
   if (!gold) dropped.push('no info.task.actions: no gold trajectory');
   return { name, trajectory, ...(gold ? { gold } : {}), meta, dropped };
+}
+
+/** The tools that end a tau-bench episode: its airline and retail environments' `terminate_tools`. */
+const TERMINATE_TOOLS = new Set(['transfer_to_human_agents']);
+
+/**
+ * The last text the agent sent the user, which is the run's answer. tau-bench's agent sends the user the content of
+ * an assistant message that asks for no tool (`message_to_action` makes it the `respond` action); a message that
+ * calls a tool is that call, its text never sent. One exception: the run's last call ending the episode
+ * (`transfer_to_human_agents`), whose text is the agent's last words before it hands the user over. A text message
+ * followed only by tool calls is still what the user was last told. Null when the agent told the user nothing.
+ */
+function lastWordsToUser(messages: readonly unknown[]): string | null {
+  let last = true;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (!isRecord(message) || message['role'] !== 'assistant') continue;
+    const text = typeof message['content'] === 'string' ? message['content'] : '';
+    const calls = Array.isArray(message['tool_calls']) ? message['tool_calls'] : [];
+    const ends =
+      last &&
+      calls.some(
+        (c) => isRecord(c) && isRecord(c['function']) && TERMINATE_TOOLS.has(String(c['function']['name'])),
+      );
+    last = false;
+    if (text.trim() !== '' && (calls.length === 0 || ends)) return text;
+  }
+  return null;
 }
 
 /** The task's expected actions as a gold trajectory: one `tool_call` step per `{ name, kwargs }`. */

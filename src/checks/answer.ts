@@ -4,7 +4,7 @@ import { answerScores } from '../metrics/hotpot.js';
 import type { AnswerAssertion } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { formatValue } from './format.js';
-import type { CaseRule } from './measure.js';
+import { type CaseRule, missingInput, type RunProduct } from './measure.js';
 
 /**
  * The run's final answer: the trajectory's `final_answer`, else the content of its last `answer` step; null when it
@@ -20,6 +20,14 @@ export function answerOf(workup: Workup): string | null {
   }
   return null;
 }
+
+/** The run's final answer, which every answer check reads: a run that gave none fails them all. */
+export const FINAL_ANSWER: RunProduct = (w) =>
+  answerOf(w) !== null
+    ? undefined
+    : w.trajectory
+      ? 'the run recorded no final answer'
+      : 'the workup has no trajectory: the run recorded no final answer';
 
 const quote = (s: string) => JSON.stringify(s);
 const clip = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}...` : s);
@@ -112,7 +120,8 @@ function rules(a: AnswerAssertion): AnswerRule[] {
 /**
  * The answer checks of a case, each a test name and the function that decides it. Exact match and F1 follow the
  * HotpotQA evaluation script (`normalize_answer`, `f1_score`); the other comparisons are on the text as written
- * (`equals` and `one_of` ignore surrounding white space).
+ * (`equals` and `one_of` ignore surrounding white space). A run that recorded no answer fails every one of them,
+ * saying so (`not_contains` too: a run that said nothing has not kept a rule about what it says).
  */
 export function answerChecks(a: AnswerAssertion): CaseRule[] {
   return rules(a).map((rule) => ({
@@ -126,14 +135,7 @@ export function answerChecks(a: AnswerAssertion): CaseRule[] {
         metric: rule.id.replace(/-/g, '_'),
         ...(rule.threshold !== undefined && { threshold: rule.threshold, comparator: '>=' as const }),
       };
-      if (answer === null) {
-        return {
-          ...base,
-          value: null,
-          verdict: 'not-applicable',
-          summary: 'the workup records no final answer',
-        };
-      }
+      if (answer === null) return missingInput(base, FINAL_ANSWER(workup)!);
       const value = rule.value(answer);
       const pass = typeof value === 'boolean' ? value : value >= rule.threshold!;
       return {

@@ -3,7 +3,7 @@
 import type { StepsAssertion } from '../model/spec.js';
 import { errorSteps, toolCalls } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
-import type { CaseRule } from './measure.js';
+import { type CaseRule, missingInput, TRAJECTORY } from './measure.js';
 
 interface Budget {
   key: keyof StepsAssertion;
@@ -12,6 +12,8 @@ interface Budget {
   unit?: string;
   /** What the run spent, or why it cannot be told (a string). */
   spent: (workup: Workup) => number | string;
+  /** Counted on the trajectory's steps: a run without one fails (its steps are the run's own record). */
+  ofSteps?: true;
 }
 
 const NO_TRAJECTORY = 'the workup has no trajectory';
@@ -41,18 +43,21 @@ function costOf(workup: Workup): number | string {
 const BUDGETS: Budget[] = [
   {
     key: 'max_steps',
+    ofSteps: true,
     id: 'max-steps',
     label: 'steps',
     spent: (w) => w.trajectory?.steps.length ?? NO_TRAJECTORY,
   },
   {
     key: 'max_tool_calls',
+    ofSteps: true,
     id: 'max-tool-calls',
     label: 'tool calls',
     spent: (w) => (w.trajectory ? toolCalls(w.trajectory).length : NO_TRAJECTORY),
   },
   {
     key: 'max_tool_errors',
+    ofSteps: true,
     id: 'max-tool-errors',
     label: 'tool errors',
     spent: (w) => (w.trajectory ? errorSteps(w.trajectory).length : NO_TRAJECTORY),
@@ -75,8 +80,9 @@ const BUDGETS: Budget[] = [
 ];
 
 /**
- * The budget checks of a case's `steps`: what the run spent against its most. A budget the workup does not record
- * (no trajectory, no token counts, no cost) is not measured, and says so: never a silent pass.
+ * The budget checks of a case's `steps`: what the run spent against its most. A budget of steps, tool calls or tool
+ * errors fails a run without a trajectory (the run recorded no steps); a figure the workup does not record (no token
+ * counts, no latencies, no cost: many formats have none) is not measured, and says so: never a silent pass.
  */
 export function budgetChecks(s: StepsAssertion): CaseRule[] {
   return BUDGETS.filter((b) => s[b.key] !== undefined).map((b) => {
@@ -87,7 +93,7 @@ export function budgetChecks(s: StepsAssertion): CaseRule[] {
       key: b.key,
       name,
       check: (workup) => {
-        const spent = b.spent(workup);
+        const missing = b.ofSteps ? TRAJECTORY(workup) : undefined;
         const base = {
           criterion: b.id,
           metric: b.key.replace(/^max_/, ''),
@@ -95,6 +101,8 @@ export function budgetChecks(s: StepsAssertion): CaseRule[] {
           comparator: '<=' as const,
           ...(b.unit && { unit: b.unit }),
         };
+        if (missing !== undefined) return missingInput(base, missing);
+        const spent = b.spent(workup);
         if (typeof spent === 'string')
           return { ...base, value: null, verdict: 'not-applicable', summary: spent };
         return {

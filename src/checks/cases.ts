@@ -1,4 +1,5 @@
 // The criteria of a task case (`*.cases.yaml`): each assertion kind is a small module of its own.
+import { closest } from '../errors/closest.js';
 import type { SpecPlace } from '../model/check.js';
 import type {
   CaseAssertions,
@@ -14,7 +15,7 @@ import { answerChecks } from './answer.js';
 import { budgetChecks } from './budgets.js';
 import { citationPrecision, citationRecall, citationsResolve } from './citations.js';
 import { formatValue } from './format.js';
-import type { Measured, SpecRef } from './measure.js';
+import { type Measured, NOTE, requiring, type SpecRef, TRAJECTORY } from './measure.js';
 import { rubricCriterion } from './rubric.js';
 import { type CheckOptions, type Criterion, criterionOf } from './spec.js';
 import { calledTools, toolChecks, toolsNamed } from './tools.js';
@@ -156,11 +157,11 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
       toolArgs: t.args,
       ...(t.overrides && { toolArgsOverrides: t.overrides }),
     };
-    // A run without a trajectory cannot be matched; the reference is the case's, never the workup's gold.
+    // A run without a trajectory fails: it recorded no calls. The reference is the case's, never the workup's gold.
     add(
       'tool-calls',
       `tool calls match (${t.match}, args ${t.args})`,
-      (w) => trajectoryMatch(w, reference, options).measured,
+      requiring(TRAJECTORY, (w) => trajectoryMatch(w, reference, options).measured),
       placeOf('tool_calls'),
     );
   }
@@ -176,7 +177,8 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
       add(
         score.criterion,
         `${score.label} ${score.comparator} ${formatValue(bound)}`,
-        (w) => stepScore(w, score, bound, c.gold ?? w.gold),
+        // Without a reference (no gold here or in the workup) the score is not applicable; without steps it fails.
+        requiring(TRAJECTORY, (w) => stepScore(w, score, bound, c.gold ?? w.gold)),
         placeOf('steps', key),
       );
     }
@@ -186,15 +188,18 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
   if (e.grounded) {
     const g = e.grounded;
     const at = (key: keyof GroundedAssertion) => placeOf('grounded', key);
+    // Each reads the run's note: a run of the case that wrote none fails them.
+    const cited = (id: string, name: string, decide: Decide, place: SpecPlace | undefined) =>
+      add(id, name, requiring(NOTE, decide), place);
     if (g.citations_resolve)
-      add('citations-resolve', 'citations resolve', citationsResolve, at('citations_resolve'));
+      cited('citations-resolve', 'citations resolve', citationsResolve, at('citations_resolve'));
     if (g.max_uncited !== undefined) {
       const max = g.max_uncited;
-      add('max-uncited', `at most ${max} uncited claims`, (w) => uncited(w, max), at('max_uncited'));
+      cited('max-uncited', `at most ${max} uncited claims`, (w) => uncited(w, max), at('max_uncited'));
     }
     if (g.citation_recall !== undefined) {
       const min = g.citation_recall;
-      add(
+      cited(
         'citation-recall',
         `citation recall >= ${formatValue(min)}`,
         (w) => citationRecall(w, min),
@@ -203,7 +208,7 @@ export function caseCriteria(spec: CasesSpec, c: TaskCase, options: CheckOptions
     }
     if (g.citation_precision !== undefined) {
       const min = g.citation_precision;
-      add(
+      cited(
         'citation-precision',
         `citation precision >= ${formatValue(min)}`,
         async (w) => {
@@ -252,14 +257,30 @@ function uncited(workup: Workup, max: number): Measured {
   };
 }
 
-/** The warnings of a case: each tool its assertions name that no run of it ever calls. */
+/**
+ * The warnings of a case that can be acted on: a tool it requires (`must_call`, `order`, `tool_calls`) that no run of
+ * it ever calls (misspelt, or never reached), and a tool it only bounds (`must_not_call`, `max_calls`) that no run
+ * calls but whose name is close to one a run does call (`closest`): probably misspelt, so the rule guards nothing.
+ * A bounded tool no run calls is otherwise what a good run does, and says nothing.
+ */
 export function unusedTools(c: TaskCase, runs: readonly Workup[]): string[] {
   const called = new Set(runs.flatMap((w) => calledTools(w) ?? []));
   if (called.size === 0) return [];
-  return toolsNamed(c.expect.tools, c.expect.tool_calls?.calls)
+  const list = [...called];
+  const { required, bounded } = toolsNamed(c.expect.tools, c.expect.tool_calls?.calls);
+  const warnings = required
     .filter((name) => !called.has(name))
     .map(
       (name) =>
-        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${[...called].join(', ')})`,
+        `warning: case ${c.id} names tool "${name}", which no run of it ever calls (${list.join(', ')})`,
     );
+  for (const name of bounded) {
+    if (called.has(name)) continue;
+    const meant = closest(name, list);
+    if (meant !== undefined)
+      warnings.push(
+        `warning: case ${c.id} bounds tool "${name}", which no run of it ever calls; did you mean "${meant}", which its runs call?`,
+      );
+  }
+  return warnings;
 }

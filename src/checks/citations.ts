@@ -1,5 +1,7 @@
 // Citation criteria for any note that cites its ledger (seed 001, Stages 1 and 2; ALCE).
+
 import type { CitationPrecision } from '../entailment/citations/precision.js';
+import { plural } from '../io/plural.js';
 import { citationRecall as structuralRecall } from '../metrics/citations/recall.js';
 import { resolveCitations } from '../metrics/citations/resolve.js';
 import { claimUnits } from '../metrics/citations/units.js';
@@ -26,7 +28,7 @@ export function citationsResolve(workup: Workup): Measured {
       result.value === null
         ? (result.reason ?? 'not measured')
         : result.value
-          ? `all ${result.resolved.length} citations resolve`
+          ? `all ${plural(result.resolved.length, 'citation')} resolve`
           : `${result.dangling.length} dangling: ${result.dangling
               .map((d) => `${d.id} at line ${d.position.line}:${d.position.column}`)
               .join(', ')}`,

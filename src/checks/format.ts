@@ -13,12 +13,20 @@ export function formatValue(value: number | boolean | null | undefined, unit?: s
 }
 
 /**
+ * A check's value as people read it: `nothing` for a check that failed with no value (the run did not produce what it
+ * reads, or never completed what it measures), where `n/a` would read as not applicable.
+ */
+export function checkValue(check: Pick<CheckMeta, 'value' | 'verdict' | 'unit'>): string {
+  return check.value === null && check.verdict === 'fail' ? 'nothing' : formatValue(check.value, check.unit);
+}
+
+/**
  * The one-line statement of a check: `expected recall >= 0.8, got 0.5`, followed by the check's own summary when it
  * has one. It is the failure message of a YAML-spec test, the JUnit failure message, the HTML report's line for the
  * check and the detail of `needlework score`'s line, so a check reads the same everywhere.
  */
 export function expectationText(meta: CheckMeta): string {
-  const got = formatValue(meta.value, meta.unit);
+  const got = checkValue(meta);
   const head =
     meta.threshold === undefined
       ? `${meta.metric} = ${got}`

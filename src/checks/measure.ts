@@ -60,6 +60,50 @@ export function verdictOf(
   return met ? 'pass' : 'fail';
 }
 
+/**
+ * What a criterion reads that a run produces (its trajectory, its final answer, its note) and that may be missing,
+ * or undefined when it is there: `(workup) => 'the run recorded no final answer'`.
+ */
+export type RunProduct = (workup: Workup) => string | undefined;
+
+/**
+ * The check of a criterion whose input the run should have produced and did not: a fail, naming what is missing,
+ * never a skip (a crashed run with no messages must not pass CI). Not applicable is kept for what may be absent: a
+ * reference the spec does not give, a figure the format does not record (tokens, cost), a model or judge not
+ * configured. `base` keeps the criterion's metric and pass mark.
+ */
+export function missingInput(
+  base: Omit<Measured, 'value' | 'verdict' | 'summary'>,
+  missing: string,
+): Measured {
+  return { ...base, value: null, verdict: 'fail', summary: missing, evidence: { missing } };
+}
+
+/** The run's trajectory: the record of its steps, tool calls and answer. */
+export const TRAJECTORY: RunProduct = (w) =>
+  w.trajectory ? undefined : 'the workup has no trajectory: the run recorded no steps';
+
+/** The run's note (`note.md`), whose claims cite its ledger. */
+export const NOTE: RunProduct = (w) => (w.note ? undefined : 'the workup has no note: the run wrote none');
+
+/**
+ * A criterion shared with needles and matchers (where a missing input is not applicable), as a task case decides it:
+ * a run of the case that lacks `product` fails, naming it.
+ */
+export function requiring(
+  product: RunProduct,
+  decide: (w: Workup) => Measured | Promise<Measured>,
+): (w: Workup) => Measured | Promise<Measured> {
+  return (workup) => {
+    const missing = product(workup);
+    const measured = decide(workup);
+    if (missing === undefined) return measured;
+    const fail = ({ value: _v, verdict: _d, summary: _s, evidence: _e, scores: _x, ...base }: Measured) =>
+      missingInput(base, missing);
+    return measured instanceof Promise ? measured.then(fail) : fail(measured);
+  };
+}
+
 /** A measured criterion as the check of one spec on one workup, written at `place` in the spec's file. */
 export function toCheck(spec: SpecRef, workup: Workup, measured: Measured, place?: SpecPlace): Check {
   return {

@@ -1,5 +1,6 @@
 // The criteria of a planted needle (seed 001, Thread 3), each from its metric to a verdict.
 
+import { plural } from '../io/plural.js';
 import { claimUnits } from '../metrics/citations/units.js';
 import { traversePath } from '../metrics/needle/path.js';
 import { needleRecall } from '../metrics/needle/recall.js';
@@ -76,7 +77,7 @@ export function traversed(workup: Workup, path: RequiredPath): Measured {
         ? (score.reason ?? 'not measured')
         : pass
           ? `traversed ${describePath(path)} via ${score.ledgerIds?.join(', ')}`
-          : `required ${describePath(path)}; traversed ${relations.length} of ${path.relations.length} hops${score.reason ? `: ${score.reason}` : ''}`,
+          : `required ${describePath(path)}; traversed ${relations.length} of ${plural(path.relations.length, 'hop')}${score.reason ? `: ${score.reason}` : ''}`,
     evidence: {
       required: path.relations,
       traversed: relations,
@@ -191,7 +192,7 @@ export function pivotBurden(workup: Workup, needle: NeedleSpec, max?: number): M
         ? (burden.reason ?? 'not measured')
         : queries === null
           ? (burden.reason ?? 'the ledger never completes the path')
-          : `path completed by ${burden.value!.completedBy} after ${queries} queries, ${burden.value!.hops} hops`,
+          : `path completed by ${burden.value!.completedBy} after ${plural(queries, 'query', 'queries')}, ${plural(burden.value!.hops, 'hop')}`,
     evidence: burden.value ? { ...burden.value } : { reason: burden.reason },
   };
 }

@@ -3,7 +3,7 @@
 import type { ToolsAssertion } from '../model/spec.js';
 import { toolCalls } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
-import type { CaseRule } from './measure.js';
+import { type CaseRule, missingInput, TRAJECTORY } from './measure.js';
 
 /** The names of the run's tool calls, in order; null when it has no trajectory. */
 export function calledTools(workup: Workup): string[] | null {
@@ -89,7 +89,10 @@ function rules(t: ToolsAssertion): ToolRule[] {
   return list;
 }
 
-/** The tool-rule checks of a case: calls it must make (with a minimum count), must not make, at most, in order. */
+/**
+ * The tool-rule checks of a case: calls it must make (with a minimum count), must not make, at most, in order. A run
+ * without a trajectory fails them: its calls are not recorded, so no rule about them is kept.
+ */
 export function toolChecks(t: ToolsAssertion): CaseRule[] {
   return rules(t).map((rule) => ({
     id: rule.id,
@@ -97,15 +100,8 @@ export function toolChecks(t: ToolsAssertion): CaseRule[] {
     name: rule.name,
     check: (workup) => {
       const names = calledTools(workup);
-      if (names === null) {
-        return {
-          criterion: rule.id,
-          metric: rule.id.replace(/-/g, '_'),
-          value: null,
-          verdict: 'not-applicable',
-          summary: 'the workup has no trajectory',
-        };
-      }
+      if (names === null)
+        return missingInput({ criterion: rule.id, metric: rule.id.replace(/-/g, '_') }, TRAJECTORY(workup)!);
       const broken = rule.broken(names, counts(names));
       return {
         criterion: rule.id,
@@ -122,17 +118,20 @@ export function toolChecks(t: ToolsAssertion): CaseRule[] {
   }));
 }
 
-/** The tool names a case's assertions mention, for the warning about a tool no run of the case ever calls. */
+/**
+ * The tool names a case's assertions mention, for the warning about a tool no run of the case ever calls: those it
+ * requires (`must_call`, `order`, the `tool_calls` reference) and, apart, those it only bounds (`must_not_call`,
+ * `max_calls`), which a good run may well never call.
+ */
 export function toolsNamed(
   t: ToolsAssertion | undefined,
   calls: ReadonlyArray<{ name: string }> = [],
-): string[] {
-  const names = [
+): { required: string[]; bounded: string[] } {
+  const required = new Set([
     ...calls.map((c) => c.name),
     ...(t?.must_call ?? []).map((m) => m.name),
-    ...(t?.must_not_call ?? []),
-    ...Object.keys(t?.max_calls ?? {}),
     ...(t?.order ?? []),
-  ];
-  return [...new Set(names)];
+  ]);
+  const bounded = new Set([...(t?.must_not_call ?? []), ...Object.keys(t?.max_calls ?? {})]);
+  return { required: [...required], bounded: [...bounded].filter((name) => !required.has(name)) };
 }

@@ -5,11 +5,12 @@ import { errorRecoveryRate } from '../metrics/trajectory/error-recovery.js';
 import {
   type MatchTrajectoryOptions,
   matchTrajectory,
+  type ToolCall,
   type TrajectoryMatchResult,
 } from '../metrics/trajectory/match.js';
 import { trajectorySimilarity } from '../metrics/trajectory/similarity.js';
 import { stepF1, stepPrecision, stepRecall } from '../metrics/trajectory/step-correctness.js';
-import type { Trajectory } from '../model/trajectory.js';
+import { type Trajectory, toolCalls } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { formatValue } from './format.js';
 import { type Measured, verdictOf } from './measure.js';
@@ -21,9 +22,49 @@ function missingTrajectory(workup: Workup, reference: Trajectory | undefined, ne
   return undefined;
 }
 
+/** A tool call as failures print it: `search({"city":"Paris"})`. */
+export function describeCall(call: ToolCall): string {
+  return `${call.tool ?? '(no tool)'}(${JSON.stringify(call.args)})`;
+}
+
+/** The tool calls of a trajectory as failures print them, for a diff of the expected calls against the run's. */
+function callTexts(trajectory: Trajectory): string[] {
+  return toolCalls(trajectory).map((s) => describeCall({ tool: s.tool_name, args: s.tool_input ?? {} }));
+}
+
+const RUN_IN_EXPECTED =
+  'each argument the run gave is in the expected call, with the same value (it may leave some out)';
+const EXPECTED_IN_RUN =
+  "each argument of the expected call is in the run's, with the same value (it may give more)";
+
+/**
+ * Which side `toolArgs: subset` or `superset` constrains, in words, or undefined for `exact` and `ignore`.
+ * agentevals compares a call's arguments as (run, expected) in strict and superset matches and as (expected, run) in
+ * a subset match (`matchTrajectory`), so `subset` means "the run's are a subset of the expected's" in the first and
+ * the reverse in the second; an unordered match checks the missing calls one way and the extra calls the other.
+ */
+export function argumentsRule(
+  mode: NonNullable<MatchTrajectoryOptions['mode']>,
+  toolArgs: unknown,
+): string | undefined {
+  if (toolArgs !== 'subset' && toolArgs !== 'superset') return undefined;
+  const runFirst = toolArgs === 'subset' ? RUN_IN_EXPECTED : EXPECTED_IN_RUN;
+  const expectedFirst = toolArgs === 'subset' ? EXPECTED_IN_RUN : RUN_IN_EXPECTED;
+  if (mode === 'unordered') return `for a missing call, ${runFirst}; for an extra call, ${expectedFirst}`;
+  return mode === 'subset' ? expectedFirst : runFirst;
+}
+
+/** At most `max` calls, then how many more. */
+function listed(calls: readonly ToolCall[], max = 5): string {
+  const shown = calls.slice(0, max).map(describeCall).join(', ');
+  return calls.length > max ? `${shown} and ${calls.length - max} more` : shown;
+}
+
 /**
  * The workup's tool calls match a reference's with agentevals' verdict (`matchTrajectory`); the reference defaults
- * to the workup's gold trajectory. Returns the match too, for a matcher's message.
+ * to the workup's gold trajectory. A failure names the missing and the extra calls and, for `subset` and `superset`
+ * arguments, which side they constrain; its evidence holds both call lists for a diff. Returns the match too, for a
+ * matcher's message.
  */
 export function trajectoryMatch(
   workup: Workup,
@@ -34,6 +75,9 @@ export function trajectoryMatch(
   const missing = missingTrajectory(workup, reference, true);
   const result = missing ? undefined : matchTrajectory(workup.trajectory!, reference!, options);
   const value = result ? result.pass : null;
+  const args = options.toolArgs ?? 'exact';
+  const failure = result && !result.pass ? result : undefined;
+  const rule = failure ? argumentsRule(mode, args) : undefined;
   return {
     measured: {
       criterion: 'trajectory-match',
@@ -42,13 +86,22 @@ export function trajectoryMatch(
       verdict: verdictOf(value),
       summary:
         missing ??
-        `${mode} match ${result!.pass ? 'holds' : 'fails'}: ${result!.reason ?? `${result!.missing.length} missing, ${result!.extra.length} extra`}`,
+        (failure
+          ? `${mode} match fails: ${[
+              ...(failure.reason ? [failure.reason] : []),
+              ...(failure.missing.length > 0 ? [`missing ${listed(failure.missing)}`] : []),
+              ...(failure.extra.length > 0 ? [`extra ${listed(failure.extra)}`] : []),
+              ...(rule ? [`arguments ${args}: ${rule}`] : []),
+            ].join('; ')}`
+          : `${mode} match holds: ${result!.missing.length} missing, ${result!.extra.length} extra`),
       evidence: result
         ? {
             mode,
             missing: result.missing,
             extra: result.extra,
             ...(result.reason && { reason: result.reason }),
+            // The two call lists, for the failure's diff (`- expected`, `+ run`), as toMatchTrajectory shows it.
+            ...(failure && { expected: callTexts(reference!), actual: callTexts(workup.trajectory!) }),
           }
         : {},
     },

@@ -1,4 +1,5 @@
-import { formatValue, thresholdText } from '../checks/format.js';
+import { checkValue, thresholdText } from '../checks/format.js';
+import { plural } from '../io/plural.js';
 import type { CitationRecall, CitationResolution } from '../metrics/citations/index.js';
 import type { TradecraftReport } from '../metrics/tradecraft/index.js';
 import type { PairScores } from '../metrics/trajectory/index.js';
@@ -63,7 +64,7 @@ export function checkLine(check: Check): ScorecardLine {
   return {
     group: `${check.specKind} ${check.spec}`,
     metric: check.criterion.replace(/-/g, ' '),
-    value: formatValue(check.value, check.unit),
+    value: checkValue(check),
     threshold: thresholdText(check),
     status: STATUS[check.verdict],
     ...(check.summary && { detail: check.summary }),
@@ -247,7 +248,7 @@ export function formatScorecard(
   }
   const count = (status: LineStatus) => lines.filter((l) => l.status === status).length;
   const failed = count('fail');
-  const summary = `${count('pass')} passed, ${failed} failed, ${count('warn')} warnings, ${count('n/a')} not applicable`;
+  const summary = `${count('pass')} passed, ${failed} failed, ${plural(count('warn'), 'warning')}, ${count('n/a')} not applicable`;
   out.push('', failed > 0 ? c.red(summary) : c.green(summary));
   return out.join('\n');
 }

@@ -1,4 +1,5 @@
 import { UserError } from '../errors/index.js';
+import { plural } from '../io/plural.js';
 import { terminalSafe } from '../io/terminal.js';
 import {
   BACKOFF_DEFAULTS,
@@ -354,10 +355,6 @@ function clip(text: string, length: number): string {
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -34,7 +34,11 @@ export interface Check {
   criterion: string;
   /** The metric the verdict rests on (`recall`, `supporting_fact_f1`, `pivot_burden`, ...). */
   metric: string;
-  /** The measured value; `null` when the metric does not apply to this workup. Scores are in [0, 1] unless `unit` says otherwise. */
+  /**
+   * The measured value; `null` when nothing was measured: the metric does not apply (verdict `not-applicable`), or
+   * the run did not produce what it reads (verdict `fail`, `summary` naming what is missing, `evidence.missing`).
+   * Scores are in [0, 1] unless `unit` says otherwise.
+   */
   value: number | boolean | null;
   /** The pass mark, when the metric has one. */
   threshold?: number;

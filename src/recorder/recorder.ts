@@ -7,6 +7,7 @@ import type { LedgerEntry } from '../model/ledger.js';
 import { makeStep, makeTrajectory, type StepType, type TrajectoryStep } from '../model/trajectory.js';
 import type { Workup, WorkupMeta } from '../model/workup.js';
 import { parseNote } from '../note/parse.js';
+import { MAX_DEPTH } from '../parse/depth.js';
 import { safeFolderName } from '../workup/folder-name.js';
 import { plain } from '../workup/plain.js';
 import { saveWorkup } from '../workup/save.js';
@@ -58,9 +59,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
     refuseArgument('recorder', 'createRecorder', 'the options', 'an object with an id', options);
   /** Where the recorder's refusals say they come from. */
   const where = `recorder "${String(options.id)}"`;
+  if (options.input !== undefined && typeof options.input !== 'string')
+    refuseArgument(where, 'createRecorder', 'the input', 'a string', options.input);
+  refuseMeta(where, 'createRecorder', options.meta);
   refuseUnloadable(options.id, {
-    task: options.task ?? options.meta?.['task'],
-    trial: options.trial ?? options.meta?.['trial'],
+    task: options.task !== undefined ? options.task : options.meta?.['task'],
+    trial: options.trial !== undefined ? options.trial : options.meta?.['trial'],
   });
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
@@ -89,6 +93,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   };
   const said = (type: 'thought' | 'answer', text: string, opts?: { tokens?: number; latencyMs?: number }) => {
     if (typeof text !== 'string') refuseArgument(where, type, 'the text', 'a string', text);
+    refuseTiming(where, type, opts);
+    if (type === 'answer') finalAnswer = text;
     const latency = opts?.latencyMs ?? elapsed();
     events.push({
       type,
@@ -122,10 +128,13 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (typeof name !== 'string' || name === '')
         refuseArgument(where, 'toolCall', 'the tool name', 'a non-empty string', name);
       const callId = callIdOf(where, 'toolCall', givenId);
+      refuseTiming(where, 'toolCall', timing);
+      const data = plain(input);
+      // `plain` keeps a value as it is only when it nests at most 64 levels: only a copy can be too deep.
+      if (data !== input) refuseDeep(where, 'toolCall', 'the input', data, TOOL_VALUE_DEPTH);
       const at = clock();
       const latency = timing?.latencyMs ?? at - last;
       last = at;
-      const data = plain(input);
       const id = freeId(
         callId === undefined || callId === '' ? `g${calls.length + 1}` : callId.replace(NOT_CITABLE, '_'),
       );
@@ -150,12 +159,14 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
     toolResult(givenId, output, timing) {
       const callId = callIdOf(where, 'toolResult', givenId);
+      refuseTiming(where, 'toolResult', timing);
+      const error = errorOf(output);
+      const data = error === undefined ? plain(output) : undefined;
+      if (data !== output) refuseDeep(where, 'toolResult', 'the output', data, TOOL_VALUE_DEPTH);
       const call = callId === undefined ? undefined : byId.get(callId);
       const now = clock();
       const latency = timing?.latencyMs ?? now - (call?.at ?? last);
       last = now;
-      const error = errorOf(output);
-      const data = error === undefined ? plain(output) : undefined;
       if (call) {
         call.results = undefined;
         if (error !== undefined) call.error = error;
@@ -179,7 +190,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     answer(text, opts) {
-      finalAnswer = text;
       said('answer', text, opts);
     },
 
@@ -189,6 +199,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     usage(u: Usage) {
+      if (u === null || typeof u !== 'object')
+        refuseArgument(where, 'usage', 'the usage', 'an object { inputTokens, outputTokens, costUsd }', u);
+      for (const key of ['inputTokens', 'outputTokens', 'costUsd'] as const)
+        refuseCount(where, 'usage', key, u[key]);
       usage.reported = true;
       usage.inputTokens += u.inputTokens ?? 0;
       usage.outputTokens += u.outputTokens ?? 0;
@@ -199,9 +213,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
 
     setMeta(fields) {
+      if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
+        refuseArgument(where, 'setMeta', 'the fields', 'an object', fields);
+      refuseMeta(where, 'setMeta', fields);
       refuseUnloadable(options.id, {
-        task: options.task ?? fields['task'],
-        trial: options.trial ?? fields['trial'],
+        task: options.task !== undefined ? options.task : fields['task'],
+        trial: options.trial !== undefined ? options.trial : fields['trial'],
       });
       extraMeta = { ...extraMeta, ...fields };
     },
@@ -231,7 +248,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       });
       const meta = redactSecrets(plain({ ...options.meta, ...extraMeta })) as WorkupMeta;
       if (options.task !== undefined) meta.task = options.task;
-      if (options.trial !== undefined) meta.trial = options.trial;
+      // As it is written: a bigint, or an integer past 2^53, is kept as the loader reads it back.
+      if (options.trial !== undefined) meta.trial = plain(options.trial) as number | string;
       if (usage.reported) {
         meta.usage = {
           inputTokens: usage.inputTokens,
@@ -251,6 +269,64 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
   };
   return recorder;
+}
+
+/**
+ * How deep a tool's input or output may nest: `trajectory.json` holds it in a step of its `steps` list (three levels,
+ * and one more when a value that is not an object is wrapped as `{ input }`), and `loadWorkup` reads no deeper than
+ * `MAX_DEPTH`.
+ */
+const TOOL_VALUE_DEPTH = MAX_DEPTH - 4;
+
+/** How deep a `meta.json` field may nest: the file's object is one level. */
+const META_VALUE_DEPTH = MAX_DEPTH - 1;
+
+/** The nesting depth of JSON data (a scalar 0, `[]` and `{}` 1), without recursion: `plain` data has no cycle. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A value nested too deep to be read back, refused when it is recorded rather than written and then refused. */
+function refuseDeep(where: string, method: string, what: string, value: unknown, max: number): void {
+  const depth = depthOf(value);
+  if (depth <= max) return;
+  throw new UserError({
+    file: where,
+    message: `${method}: ${what} is nested ${depth} levels deep; a saved workup is read to ${MAX_DEPTH} levels, so at most ${max} here`,
+  });
+}
+
+/** Extra `meta.json` fields: an object whose values are not nested too deep (`undefined`: none). */
+function refuseMeta(where: string, method: string, fields: unknown): void {
+  if (fields === undefined) return;
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields))
+    refuseArgument(where, method, 'the meta fields', 'an object', fields);
+  for (const [key, value] of Object.entries(fields))
+    refuseDeep(where, method, `meta field ${JSON.stringify(key)}`, plain(value), META_VALUE_DEPTH);
+}
+
+/** A count, duration or cost a step or the run records: absent, or a finite number, never negative. */
+function refuseCount(where: string, method: string, name: string, value: unknown): void {
+  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0)) return;
+  refuseArgument(where, method, name, 'a finite number, 0 or more', value);
+}
+
+/** A step's timing (`{ latencyMs, tokens }`), absent or with counts `refuseCount` takes. */
+function refuseTiming(where: string, method: string, timing: unknown): void {
+  if (timing === undefined) return;
+  if (timing === null || typeof timing !== 'object')
+    refuseArgument(where, method, 'the timing', 'an object { latencyMs, tokens }', timing);
+  const { latencyMs, tokens } = timing as { latencyMs?: unknown; tokens?: unknown };
+  refuseCount(where, method, 'latencyMs', latencyMs);
+  refuseCount(where, method, 'tokens', tokens);
 }
 
 /**

@@ -1,2 +1,2 @@
 // The reports format checks as every other output does: one formatter, in src/checks.
-export { expectationText, formatValue, numericValue } from '../checks/format.js';
+export { checkValue, expectationText, formatValue, numericValue } from '../checks/format.js';

@@ -1,5 +1,5 @@
 import type { CheckMeta } from '../model/check.js';
-import { formatValue } from './format.js';
+import { checkValue, formatValue } from './format.js';
 
 /**
  * The plain-text scorecard of one check, aligned for a monospace CI log (the JUnit `system-out`): where the check
@@ -11,7 +11,7 @@ export function checkScorecard(meta: CheckMeta): string {
     ['workup', meta.workupPath ? `${meta.workup} (${meta.workupPath})` : meta.workup],
     ['criterion', meta.criterion],
     ['metric', meta.metric],
-    ['value', formatValue(meta.value, meta.unit)],
+    ['value', checkValue(meta)],
   ];
   if (meta.threshold !== undefined)
     rows.push(['threshold', `${meta.comparator ?? '>='} ${formatValue(meta.threshold, meta.unit)}`]);

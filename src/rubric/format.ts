@@ -1,3 +1,4 @@
+import { plural } from '../io/plural.js';
 import { formatJudgeError } from '../judge/describe.js';
 import type { CriterionScore, RubricScore, UsageTotals } from './types.js';
 
@@ -71,7 +72,7 @@ function criterionLines(criterion: CriterionScore, width: number, c: Palette): s
 /** `12 judgements (4 cached), 12 calls, 10200 input + 600 output tokens, $0.0042`. */
 export function usageLine(usage: UsageTotals): string {
   const parts = [`${usage.requests} judgements${usage.cached > 0 ? ` (${usage.cached} cached)` : ''}`];
-  parts.push(`${usage.calls} calls`);
+  parts.push(plural(usage.calls, 'call'));
   parts.push(
     usage.tokens ? `${usage.tokens.input} input + ${usage.tokens.output} output tokens` : 'tokens unknown',
   );

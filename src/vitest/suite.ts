@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { unusedTools } from '../checks/cases.js';
-import { expectationText } from '../checks/format.js';
 import { type PlanItem, planChecks } from '../checks/plan.js';
 import type { CheckOptions, Criterion } from '../checks/spec.js';
 import type { VerifierOptions } from '../entailment/create.js';
@@ -11,12 +10,12 @@ import { terminalSafe } from '../io/terminal.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import { judgeTestTimeout } from '../judge/test-timeout.js';
 import type { Judge } from '../judge/types.js';
-import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { loadSpecCached } from '../specs/cache.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
+import { checkFailure } from './check-failure.js';
 import './types.js';
 
 /** What the plugin tells the test module a spec file generates (JSON-serialisable: it is written into the module). */
@@ -85,15 +84,6 @@ function judgeFor(options: NonNullable<SpecSuiteOptions['judge']>): Promise<Judg
   return memo(judges, options, () =>
     import('../judge/from-spec.js').then((m) => m.createJudgeFromSpec(spec, rest)),
   );
-}
-
-/** A failed check as the test's error: its one-line statement, the same text every report shows. */
-function checkFailure(check: Check): Error {
-  // The statement quotes agent text (an answer, a claim): escaped so a terminal prints it and obeys none of it.
-  const error = new Error(terminalSafe(expectationText(check)));
-  error.name = 'AssertionError';
-  error.stack = `${error.name}: ${error.message}`;
-  return error;
 }
 
 /**
@@ -217,8 +207,8 @@ function declareCriteria(criteria: readonly Criterion[], workup: Workup, timeout
  * The tests of a task-cases spec: `describe(<spec>) > describe(<case> › <workup>) > it(<assertion>)`, one describe
  * level per run (a case and its run are one group: two nested levels cost Vitest a stack-trace lookup each, 10,000
  * times over). An invalid case is one failing test with its file:line:column problems, a case that no workup is a run
- * of is one failing test naming what it looked for; neither stops the other cases. A tool that the case names but no
- * run of it ever calls is a warning (a misspelt tool name would otherwise pass a `must_not_call` forever).
+ * of is one failing test naming what it looked for; neither stops the other cases. A tool that the case requires but no
+ * run of it ever calls, or bounds under a name close to one its runs call, is a warning (`unusedTools`).
  */
 function declareCases(
   spec: CasesSpec,

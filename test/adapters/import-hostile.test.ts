@@ -17,12 +17,12 @@ describe('import refuses, before writing, what loadWorkup would refuse later', (
     expect(await runImport({ file, out }, io)).toBe(1);
     expect(io.stderr()).toBe(
       [
-        `✗ ${out}/task--trial-0/meta.json:2:11: task must be a non-empty string, got "" (imported from ${file}; not written: it would not load)`,
+        `✗ ${out}/task--trial-1/meta.json:2:11: task must be a non-empty string, got "" (imported from ${file}; not written: it would not load)`,
         `✗ ${file}: 1 problem in elements that were not imported; 1 workup imported from the rest`,
       ].join('\n'),
     );
-    expect(await readdir(out)).toEqual(['task-7-trial-0']);
-    expect((await loadWorkup(join(out, 'task-7-trial-0'))).meta.task).toBe('7');
+    expect(await readdir(out)).toEqual(['task-7-trial-1']);
+    expect((await loadWorkup(join(out, 'task-7-trial-1'))).meta.task).toBe('7');
   });
 
   it('a tau-bench trial 1.5 (meta.json trial 2.5): nothing written', async () => {

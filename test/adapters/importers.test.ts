@@ -219,8 +219,8 @@ describe('tau-bench results', () => {
     const { workups, failed, many } = fromTauBenchResults(await read('tau-bench-results.json'));
     expect([failed, many]).toEqual([[], true]);
     expect(workups.map((w) => [w.name, w.meta.task, w.meta.trial, w.meta.outcome])).toEqual([
-      ['task-0-trial-0', '0', 1, { succeeded: true, reward: 1 }],
-      ['task-1-trial-0', '1', 1, { succeeded: false, reward: 0 }],
+      ['task-0-trial-1', '0', 1, { succeeded: true, reward: 1 }],
+      ['task-1-trial-1', '1', 1, { succeeded: false, reward: 0 }],
     ]);
     expect(calls(workups[0]!.gold!)).toEqual([
       ['find_user_id_by_name_zip', { first_name: 'Yusuf', last_name: 'Rossi', zip: '19122' }],
@@ -230,6 +230,56 @@ describe('tau-bench results', () => {
     expect(calls(workups[0]!.trajectory)).toEqual(calls(workups[0]!.gold!));
     expect(workups[0]!.trajectory.final_answer).toMatch(/^Your order #W2378156 is cancelled/);
     expect(workups[1]!.meta['expected_outputs']).toEqual(['2']);
+  });
+
+  it("numbers trials from 1, as needlework does everywhere: tau-bench's trial 0 is trial 1 in the meta and the name", () => {
+    const { workups } = fromTauBenchResults(
+      [0, 1].map((trial) => ({ task_id: 5, reward: 1, traj: [], trial })),
+    );
+    expect(workups.map((w) => [w.name, w.meta.trial])).toEqual([
+      ['task-5-trial-1', 1],
+      ['task-5-trial-2', 2],
+    ]);
+  });
+
+  it('takes the last text the agent sent the user as the answer, with the transfer that ended the run or before calls', async () => {
+    const results = (await read('tau-bench-results.json')) as Array<{ traj: unknown[] }>;
+    const traj = results[1]!.traj;
+    // The agent's last words come with the call that ends a tau-bench episode (its terminate tool).
+    traj.splice(traj.length - 1, 1, {
+      role: 'assistant',
+      content: 'I am transferring you to a human agent who can list your orders.',
+      tool_calls: [
+        {
+          id: 'call_9',
+          type: 'function',
+          function: { name: 'transfer_to_human_agents', arguments: '{"summary": "order count"}' },
+        },
+      ],
+    });
+    traj.push({
+      role: 'tool',
+      tool_call_id: 'call_9',
+      name: 'transfer_to_human_agents',
+      content: 'Transfer successful',
+    });
+    const transferred = fromTauBenchResults(results[1]).workups[0]!;
+    expect(transferred.trajectory.final_answer).toBe(
+      'I am transferring you to a human agent who can list your orders.',
+    );
+    // A text followed only by other calls (the run stopped while looking something up): it is still what the user was
+    // last told; the text that came with a lookup was never sent to the user.
+    traj.splice(traj.length - 2, 2, {
+      role: 'assistant',
+      content: 'Let me look that up.',
+      tool_calls: [
+        { id: 'call_8', type: 'function', function: { name: 'get_user_details', arguments: '{}' } },
+      ],
+    });
+    traj.push({ role: 'tool', tool_call_id: 'call_8', name: 'get_user_details', content: '{}' });
+    expect(fromTauBenchResults(results[1]).workups[0]!.trajectory.final_answer).toBe(
+      'I found your account, but I cannot see your order history.',
+    );
   });
 
   it('records a run that crashed (tau-bench keeps its error in info) as failed, and says so', () => {
@@ -245,7 +295,7 @@ describe('tau-bench results', () => {
       'the run failed with an error: RateLimitError: too many requests',
       'no info.task.actions: no gold trajectory',
     ]);
-    expect(workups[0]!.name).toBe('task-4-trial-2');
+    expect(workups[0]!.name).toBe('task-4-trial-3');
   });
 
   it('imports the good results of a list with a bad one, one folder each, and names the bad one', async () => {
@@ -260,7 +310,7 @@ describe('tau-bench results', () => {
       `✗ ${file}:${lineOf(JSON.stringify(results, null, 2), '"role": "robot"')}:17: [1].traj[0].role: expected one of system, developer, user, assistant, tool, function, found the string "robot"`,
       `✗ ${file}: 1 problem in elements that were not imported; 2 workups imported from the rest`,
     ]);
-    const ok = await loadWorkup(join(dir, 'out', 'task-0-trial-0'));
+    const ok = await loadWorkup(join(dir, 'out', 'task-0-trial-1'));
     // meta.input is the question (what the judge reads before meta.task, which is only an id here).
     expect(ok.meta).toMatchObject({
       task: '0',
@@ -269,7 +319,7 @@ describe('tau-bench results', () => {
       outcome: { succeeded: true, reward: 1 },
     });
     expect(ok.gold?.steps.length).toBe(3);
-    expect((await loadWorkup(join(dir, 'out', 'task-1-trial-0'))).meta.outcome?.succeeded).toBe(false);
+    expect((await loadWorkup(join(dir, 'out', 'task-1-trial-1'))).meta.outcome?.succeeded).toBe(false);
   });
 });
 

@@ -32,7 +32,7 @@ describe('tau-bench: a tool message that begins "Error:" is a tool error', () =>
     const dir = await tmp();
     const io = captureIo();
     expect(await runImport({ file: `${FIXTURES}/tau-bench-airline-error.json`, out: dir }, io)).toBe(0);
-    const workup = await loadWorkup(join(dir, 'task-7-trial-0'));
+    const workup = await loadWorkup(join(dir, 'task-7-trial-1'));
     expect(errorSteps(workup.trajectory!).map((s) => [s.step_type, s.tool_name, s.error])).toEqual([
       ['observation', 'book_reservation', 'flight HAT069 not available on date 2024-05-17'],
     ]);
@@ -86,6 +86,63 @@ describe('SWE-agent: the observations SWE-agent writes for a failed action are t
     expect(traceback?.error).toBeNull();
     const workup: Workup = { id: w.name, ledger: [], trajectory: w.trajectory, meta: w.meta };
     expect(budget({ max_tool_errors: 2 }, workup)).toMatchObject({ verdict: 'fail', value: 3 });
+  });
+
+  it('counts an edit that did nothing because no file was open, as SWE-agent 0.7 answers it', async () => {
+    // The real run, its `open` skipped: SWE-agent 0.7's `edit` (config/commands/edit_linting.sh) then prints this and
+    // returns without editing; the 1.x tools exit 1 on the same refusal.
+    const run = (await read('swe-agent-commands.traj')) as { trajectory: Array<Record<string, unknown>> };
+    const noFile = 'No file open. Use the `open` command first.\n';
+    run.trajectory.splice(1, 1);
+    run.trajectory[1]!['observation'] = noFile;
+    run.trajectory.splice(2, 0, { ...run.trajectory[1]!, observation: noFile });
+    const w = fromSweAgentTrajectory(run, { taskId: 'i1' });
+    expect(errorSteps(w.trajectory).map((s) => [s.tool_name, s.error])).toEqual([
+      ['edit', 'No file open. Use the `open` command first.'],
+      ['edit', 'No file open. Use the `open` command first.'],
+    ]);
+    const workup: Workup = { id: w.name, ledger: [], trajectory: w.trajectory, meta: w.meta };
+    expect(budget({ max_tool_errors: 0 }, workup)).toMatchObject({
+      verdict: 'fail',
+      value: 2,
+      summary: 'tool errors: 2, at most 0',
+    });
+  });
+
+  it("reads the refusals of SWE-agent's tools as errors, and a usage line only from the command it names", () => {
+    const step = (action: string, observation: string) => ({ action, observation });
+    const w = fromSweAgentTrajectory({
+      trajectory: [
+        step('goto 900', 'Error: <line> must be less than or equal to 120\n'),
+        step('open nope.py', 'File nope.py not found\n'),
+        step(
+          'open "a.py" x',
+          'Usage: open "<file>" [<line_number>]\nError: <line_number> must be a number\n',
+        ),
+        step('search_dir foo lib', 'Directory lib not found\n'),
+        step(
+          'str_replace_editor str_replace /r/a.py --old_str x --new_str y',
+          'No replacement was performed, old_str `x` did not appear verbatim in /r/a.py.',
+        ),
+        step(
+          'str_replace_editor view a.py',
+          'The path a.py is not an absolute path, it should start with `/`.',
+        ),
+        // What a command printed is its output: a script's own usage line, a search that found nothing.
+        step('python manage.py', 'Usage: manage.py <command>\nFile db.sqlite not found\n'),
+        step('search_dir needle', 'No matches found for "needle" in /repo\n'),
+      ],
+      history: [],
+      info: {},
+    });
+    expect(errorSteps(w.trajectory).map((s) => [s.tool_name, s.error])).toEqual([
+      ['goto', 'Error: <line> must be less than or equal to 120'],
+      ['open', 'File nope.py not found'],
+      ['open', 'Usage: open "<file>" [<line_number>]'],
+      ['search_dir', 'Directory lib not found'],
+      ['str_replace_editor', 'No replacement was performed, old_str `x` did not appear verbatim in /r/a.py.'],
+      ['str_replace_editor', 'The path a.py is not an absolute path, it should start with `/`.'],
+    ]);
   });
 
   it('reads a timeout, a command that failed bash -n and a blocked command as errors', () => {

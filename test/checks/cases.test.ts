@@ -38,16 +38,49 @@ describe('task cases: tool_calls', () => {
     const c = await checksBy(spec, run([{ name: 'search', args: { city: 'Rome' } }, { name: 'book' }]));
     expect(c['tool-calls']!.verdict).toBe('fail');
     expect(expectationText(c['tool-calls']!)).toBe(
-      'trajectory_match_unordered = no: unordered match fails: 1 missing, 1 extra',
+      'trajectory_match_unordered = no: unordered match fails: missing search({"city":"Paris"}); extra search({"city":"Rome"})',
     );
+    // Both call lists, for the failure's diff.
+    expect(c['tool-calls']!.evidence).toMatchObject({
+      expected: ['search({"city":"Paris"})', 'book({})'],
+      actual: ['search({"city":"Rome"})', 'book({})'],
+    });
   });
 
-  it('is not applicable to a run without a trajectory', async () => {
+  it('says which side args subset and superset constrain, as agentevals compares them in each match mode', async () => {
+    const spec = (match: string, args: string) =>
+      oneCase(
+        `tool_calls:\n  match: ${match}\n  args: ${args}\n  calls:\n    - { name: search, args: { city: Paris, date: monday } }`,
+      );
+    const run1 = run([{ name: 'search', args: { city: 'Rome' } }]);
+    const summary = async (match: string, args: string) =>
+      (await checksBy(spec(match, args), run1))['tool-calls']!.summary;
+    expect(await summary('superset', 'superset')).toBe(
+      'superset match fails: missing search({"city":"Paris","date":"monday"}); arguments superset: each argument of the expected call is in the run\'s, with the same value (it may give more)',
+    );
+    expect(await summary('superset', 'subset')).toMatch(
+      /; arguments subset: each argument the run gave is in the expected call, with the same value \(it may leave some out\)$/,
+    );
+    // A subset match compares the other way round.
+    expect(await summary('subset', 'subset')).toMatch(
+      /^subset match fails: extra search\(\{"city":"Rome"\}\); arguments subset: each argument of the expected call is in the run's/,
+    );
+    expect(await summary('unordered', 'superset')).toMatch(
+      /; arguments superset: for a missing call, each argument of the expected call is in the run's, .*; for an extra call, each argument the run gave is in the expected call/,
+    );
+    expect(await summary('strict', 'exact')).not.toContain('arguments');
+  });
+
+  it('fails a run without a trajectory, naming what is missing', async () => {
     const c = await checksBy(spec, { id: 'c', ledger: [], meta: {} });
     expect(c['tool-calls']).toMatchObject({
-      verdict: 'not-applicable',
-      summary: 'the workup has no trajectory',
+      verdict: 'fail',
+      value: null,
+      summary: 'the workup has no trajectory: the run recorded no steps',
     });
+    expect(expectationText(c['tool-calls']!)).toBe(
+      'trajectory_match_unordered = nothing: the workup has no trajectory: the run recorded no steps',
+    );
   });
 });
 
@@ -84,6 +117,15 @@ describe('task cases: tools', () => {
     );
     for (const id of ['must-call', 'must-not-call', 'max-calls', 'call-order'])
       expect(c[id]!.verdict).toBe('fail');
+  });
+
+  it('fails every rule on a run without a trajectory: its calls are not recorded', async () => {
+    const c = await checksBy(spec, { id: 'c', ledger: [], meta: {} });
+    for (const id of ['must-call', 'must-not-call', 'max-calls', 'call-order'])
+      expect(c[id]).toMatchObject({
+        verdict: 'fail',
+        summary: 'the workup has no trajectory: the run recorded no steps',
+      });
   });
 });
 
@@ -128,12 +170,29 @@ describe('task cases: answer', () => {
     expect(c['answer-regex']!.verdict).toBe('fail');
   });
 
-  it('is not applicable, saying why, to a run that recorded no answer', async () => {
+  it('fails every answer check of a run that recorded no answer, naming what is missing', async () => {
     const c = await checksBy(spec, run([], null));
-    expect(c['answer-equals']).toMatchObject({
-      verdict: 'not-applicable',
-      summary: 'the workup records no final answer',
-    });
+    for (const id of [
+      'answer-equals',
+      'answer-contains',
+      'answer-not-contains',
+      'answer-regex',
+      'answer-f1',
+    ]) {
+      expect(c[id]).toMatchObject({
+        verdict: 'fail',
+        value: null,
+        summary: 'the run recorded no final answer',
+        evidence: { missing: 'the run recorded no final answer' },
+      });
+    }
+    expect(expectationText(c['answer-f1']!)).toBe(
+      'expected answer_f1 >= 0.8, got nothing: the run recorded no final answer',
+    );
+    const none = await checksBy(spec, { id: 'c', ledger: [], meta: {} });
+    expect(none['answer-contains']!.summary).toBe(
+      'the workup has no trajectory: the run recorded no final answer',
+    );
   });
 
   it('takes the last answer step when the trajectory has no final_answer', async () => {
@@ -188,6 +247,23 @@ describe('task cases: steps', () => {
     });
     expect(c['max-latency']!.verdict).toBe('not-applicable');
   });
+
+  it('fails the step budgets and scores of a run without a trajectory; a missing reference is not applicable', async () => {
+    const c = await checksBy(spec, { id: 'c', ledger: [], meta: { cost_usd: 0.001 } });
+    const missing = 'the workup has no trajectory: the run recorded no steps';
+    expect(c['max-steps']).toMatchObject({ verdict: 'fail', value: null, threshold: 3, summary: missing });
+    expect(c['max-tool-errors']).toMatchObject({ verdict: 'fail', summary: missing });
+    expect(c['step-f1']).toMatchObject({ verdict: 'fail', summary: missing });
+    expect(c.redundancy).toMatchObject({ verdict: 'fail', summary: missing });
+    // A figure many formats do not record is not measured; one the run records is checked.
+    expect(c['max-tokens']!.verdict).toBe('not-applicable');
+    expect(c['max-cost']).toMatchObject({ verdict: 'pass', value: 0.001 });
+    const noGold = oneCase('steps:\n  step_f1: 1');
+    expect((await checksBy(noGold, run([{ name: 'search' }])))['step-f1']).toMatchObject({
+      verdict: 'not-applicable',
+      summary: 'no reference given and the workup has no gold trajectory',
+    });
+  });
 });
 
 describe('task cases: grounded', () => {
@@ -210,6 +286,14 @@ describe('task cases: grounded', () => {
       verdict: 'fail',
       summary: '1 dangling: g99 at line 13:61',
     });
+  });
+
+  it('fails every citation check of a run that wrote no note, naming it', async () => {
+    const c = await checksBy(spec, { id: 'grounded', ledger: [], meta: {} });
+    for (const id of ['citations-resolve', 'max-uncited', 'citation-recall', 'citation-precision']) {
+      expect(c[id]).toMatchObject({ verdict: 'fail', summary: 'the workup has no note: the run wrote none' });
+    }
+    expect(c['max-uncited']).toMatchObject({ threshold: 0, comparator: '<=' });
   });
 
   it('citation precision is not measured without an NLI model', async () => {

@@ -44,6 +44,35 @@ describe('needlework init', () => {
     ]);
   });
 
+  it('adds .needlework/ to .gitignore: creates it, or appends to it keeping every line, once', async () => {
+    const fresh = await project('module');
+    const first = captureIo();
+    await runInit({ dir: fresh }, first);
+    expect(first.stdout()).toContain('created .gitignore (.needlework/: the results store stays local)');
+    expect(await readFile(join(fresh, '.gitignore'), 'utf8')).toBe(
+      "# needlework's results store (needlework init)\n.needlework/\n",
+    );
+
+    const mine = await project('module');
+    await writeFile(join(mine, '.gitignore'), 'node_modules\n# build\ndist'); // no newline at the end
+    const io = captureIo();
+    await runInit({ dir: mine }, io);
+    expect(io.stdout()).toContain('updated .gitignore');
+    const after =
+      "node_modules\n# build\ndist\n# needlework's results store (needlework init)\n.needlework/\n";
+    expect(await readFile(join(mine, '.gitignore'), 'utf8')).toBe(after);
+    const again = captureIo();
+    await runInit({ dir: mine }, again);
+    expect(again.stdout()).toContain('kept    .gitignore (ignores .needlework/ already)');
+    expect(await readFile(join(mine, '.gitignore'), 'utf8')).toBe(after);
+
+    // However the user wrote it.
+    const theirs = await project('module');
+    await writeFile(join(theirs, '.gitignore'), '/.needlework\n');
+    await runInit({ dir: theirs }, captureIo());
+    expect(await readFile(join(theirs, '.gitignore'), 'utf8')).toBe('/.needlework\n');
+  });
+
   it('writes a needle the example run passes, every criterion (the first run starts green)', async () => {
     const dir = await project('module');
     await runInit({ dir }, captureIo());

@@ -1,8 +1,15 @@
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCli } from '../../src/cli/cli.js';
 import { checkReporterNames, reporterNotes } from '../../src/cli/commands/run-reporters.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError } from '../../src/errors/index.js';
+import { needlework, outcomes } from '../helpers/needlework-run.js';
+import { useTmpDir } from '../helpers/tmp.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const tmp = useTmpDir();
 
 /** Runs `needlework run ...` up to the point where it would start Vitest, and returns what it threw. */
 async function runError(args: string[]): Promise<unknown> {
@@ -33,6 +40,7 @@ describe('needlework run: malformed options are one-line usage errors', () => {
       ['--baseline', 'a', '--baseline', 'b'],
       '--baseline takes one store or trend.json; it was given 2 times',
     ],
+    [['-t', 'a', '-t', 'b'], '--test-name-pattern takes one pattern; it was given 2 times'],
     [['--bail', '0'], '--bail expects a whole number of at least 1, got 0'],
     [['--bail', '1.5'], '--bail expects a whole number of at least 1, got 1.5'],
     [['--samples', 'many'], '--samples expects a whole number of at least 1, got many'],
@@ -77,4 +85,19 @@ describe('checkReporterNames', () => {
     ]);
     expect(reporterNotes(['needlework-junit'])).toEqual([]);
   });
+});
+
+describe('needlework run -t, as vitest -t', () => {
+  it('runs only the tests whose full name matches; the others are skipped', async () => {
+    const dir = await tmp();
+    for (const spec of ['compound-alpha.needle.yaml', 'icd-203.rubric.yaml'])
+      await cp(join(ROOT, 'needles', spec), join(dir, 'needles', spec));
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    const run = await needlework(dir, 'run', 'workups', '-t', 'grounded surfaced', '--reporter', 'json');
+    expect(run.code, run.stderr).toBe(0);
+    const ran = (await outcomes(join(dir, 'needlework-report/results.json'))).filter(
+      (line) => !line.endsWith(': skipped'),
+    );
+    expect(ran).toEqual(['compound-alpha-bridge > grounded > surfaced: passed']);
+  }, 60_000);
 });

@@ -74,13 +74,13 @@ describe('needlework score', () => {
       / {4}fail {2}grounded +no +a guess: names Compound-Alpha, but the ledger never traversed MEMBER_OF → CO_LOCATED → CO_LOCATED\n/,
     );
     expect(out).toContain(
-      'fail  bridge citations                  0.75  >= 1           not cited to a query that returned it: Ash Cell -CO_LOCATED-> Compound-Alpha (line 10, cites g2)',
+      'fail  bridge citations                  0.75     >= 1           not cited to a query that returned it: Ash Cell -CO_LOCATED-> Compound-Alpha (line 10, cites g2)',
     );
-    // A path never completed has an unbounded pivot burden: a failure, not "not applicable".
+    // A path never completed has an unbounded pivot burden: a failure, not "not applicable", and no value.
     expect(out).toMatch(
-      / {4}fail {2}pivot burden +n\/a +<= 20 queries +the ledger never completes the path\n/,
+      / {4}fail {2}pivot burden +nothing +<= 20 queries +the ledger never completes the path\n/,
     );
-    expect(out).toMatch(/4 passed, 4 failed, 1 warnings, 1 not applicable$/);
+    expect(out).toMatch(/4 passed, 4 failed, 1 warning, 1 not applicable$/);
   });
 
   it('dangling: fails resolution, naming g99 and its line', async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ cases:
     expect: { answer: { equals: x } }
   - id: fix-pagination
     expect:
-      tools: { must_call: [run_tests, search] }
+      tools: { must_call: [run_tests, search], must_not_call: [git_push, edit_fle], max_calls: { delete_repo: 0 } }
   - id: by-id
     workups: [copy-b]
     expect: { answer: { equals: x } }
@@ -79,10 +79,35 @@ cases:
       [
         `✗ ${file}:3: case lonely matches no workup (looked for lonely and meta.json task "lonely")`,
         `! ${file}:5: warning: case fix-pagination names tool "search", which no run of it ever calls (run_tests, open_file, edit_file)`,
+        // A tool a case only bounds that no run calls is what a good run does: a warning only where it looks misspelt.
+        `! ${file}:5: warning: case fix-pagination bounds tool "edit_fle", which no run of it ever calls; did you mean "edit_file", which its runs call?`,
         '',
         '1 problem found; 1 spec, 2 workups valid',
       ].join('\n'),
     );
+  });
+
+  it('counts one of a thing in the singular', async () => {
+    const dir = join(await tmp(), 'one');
+    await cp(join(ROOT, 'fixtures/workups/grounded'), dir, { recursive: true });
+    await writeFile(
+      join(dir, 'note.md'),
+      '# Workup\n\n## Findings\n\n- Halberd is a member of Ash Cell. [cite:g1]\n',
+    );
+    const ledger = (await readFile(join(dir, 'provenance.jsonl'), 'utf8')).split('\n')[0];
+    await writeFile(join(dir, 'provenance.jsonl'), `${ledger}\n`);
+    const trajectory = JSON.parse(await readFile(join(dir, 'trajectory.json'), 'utf8'));
+    trajectory.steps = trajectory.steps.slice(0, 1);
+    await writeFile(join(dir, 'trajectory.json'), JSON.stringify(trajectory));
+    await writeFile(
+      join(dir, '..', 'one.rubric.yaml'),
+      'id: one\ncriteria:\n  - id: clear\n    title: Clear\n    question: Is it clear?\n    anchors: { 1: No., 2: Barely., 3: Somewhat., 4: Mostly., 5: Yes. }\n',
+    );
+    const io = captureIo();
+    expect(await runValidate({ paths: [join(dir, '..')] }, io), io.stderr()).toBe(0);
+    expect(io.stdout()).toContain(': 1 segment, 1 citation, 1 ledger entry, 1 step, gold trajectory');
+    expect(io.stdout()).toMatch(/rubric one \(.*\): 1 criterion/);
+    expect(io.stdout()).toMatch(/All valid: 1 spec, 1 workup$/);
   });
 
   it('fails on a path with nothing to validate', async () => {

@@ -13,11 +13,21 @@ export interface Outcome {
 }
 
 /** `needlework <command> ...args` from the built package in `cwd`, as CI runs it (no colour, CI=true). */
-export async function needlework(cwd: string, command: string, ...args: string[]): Promise<Outcome> {
+export function needlework(cwd: string, command: string, ...args: string[]): Promise<Outcome> {
+  return needleworkWithEnv(cwd, {}, command, ...args);
+}
+
+/** `needlework` with these environment variables set too. */
+export async function needleworkWithEnv(
+  cwd: string,
+  env: Record<string, string>,
+  command: string,
+  ...args: string[]
+): Promise<Outcome> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, command, ...args], {
       cwd,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+      env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

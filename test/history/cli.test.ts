@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compareStored } from '../../src/history/gate.js';
 import { openStore } from '../../src/history/store/open.js';
 import type { TrendRun } from '../../src/history/types.js';
-import { BIN, needlework } from '../helpers/needlework-run.js';
+import { BIN, needlework, needleworkWithEnv } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { trendCheck, trendRun } from '../reporters/trend-data.js';
 import { emptyEmbeddedStore } from './engines.js';
@@ -116,6 +116,31 @@ describe.skipIf(!existsSync(BIN))('the store on the command line (needs `npm run
     expect(existsSync(join(dir, 'needlework-report', 'junit.xml'))).toBe(true);
     expect(existsSync(join(dir, 'needlework-report', 'report.html'))).toBe(true);
   }, 300_000);
+
+  it('refuses a store URL of an unknown scheme wherever a store is named, and creates nothing', async () => {
+    const dir = await tmp();
+    await cp(join(ROOT, 'needles'), join(dir, 'needles'), { recursive: true });
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    const refused =
+      'unknown scheme "postgress://"; a results store is a folder or a postgres:// (postgresql://) URL: did you mean postgres://?';
+    const url = 'postgress://ci:secret@db/x';
+    for (const args of [
+      ['run', 'workups', '--store', url],
+      ['trend', '--store', url],
+      ['prune', '--keep-last', '3', '--store', url],
+    ]) {
+      const result = await needlework(dir, args[0]!, ...args.slice(1));
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr).toContain(`--store: postgress://ci:***@db/x: ${refused}`);
+      expect(result.stderr).not.toContain('secret');
+      expect(result.stderr).not.toMatch(/\n\s+at |❯/);
+    }
+    const env = await needleworkWithEnv(dir, { NEEDLEWORK_STORE: 'postgress://db/x' }, 'trend');
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain(`NEEDLEWORK_STORE: postgress://db/x: ${refused}`);
+    expect(existsSync(join(dir, 'postgress:'))).toBe(false);
+    expect(existsSync(join(dir, '.needlework'))).toBe(false);
+  }, 120_000);
 
   it('keeps every run of `needlework run` in the embedded store, with its environment, and `trend` shows them', async () => {
     const dir = await tmp();

@@ -112,9 +112,15 @@ describe.skipIf(process.env.NEEDLEWORK_SKIP_INSTALL_TEST === '1')(
       expect(megabytes).toBeLessThan(90);
     });
 
-    it('ships no source maps, and the schema the YAML files point at', () => {
+    it('ships no source maps, the schema the YAML files point at, and the docs the README links to', async () => {
       expect(existsSync(join(dir, 'node_modules/needlework/dist/src/index.js.map'))).toBe(false);
       expect(existsSync(join(dir, 'node_modules/needlework/dist/src/schemas/needle.schema.json'))).toBe(true);
+      const readme = await readFile(join(dir, 'node_modules/needlework/README.md'), 'utf8');
+      const docs = [...new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]!))];
+      expect(docs.length).toBeGreaterThan(10);
+      expect(docs.filter((doc) => !existsSync(join(dir, 'node_modules/needlework', doc)))).toEqual([]);
+      const pkg = JSON.parse(await readFile(join(dir, 'node_modules/needlework/package.json'), 'utf8'));
+      expect(pkg.repository.url).toBe('git+https://github.com/needlework-dev/needlework.git');
     });
 
     it('`needlework entail` says which packages to install, in one line', async () => {

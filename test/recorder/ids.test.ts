@@ -57,8 +57,15 @@ describe('the recorder refuses, when recording, what loadWorkup would refuse lat
     [{ trial: -1 }, 'trial must be a positive integer or a non-empty label, got -1'],
     [{ task: '' }, 'task must be a non-empty string, got ""'],
     [{ meta: { trial: '' } }, 'trial must be a positive integer or a non-empty label, got ""'],
+    // A null task or trial fell back to meta's and was then written as null.
+    [{ task: null }, 'task must be a non-empty string, got null'],
+    [{ trial: null, meta: { trial: 2 } }, 'trial must be a positive integer or a non-empty label, got null'],
+    [{ input: 7 }, 'createRecorder: the input must be a string, got 7'],
+    [{ meta: 'model m' }, 'createRecorder: the meta fields must be an object, got "model m"'],
   ])('%j', (options, message) => {
-    expect(() => createRecorder({ id: 'r', ...options })).toThrow(`recorder "r": ${message}`);
+    // As a JavaScript caller can pass them: the types would refuse some.
+    const untypedCreate = createRecorder as unknown as (options: Record<string, unknown>) => unknown;
+    expect(() => untypedCreate({ id: 'r', ...options })).toThrow(`recorder "r": ${message}`);
   });
 
   it('refuses no options at all, as a JavaScript caller can pass them', () => {
@@ -80,6 +87,13 @@ describe('the recorder refuses, when recording, what loadWorkup would refuse lat
     expect(() => recorder.setMeta({ trial: 1.5 })).toThrow('trial must be a positive integer');
     recorder.setMeta({ trial: 2 });
     expect(recorder.workup().meta.trial).toBe(2);
+  });
+
+  it('takes a trial past 2^53 as the text the loader reads back, in workup() as in the saved run', async () => {
+    const recorder = createRecorder({ id: 'r', trial: 12345678901234567890n as never });
+    const back = await loadWorkup(await recorder.save(join(await tmp(), 'runs')));
+    expect(recorder.workup().meta.trial).toBe('12345678901234567890');
+    expect(back.meta.trial).toBe('12345678901234567890');
   });
 
   it('takes a trial given as a bigint as the number it is', async () => {
@@ -114,8 +128,57 @@ describe("the recorder's methods refuse arguments of the wrong kind, as JavaScri
     ['toolResult', [null, {}], 'toolResult: the call id must be a string or a number, got null'],
     ['answer', [{ text: 'x' }], 'answer: the text must be a string, got {"text":"x"}'],
     ['note', [['# x']], 'note: the note must be a string, got ["# x"]'],
+    // Found by the fuzzer: each was written, then refused by loadWorkup (a step's latency or tokens negative or not a
+    // number, a total of tokens made a string by a usage report of text).
+    [
+      'toolCall',
+      ['search', {}, 'c1', { latencyMs: -5 }],
+      'toolCall: latencyMs must be a finite number, 0 or more, got -5',
+    ],
+    [
+      'toolResult',
+      ['c1', {}, { tokens: '12' }],
+      'toolResult: tokens must be a finite number, 0 or more, got "12"',
+    ],
+    ['answer', ['x', { tokens: -1 }], 'answer: tokens must be a finite number, 0 or more, got -1'],
+    [
+      'thought',
+      ['x', { latencyMs: Number.NaN }],
+      'thought: latencyMs must be a finite number, 0 or more, got null',
+    ],
+    [
+      'usage',
+      [{ outputTokens: 'many' }],
+      'usage: outputTokens must be a finite number, 0 or more, got "many"',
+    ],
+    ['usage', [{ costUsd: -0.5 }], 'usage: costUsd must be a finite number, 0 or more, got -0.5'],
+    ['usage', [null], 'usage: the usage must be an object { inputTokens, outputTokens, costUsd }, got null'],
+    ['setMeta', [[1]], 'setMeta: the fields must be an object, got [1]'],
   ])('%s(%j)', (method, args, message) => {
     const recorder = createRecorder({ id: 'r' });
+    recorder.toolCall('search', {}, 'c1');
     expect(() => untyped(recorder)[method]!(...args)).toThrow(`recorder "r": ${message}`);
+  });
+
+  it('refuses a value nested deeper than a saved workup is read, and keeps the run as it was', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 600; i++) deep = [deep];
+    const recorder = createRecorder({ id: 'r' });
+    expect(() => recorder.toolCall('search', deep)).toThrow(
+      'recorder "r": toolCall: the input is nested 600 levels deep; a saved workup is read to 512 levels, so at most 508 here',
+    );
+    recorder.toolCall('search', { q: 1 }, 'c1');
+    expect(() => recorder.toolResult('c1', deep)).toThrow('toolResult: the output is nested 600 levels deep');
+    expect(() => recorder.setMeta({ trace: deep })).toThrow(
+      'setMeta: meta field "trace" is nested 600 levels deep; a saved workup is read to 512 levels, so at most 511 here',
+    );
+    expect(() => recorder.answer(7 as never)).toThrow('answer: the text must be a string');
+    // Refused calls leave nothing behind: the run saves and loads back as recorded.
+    let fits: unknown = 'x';
+    for (let i = 0; i < 508; i++) fits = [fits];
+    recorder.toolResult('c1', fits);
+    const back = await loadWorkup(await recorder.save(join(await tmp(), 'runs')));
+    expect(located(back)).toEqual(JSON.parse(JSON.stringify(recorder.workup())));
+    expect(back.trajectory?.final_answer).toBeNull();
   });
 });

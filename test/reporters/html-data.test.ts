@@ -217,3 +217,31 @@ describe('workupView: the trajectory header', () => {
     expect(workupView(workup(40, 900), []).trajectory?.recorded).toEqual({ latencyMs: 900 });
   });
 });
+
+describe('buildHtmlData: where a check of a spec file is written', () => {
+  it('names the assertion and the case as file:line:column from the root; a matcher check names none', () => {
+    const data = buildHtmlData({
+      root: '/p',
+      checks: [
+        record(
+          checkMeta({
+            spec: 'refund-bot',
+            specKind: 'cases',
+            specFile: '/p/needles/refunds.cases.yaml',
+            place: { line: 3, column: 12 },
+            case: 'change-flight',
+            casePlace: { line: 5, column: 5 },
+            workup: 'w',
+            criterion: 'max-steps',
+          }),
+          'failed',
+        ),
+        record(checkMeta({ spec: 'matcher', workup: 'w', criterion: 'grounded' })),
+      ],
+    });
+    expect(data.checks.map((c) => [c.criterion, c.place, c.casePlace])).toEqual([
+      ['max-steps', 'needles/refunds.cases.yaml:3:12', 'needles/refunds.cases.yaml:5:5'],
+      ['grounded', undefined, undefined],
+    ]);
+  });
+});

@@ -331,7 +331,12 @@ cases:
     // A comment line above it all: every assertion's line moves down one, which a stale spec would not show.
     await writeFile(join(dir, 'needles/desk.cases.yaml'), `# the desk's cases\n${CASES}`);
     const edited = await junit();
-    expect(edited).toBe(first.replace(/ line="(\d+)"/g, (_, line) => ` line="${Number(line) + 1}"`));
+    // The line attributes and the failures' stack frames at the spec's lines (`desk.cases.yaml:12:9`).
+    expect(edited).toBe(
+      first
+        .replace(/ line="(\d+)"/g, (_, line) => ` line="${Number(line) + 1}"`)
+        .replace(/desk\.cases\.yaml:(\d+):/g, (_, line) => `desk.cases.yaml:${Number(line) + 1}:`),
+    );
     expect(edited).not.toBe(first);
     expect(await cached()).toHaveLength(1);
   });

@@ -50,6 +50,22 @@ describe('toMatchTrajectory', () => {
     expect(grounded).not.toMatchTrajectory(ref, { mode: 'superset', toolArgs: 'exact' });
   });
 
+  it('says which side subset and superset arguments constrain', () => {
+    const ref = calls(['docs.search', { query: 'Compound-Alpha', top: 3 }]);
+    expect(
+      failure(() => expect(grounded).toMatchTrajectory(ref, { mode: 'superset', toolArgs: 'superset' })),
+    ).toBe(
+      [
+        'expect(workup).toMatchTrajectory(reference)',
+        '',
+        'Expected the trajectory to match the reference (superset, arguments superset).',
+        'Missing calls:',
+        '  - docs.search({"query":"Compound-Alpha","top":3})',
+        "Arguments (superset): each argument of the expected call is in the run's, with the same value (it may give more).",
+      ].join('\n'),
+    );
+  });
+
   it('takes the reference three ways: a gold file, tool calls inline, and toolCallTrajectory, all alike', () => {
     const inline = [
       { name: 'graph.neighbors', args: { entity: 'Halberd' } },

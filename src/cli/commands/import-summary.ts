@@ -1,4 +1,5 @@
 import type { ImportedWorkup } from '../../adapters/imported.js';
+import { plural } from '../../io/plural.js';
 import { errorSteps, toolCalls } from '../../model/trajectory.js';
 import type { WorkupMeta } from '../../model/workup.js';
 import { colors, type Io } from '../io.js';
@@ -117,6 +118,4 @@ function tally(names: readonly string[]): string {
   return text === '' ? '' : ` (${text})`;
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export { plural };

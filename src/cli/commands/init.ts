@@ -1,6 +1,7 @@
 import { cp, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createFileExclusive } from '../../io/atomic.js';
+import { IGNORED, ignoreStore } from '../init/gitignore.js';
 import { EXAMPLE_WORKUP, initFiles, PLUGIN_LINE, type ProjectModules } from '../init/templates.js';
 import { colors, type Io } from '../io.js';
 import { packageRoot } from '../package-root.js';
@@ -36,8 +37,8 @@ export async function projectModules(root: string): Promise<ProjectModules> {
 
 /**
  * Scaffolds needlework into an existing project: a needle, a Vitest config with the plugin and reporters, an example
- * test, an example workup both pass on (so the first `npx vitest run` is green), and a CI workflow. Never
- * overwrites: a file that exists is left as it is and named, and for an existing Vitest config the lines to add are
+ * test, an example workup both pass on (so the first `npx vitest run` is green), a CI workflow, and `.needlework/` (the
+ * results store) in `.gitignore`. Never overwrites: a file that exists is left as it is and named, and for an existing Vitest config the lines to add are
  * printed instead.
  */
 export async function runInit(options: InitOptions, io: Io): Promise<number> {
@@ -77,6 +78,12 @@ export async function runInit(options: InitOptions, io: Io): Promise<number> {
     });
     io.out(`${c.green('created')} ${EXAMPLE_WORKUP.to}/ ${c.dim('(an example run to read)')}`);
   }
+  const ignored = await ignoreStore(root);
+  io.out(
+    ignored === 'kept'
+      ? `${c.yellow('kept')}    .gitignore ${c.dim(`(ignores ${IGNORED} already)`)}`
+      : `${c.green(ignored)} .gitignore ${c.dim(`(${IGNORED}: the results store stays local)`)}`,
+  );
   io.out(
     `\nNext: ${c.bold('npx vitest run')} checks the example run with the example needle, task cases and test (all should pass).` +
       `\nThen put your agent's runs in workups/ (${c.bold('npx needlework import <log> --out workups/<name>')} reads chat logs and traces)` +

@@ -37,6 +37,10 @@ export const runCommand: CommandSpec = {
     { flags: '--shard <i/n>', description: "Run only this shard of the tests (Vitest's --shard)" },
     { flags: '--bail <n>', description: 'Stop after n failed tests' },
     {
+      flags: '-t, --test-name-pattern <pattern>',
+      description: "Run only the tests whose full name matches (Vitest's -t)",
+    },
+    {
       flags: '--merge-reports [dir]',
       description: 'Report the blobs of sharded runs (default folder: .vitest-reports)',
     },
@@ -67,6 +71,7 @@ export const runCommand: CommandSpec = {
     const timeoutMs = wholeNumber(options, 'timeout');
     const outDir = single(options, 'outDir', 'folder');
     const shard = single(options, 'shard', '<index>/<count>');
+    const testNamePattern = single(options, 'testNamePattern', 'pattern');
     for (const [name, what] of [
       ['model', 'model'],
       ['judge', 'judge'],
@@ -88,6 +93,7 @@ export const runCommand: CommandSpec = {
         specCache: options['specCache'] !== false,
         ...(shard !== undefined && { shard }),
         ...(bail !== undefined && { bail }),
+        ...(testNamePattern !== undefined && { testNamePattern }),
         ...(options['mergeReports'] !== undefined && {
           mergeReports:
             typeof options['mergeReports'] === 'string' ? options['mergeReports'] : '.vitest-reports',

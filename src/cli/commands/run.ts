@@ -30,6 +30,8 @@ export interface RunOptions {
   shard?: string;
   /** Stop after this many failed tests. */
   bail?: number;
+  /** Vitest's `-t`: run only the tests whose full name (`spec > case › workup > assertion`) matches this pattern. */
+  testNamePattern?: string;
   /** Report the blobs that sharded runs wrote (`--reporter blob`) in this folder instead of running tests. */
   mergeReports?: string;
   /** Check citation precision with an NLI model (`--entail`, `--nli-model`, `--no-cache`). */
@@ -166,6 +168,7 @@ export async function runRun(options: RunOptions, io: Io): Promise<number> {
         testTimeout: 0,
         ...(options.shard !== undefined && { shard: options.shard }),
         ...(options.bail !== undefined && { bail: options.bail }),
+        ...(options.testNamePattern !== undefined && { testNamePattern: options.testNamePattern }),
         ...(options.mergeReports !== undefined && { mergeReports: options.mergeReports }),
       },
       {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { findSpecs, findWorkups, isSpecFile } from '../../discover/find.js';
 import { type Diagnostic, formatDiagnostic } from '../../errors/index.js';
+import { plural } from '../../io/plural.js';
 import { colors, type Io } from '../io.js';
 
 export interface ValidateOptions {
@@ -50,7 +51,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   }
   for (const rubric of specs?.rubrics ?? []) {
     io.out(
-      `${c.green('✓')} rubric ${c.bold(rubric.id)} ${c.dim(`(${rubric.file}): ${rubric.criteria.length} criteria${everyWorkup(rubric)}`)}`,
+      `${c.green('✓')} rubric ${c.bold(rubric.id)} ${c.dim(`(${rubric.file}): ${plural(rubric.criteria.length, 'criterion', 'criteria')}${everyWorkup(rubric)}`)}`,
     );
   }
   const warnings: string[] = [];
@@ -88,10 +89,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   for (const workup of workups?.workups ?? []) {
     const parts = [
       workup.note
-        ? `${workup.note.segments.length} segments, ${workup.note.citations.length} citations`
+        ? `${plural(workup.note.segments.length, 'segment')}, ${plural(workup.note.citations.length, 'citation')}`
         : 'no note',
-      `${workup.ledger.length} ledger entries`,
-      workup.trajectory ? `${workup.trajectory.steps.length} steps` : 'no trajectory',
+      plural(workup.ledger.length, 'ledger entry', 'ledger entries'),
+      workup.trajectory ? plural(workup.trajectory.steps.length, 'step') : 'no trajectory',
       ...(workup.gold ? ['gold trajectory'] : []),
     ];
     io.out(
@@ -112,10 +113,6 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   }
   io.out(c.green(`\nAll valid: ${counted}`));
   return 0;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Whether a path names specs, workups or both (a folder may hold both kinds). */

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { closest } from '../../errors/closest.js';
 import { UserError } from '../../errors/index.js';
 import { displayPath } from '../../io/display-path.js';
 import { openEmbedded } from './embedded.js';
@@ -21,9 +22,14 @@ export function isServerUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
+/** The schemes a store location may have: a PostgreSQL server's. */
+const STORE_SCHEMES = ['postgres', 'postgresql'];
+
 /**
  * The store a command or reporter uses: `given` (`--store`, a reporter option), else `NEEDLEWORK_STORE`, else the
- * embedded store in `.needlework/store`. A folder is resolved against `root`; a URL is kept as written.
+ * embedded store in `.needlework/store`. A folder is resolved against `root`; a URL is kept as written. A URL of any
+ * other scheme (`postgress://db/x`) is a mistake, refused: taken as a folder, it made a local store named `postgress:`
+ * and the history of a CI run went nowhere.
  */
 export function resolveStore(
   given: string | undefined,
@@ -31,7 +37,16 @@ export function resolveStore(
   env: NodeJS.ProcessEnv = process.env,
 ): string {
   const location = given || env[STORE_ENV] || DEFAULT_STORE;
-  return isServerUrl(location) || isAbsolute(location) ? location : resolve(root, location);
+  if (isServerUrl(location)) return location;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location)?.[1];
+  if (scheme !== undefined) {
+    const meant = closest(scheme, STORE_SCHEMES);
+    throw new UserError({
+      file: given ? '--store' : STORE_ENV,
+      message: `${redactUrl(location)}: unknown scheme "${scheme}://"; a results store is a folder or a postgres:// (postgresql://) URL${meant ? `: did you mean ${meant}://?` : ''}`,
+    });
+  }
+  return isAbsolute(location) ? location : resolve(root, location);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { plural } from '../../io/plural.js';
 import { type SourceToolCall, sourceToolCalls } from '../../model/deferred-steps.js';
 import type { MessageOutline, Trajectory } from '../../model/index.js';
 import { pythonEquals } from './python-equals.js';
@@ -285,10 +286,6 @@ function outlineOf(trajectory: Trajectory, calls: number): readonly MessageOutli
     );
   }
   return outline;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**

@@ -284,7 +284,7 @@ export const CLIENT_SCRIPT = `
   data.workups.forEach(function (w) { workupByKey[w.key] = w; idCount[w.id] = (idCount[w.id] || 0) + 1; });
   // Where a workup is: its folder, else the test file of its checks. Shown wherever its id alone is ambiguous.
   function place(w) { return w ? w.path || w.file || '' : ''; }
-  data.checks.forEach(function (c) { specs[c.spec] = true; c._s = [c.spec, c.workup, place(workupByKey[c.workupKey]), c.criterion, c.metric, c.statement].join(' ').toLowerCase(); });
+  data.checks.forEach(function (c) { specs[c.spec] = true; c._s = [c.spec, c.place || '', c.workup, place(workupByKey[c.workupKey]), c.criterion, c.metric, c.statement].join(' ').toLowerCase(); });
   Object.keys(specs).sort().forEach(function (sp) { var o = el('option', null, sp); o.value = sp; specSel.appendChild(o); });
   var checksByWorkup = {};
   data.checks.forEach(function (c) { (checksByWorkup[c.workupKey] = checksByWorkup[c.workupKey] || []).push(c); });
@@ -304,6 +304,16 @@ export const CLIENT_SCRIPT = `
     if (!d) return;
     d.open = true;
     d.scrollIntoView({ block: 'start' });
+  }
+
+  // The spec, and under it where the check is written: its assertion, and its case when that starts elsewhere.
+  function specCell(c) {
+    var where = c.place || c.casePlace;
+    if (!where) return ident(c.spec);
+    var text = c.place && c.casePlace && c.casePlace.split(':').slice(0, -2).join(':') === c.place.split(':').slice(0, -2).join(':')
+      ? c.place + ' (case at ' + c.casePlace.split(':').slice(-2).join(':') + ')'
+      : where;
+    return el('span', null, [ident(c.spec), el('div', 'place', text)]);
   }
 
   function checkMatches(c, q, v, sp) {
@@ -326,7 +336,7 @@ export const CLIENT_SCRIPT = `
     checksBox.textContent = '';
     add(checksBox, el('div', 'count', list.length + ' of ' + data.checks.length + ' checks'));
     var rows = list.slice(0, limits.checks).map(function (c) {
-      var tr = row([el('span', null, [badge(c.verdict), c.flaky ? el('span', 'badge v-flaky', 'flaky') : null]), ident(c.spec), workupName(c), ident(c.criterion), ident(c.metric), { num: fmt(c.value, c.unit) },
+      var tr = row([el('span', null, [badge(c.verdict), c.flaky ? el('span', 'badge v-flaky', 'flaky') : null]), specCell(c), workupName(c), ident(c.criterion), ident(c.metric), { num: fmt(c.value, c.unit) },
         { num: c.threshold === undefined ? '' : (c.comparator || '>=') + ' ' + fmt(c.threshold, c.unit) }, c.statement]);
       tr.dataset.verdict = c.verdict;
       return tr;

@@ -3,6 +3,7 @@ import type { TrendHistory } from '../../history/types.js';
 import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../checks.js';
+import { projectPath } from '../../io/display-path.js';
 import { expectationText, numericValue } from '../format.js';
 import type { GateText } from '../gate-text.js';
 import type { LoadedWorkup } from '../workups.js';
@@ -22,6 +23,8 @@ export interface HtmlDataInput {
   now?: Date;
   /** The regression gate of this run against the latest earlier one, as `gateText` words it. */
   gate?: GateText;
+  /** The project root, against which a check's spec file is named. @default process.cwd() */
+  root?: string;
 }
 
 /** Gathers everything the page shows into one serialisable object; the page itself does no computing beyond filters. */
@@ -63,6 +66,8 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
     if (meta.comparator) check.comparator = meta.comparator;
     if (meta.scores && Object.keys(meta.scores).length > 0) check.scores = meta.scores;
     if (meta.task !== undefined) check.task = meta.task;
+    const places = specPlaces(meta, input.root ?? process.cwd());
+    if (places) Object.assign(check, places);
     checks.push(check);
     let group = byWorkup.get(key);
     if (!group) {
@@ -136,6 +141,20 @@ export function buildHtmlData(input: HtmlDataInput): HtmlReportData {
  */
 export function chartedTrend(overview: TrendTableData | undefined): Pick<HtmlReportData, 'trend'> {
   return overview && overview.runs.length > 0 ? { trend: htmlTrend(overview) } : {};
+}
+
+/**
+ * Where a check is written in its spec file, as `file:line:column` from the project root: its assertion, and its case
+ * when that starts elsewhere (a budget a case takes from `defaults:` is written above its case).
+ */
+function specPlaces(meta: CheckMeta, root: string): Pick<HtmlCheck, 'place' | 'casePlace'> | undefined {
+  if (meta.specFile === undefined || (!meta.place && !meta.casePlace)) return undefined;
+  const file = projectPath(root, meta.specFile);
+  const text = (p: { line: number; column: number }) => `${file}:${p.line}:${p.column}`;
+  return {
+    ...(meta.place && { place: text(meta.place) }),
+    ...(meta.casePlace && { casePlace: text(meta.casePlace) }),
+  };
 }
 
 /**

@@ -35,6 +35,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .filters input[type=search] { width: 320px; max-width: 100%; padding: 6px 8px; border: 1px solid #c5ccd4; border-radius: 6px; font: inherit; }
 .filters select { padding: 5px; border-radius: 6px; border: 1px solid #c5ccd4; font: inherit; }
 .count { color: var(--muted); font-size: 12px; }
+.place { color: var(--muted); font-size: 12px; }
 button.link { background: none; border: 0; padding: 0; margin: 0; font: inherit; color: var(--accent); cursor: pointer;
   text-align: left; text-decoration: underline dotted; }
 button.more { margin-top: 8px; padding: 5px 12px; border: 1px solid #c5ccd4; background: var(--card); border-radius: 6px; cursor: pointer; font: inherit; }

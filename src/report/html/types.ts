@@ -80,6 +80,10 @@ export interface HtmlCheck {
   statement: string;
   /** The test file, relative to the project root. */
   file: string;
+  /** Where the check's assertion is written in its spec file: `file:line:column` from the project root. */
+  place?: string;
+  /** Where the check's task case starts (its `id:`), `file:line:column`, for a check of a task case. */
+  casePlace?: string;
   /** Wall time of the test, milliseconds. */
   durationMs: number;
   /** Error messages the test threw (colour codes stripped). */

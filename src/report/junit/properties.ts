@@ -14,7 +14,7 @@ import type { TrialIndex } from '../trials.js';
  *
  * Per criterion, prefixed with the criterion name (`surfaced.value`):
  * - `<criterion>.metric`: the metric the verdict rests on.
- * - `<criterion>.value`: the measured value (`n/a` when the metric does not apply, `true`/`false` for booleans).
+ * - `<criterion>.value`: the measured value (`n/a` when nothing was measured: see `.verdict`, `true`/`false` for booleans).
  * - `<criterion>.threshold` and `<criterion>.comparator` (`>=`, `<=`, `==`): the pass mark, when there is one.
  * - `<criterion>.unit`: the unit of value and threshold, when not a [0, 1] score.
  * - `<criterion>.verdict`: `pass`, `fail` or `not-applicable`.

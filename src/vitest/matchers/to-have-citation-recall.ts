@@ -1,4 +1,5 @@
 import { citationRecall } from '../../checks/citations.js';
+import { plural } from '../../io/plural.js';
 import {
   formatValue,
   type MatcherResult,
@@ -31,7 +32,7 @@ export function toHaveCitationRecall(this: MatcherState, received: unknown, min:
       if (negated)
         return [`Expected citation recall below ${formatValue(threshold)}, but it is ${formatValue(value)}.`];
       return [
-        `Expected citation recall of at least ${formatValue(threshold)}, but it is ${formatValue(value)} (${covered} of ${total} claims cited).`,
+        `Expected citation recall of at least ${formatValue(threshold)}, but it is ${formatValue(value)} (${covered} of ${plural(total, 'claim')} cited).`,
         'Uncited claims:',
         ...uncited.map((u) => `  line ${u.line}: ${u.text}`),
       ];

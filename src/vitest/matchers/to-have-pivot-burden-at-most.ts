@@ -1,4 +1,5 @@
 import { needleScore, pivotBurden } from '../../checks/needle.js';
+import { plural } from '../../io/plural.js';
 import {
   type MatcherResult,
   type MatcherState,
@@ -35,11 +36,15 @@ export function toHavePivotBurdenAtMost(
     pass,
     message: message(this, '.toHavePivotBurdenAtMost', 'needle, max', (negated) => {
       if (queries === null)
-        return [`Expected the path to be completed within ${limit} queries, but ${burden.reason}.`];
+        return [
+          `Expected the path to be completed within ${plural(limit, 'query', 'queries')}, but ${burden.reason}.`,
+        ];
       if (negated)
-        return [`Expected more than ${limit} queries, but the path was completed after ${queries}.`];
+        return [
+          `Expected more than ${plural(limit, 'query', 'queries')}, but the path was completed after ${queries}.`,
+        ];
       return [
-        `Expected the path to be completed within ${limit} queries, but it took ${queries} (completed by ${burden.value!.completedBy}).`,
+        `Expected the path to be completed within ${plural(limit, 'query', 'queries')}, but it took ${queries} (completed by ${burden.value!.completedBy}).`,
       ];
     }),
     expected: limit,

@@ -1,19 +1,16 @@
-import { trajectoryMatch } from '../../checks/trajectory.js';
-import type { MatchTrajectoryOptions, ToolCall } from '../../metrics/trajectory/match.js';
+import { argumentsRule, describeCall, trajectoryMatch } from '../../checks/trajectory.js';
+import type { MatchTrajectoryOptions } from '../../metrics/trajectory/match.js';
 import { type MatcherResult, type MatcherState, message, record, requireWorkup } from './helpers.js';
 import { requireReference } from './trajectory-args.js';
 
 const MODES = ['strict', 'unordered', 'subset', 'superset'];
 const ARG_MODES = ['exact', 'ignore', 'subset', 'superset'];
 
-function call(c: ToolCall): string {
-  return `${c.tool ?? '(no tool)'}(${JSON.stringify(c.args)})`;
-}
-
 /**
  * The workup's tool calls match a reference trajectory's, with LangChain agentevals' trajectory-match verdicts
  * (`mode`: strict, unordered, subset, superset; `toolArgs`: exact, ignore, subset, superset; see
- * `matchTrajectory`). A failure lists the missing and extra calls.
+ * `matchTrajectory`). A failure lists the missing and extra calls, and for `subset` or `superset` arguments which side
+ * they constrain (`argumentsRule`).
  */
 export function toMatchTrajectory(
   this: MatcherState,
@@ -48,9 +45,14 @@ export function toMatchTrajectory(
         `Expected the trajectory to match the reference (${mode}, arguments ${options.toolArgs ?? 'exact'}).`,
         ...(result?.reason ? [result.reason] : []),
         ...(result!.missing.length > 0
-          ? ['Missing calls:', ...result!.missing.map((c) => `  - ${call(c)}`)]
+          ? ['Missing calls:', ...result!.missing.map((c) => `  - ${describeCall(c)}`)]
           : []),
-        ...(result!.extra.length > 0 ? ['Extra calls:', ...result!.extra.map((c) => `  + ${call(c)}`)] : []),
+        ...(result!.extra.length > 0
+          ? ['Extra calls:', ...result!.extra.map((c) => `  + ${describeCall(c)}`)]
+          : []),
+        ...((rule) => (rule ? [`Arguments (${options.toolArgs}): ${rule}.`] : []))(
+          argumentsRule(mode, options.toolArgs),
+        ),
       ];
     }),
     expected: ref?.steps
