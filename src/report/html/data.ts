@@ -1,9 +1,9 @@
 import type { TrendTableData } from '../../history/means.js';
 import type { TrendHistory } from '../../history/types.js';
+import { projectPath } from '../../io/display-path.js';
 import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../checks.js';
-import { projectPath } from '../../io/display-path.js';
 import { expectationText, numericValue } from '../format.js';
 import type { GateText } from '../gate-text.js';
 import type { LoadedWorkup } from '../workups.js';
