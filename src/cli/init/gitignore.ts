@@ -1,6 +1,6 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createFileExclusive } from '../../io/atomic.js';
+import { createFileExclusive, writeFileAtomic } from '../../io/atomic.js';
 
 /** The folder `needlework run` keeps its results store in (`DEFAULT_STORE`'s parent): local, never committed. */
 export const IGNORED = '.needlework/';
@@ -25,6 +25,7 @@ export async function ignoreStore(root: string): Promise<'created' | 'updated' |
     text = await readFile(file, 'utf8');
   }
   if (text.split(/\r?\n/).some((line) => IGNORES.test(line.trim()))) return 'kept';
-  await appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${block}`);
+  // The user's lines as they were, the block after them, written whole: a crash leaves the old file.
+  await writeFileAtomic(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${block}`);
   return 'updated';
 }
