@@ -1,6 +1,5 @@
 import { closingQuote } from './depth.js';
-import type { Place } from './locate.js';
-import { LineIndex } from './position.js';
+import { LineIndex, type Place } from './position.js';
 
 /** Where a JSON value starts, and for a container where each of its members is written. */
 interface Spot {

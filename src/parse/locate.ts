@@ -1,11 +1,9 @@
 import type { Document, LineCounter, Node, Pair } from 'yaml';
 import { type JsonLocator, jsonLocator } from './json-places.js';
+import type { Place } from './position.js';
 import { yamlPackage } from './yaml-package.js';
 
-export interface Place {
-  line: number;
-  column: number;
-}
+export type { Place } from './position.js';
 
 /**
  * Finds where a data path (`['required_path', 'relations', 1]`) stands in a parsed YAML (or JSON) document: the

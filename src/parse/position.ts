@@ -19,3 +19,9 @@ export class LineIndex {
     return { line: lo + 1, column: offset - this.starts[lo]! + 1, offset };
   }
 }
+
+/** A 1-based line and column in a file. */
+export interface Place {
+  line: number;
+  column: number;
+}

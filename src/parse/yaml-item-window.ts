@@ -15,7 +15,7 @@ import type { Document } from 'yaml';
 import { keyOffset, locateOffset } from './locate.js';
 import { LineIndex } from './position.js';
 import { MAX_YAML_ALIASES, readYaml } from './yaml.js';
-import type { FastYaml, ReadList } from './yaml-fast.js';
+import type { FastYaml, ReadList } from './yaml-fast-types.js';
 import { yamlPackage } from './yaml-package.js';
 import { aliasFrom, cutAt, itemFrom, MAX_WINDOWS_LENGTH, WINDOW_FROM } from './yaml-window.js';
 

@@ -19,7 +19,7 @@ import type { Diagnostic } from '../errors/index.js';
 import { LineIndex } from './position.js';
 import { readYaml, type YamlReading, yamlProblems } from './yaml.js';
 import { MAX_YAML_ERRORS } from './yaml-errors.js';
-import type { FastFailure, ReadList } from './yaml-fast.js';
+import type { FastFailure, ReadList } from './yaml-fast-types.js';
 import { cutShortAt, type LexemeKind, walkLexemes } from './yaml-lexer.js';
 
 /** Texts shorter than this are read whole by the `yaml` package: a few tens of milliseconds. */
