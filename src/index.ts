@@ -24,6 +24,7 @@ export {
   criteriaOf,
   expectationText,
 } from './checks/index.js';
+export { criterionVerdict, type RubricVerdict, rubricVerdict } from './checks/rubric.js';
 export { findSpecs, findWorkups } from './discover/find.js';
 export * from './entailment/index.js';
 export * from './errors/index.js';

@@ -10,6 +10,32 @@ import { type Measured, type SpecRef, toCheck, verdictOf } from './measure.js';
 /** Why a rubric criterion was not scored, with what scores it. */
 export const NO_JUDGE = 'not measured: no judge configured (needlework run --judge <url|replay:cassette>)';
 
+/**
+ * A rubric's verdict, or one criterion's: `pass` or `fail` against the threshold, `error` when there is no score (no
+ * sample gave a verdict, a sample was missing from the cassette, or for the total, any criterion is unscored). The
+ * one place it is decided: the checks (where `error` is a `fail`), `needlework judge`'s lines and exit code and
+ * `toScoreRubric`'s lines all read it from here.
+ */
+export type RubricVerdict = 'pass' | 'fail' | 'error';
+
+/** One criterion's verdict (see `RubricVerdict`). */
+export function criterionVerdict(criterion: CriterionScore): RubricVerdict {
+  return criterion.score === null ? 'error' : scoredVerdict(criterion.score, criterion.threshold);
+}
+
+/** A rubric's verdict on its weighted total (see `RubricVerdict`). */
+export function rubricVerdict(result: RubricScore): RubricVerdict {
+  return result.total === null || !result.complete ? 'error' : scoredVerdict(result.total, result.threshold);
+}
+
+/** A score against its threshold (met at or above it), as every check compares with `>=`. */
+function scoredVerdict(score: number, threshold: number): 'pass' | 'fail' {
+  return verdictOf(score, threshold, '>=') === 'pass' ? 'pass' : 'fail';
+}
+
+/** A rubric verdict as a check's: no score is a `fail` (the judge was asked and did not answer). */
+const asCheck = (verdict: RubricVerdict) => (verdict === 'error' ? 'fail' : verdict);
+
 /** The judge and its settings for rubric criteria. */
 export interface RubricCheckOptions extends Omit<ScoreRubricOptions, 'judge'> {
   judge: Judge;
@@ -86,8 +112,7 @@ export function criterionMeasured(result: RubricScore, criterion: CriterionScore
     threshold: criterion.threshold,
     comparator: '>=',
     unit: 'score-1-5',
-    // No score (every sample failed, or the cassette lacks one) fails: the judge was asked and did not answer.
-    verdict: criterion.score === null ? 'fail' : verdictOf(criterion.score, criterion.threshold),
+    verdict: asCheck(criterionVerdict(criterion)),
     summary,
     evidence: {
       title: criterion.title,
@@ -136,7 +161,7 @@ export function rubricTotalMeasured(result: RubricScore): Measured {
     threshold: result.threshold,
     comparator: '>=',
     unit: 'score-1-5',
-    verdict: result.total === null || !result.complete ? 'fail' : verdictOf(result.total, result.threshold),
+    verdict: asCheck(rubricVerdict(result)),
     summary: `${total} (threshold ${result.threshold})${missing.length > 0 ? `; no score for ${missing.join(', ')}` : ''}`,
     evidence: {
       ...(result.model !== undefined && { model: result.model }),

@@ -2,6 +2,12 @@ import { plural } from '../io/plural.js';
 import { formatJudgeError } from '../judge/describe.js';
 import type { CriterionScore, RubricScore, UsageTotals } from './types.js';
 
+/** The verdicts the lines show, decided by the checks (`rubricVerdict` and `criterionVerdict`, src/checks/rubric.ts). */
+export interface RubricVerdicts {
+  total: 'pass' | 'fail' | 'error';
+  criterion(criterion: CriterionScore): 'pass' | 'fail' | 'error';
+}
+
 /** The colours the lines use; picocolors' `createColors()` fits, and the default leaves the text plain. */
 export interface Palette {
   bold(text: string): string;
@@ -24,19 +30,24 @@ const PLAIN: Palette = {
  * sample scores) with the rationale under it, each failed sample, the judge failure of an unscored criterion with its
  * raw answers, the total, and the usage line. Shared by `needlework judge` and `needlework score --rubric`.
  */
-export function formatRubricScore(result: RubricScore, c: Palette = PLAIN): string[] {
+export function formatRubricScore(
+  result: RubricScore,
+  verdicts: RubricVerdicts,
+  c: Palette = PLAIN,
+): string[] {
   const model = result.model !== undefined ? `model ${result.model}, ` : '';
   const lines = [
     c.bold(`${result.rubric} on ${result.workup}`) +
       c.dim(` (${model}${result.samples} samples per criterion)`),
   ];
   const width = Math.max(0, ...result.criteria.map((r) => r.criterion.length));
-  for (const criterion of result.criteria) lines.push(...criterionLines(criterion, width, c));
+  for (const criterion of result.criteria)
+    lines.push(...criterionLines(criterion, verdicts.criterion(criterion), width, c));
   const total = result.total === null ? 'no total' : `total ${format(result.total)}`;
   const verdict =
-    result.verdict === 'pass'
+    verdicts.total === 'pass'
       ? c.green('pass')
-      : result.verdict === 'fail'
+      : verdicts.total === 'fail'
         ? c.red('fail')
         : c.red('incomplete');
   lines.push(`  ${total} against threshold ${format(result.threshold)}: ${verdict}`);
@@ -45,14 +56,19 @@ export function formatRubricScore(result: RubricScore, c: Palette = PLAIN): stri
   return lines;
 }
 
-function criterionLines(criterion: CriterionScore, width: number, c: Palette): string[] {
+function criterionLines(
+  criterion: CriterionScore,
+  verdict: 'pass' | 'fail' | 'error',
+  width: number,
+  c: Palette,
+): string[] {
   const name = criterion.criterion.padEnd(width);
   if (criterion.score === null || criterion.agreement === null) {
     const lines = [`  ${c.red('!')} ${name}  ${c.red('no score')}`];
     if (criterion.error) lines.push(indent(formatJudgeError(criterion.error), 6));
     return lines;
   }
-  const mark = criterion.verdict === 'pass' ? c.green('✓') : c.red('✗');
+  const mark = verdict === 'pass' ? c.green('✓') : c.red('✗');
   const { agreement } = criterion;
   const valid =
     criterion.samplesValid < criterion.samplesRequested

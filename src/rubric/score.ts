@@ -43,8 +43,8 @@ export interface ScoreRubricOptions {
  * Scores a workup on a rubric: one judge call per criterion per sample (pointwise and criterion-separated, the
  * deployable subset of LLM-RUBRIC, arXiv:2501.00274, as seed 001 describes), the anchors listed in a different order
  * in each sample, the median of the valid samples as the criterion's score with their spread and agreement beside
- * it, and a weighted total. A criterion whose samples all failed is an `error` result carrying the judge's raw
- * answers; it never throws and never yields NaN.
+ * it, and a weighted total. A criterion whose samples all failed has no score and carries the judge's raw answers;
+ * it never throws and never yields NaN. What passes is decided by the checks (src/checks/rubric.ts).
  */
 export async function scoreRubric(
   workup: Workup,
@@ -72,7 +72,6 @@ export async function scoreRubric(
 
   const complete = criteria.every((c) => c.score !== null);
   const total = weightedTotal(criteria.map((c) => ({ score: c.score, weight: c.weight })));
-  const verdict = !complete || total === null ? 'error' : total >= threshold ? 'pass' : 'fail';
   const model = options.judge.model;
   return {
     rubric: rubric.id,
@@ -86,7 +85,6 @@ export async function scoreRubric(
     total,
     complete,
     threshold,
-    verdict,
     usage: sumTotals(criteria.map((c) => c.usage)),
   };
 }
@@ -133,7 +131,6 @@ async function scoreCriterion(
     question: criterion.question,
     weight: criterion.weight,
     threshold,
-    verdict: score === null ? 'error' : score >= threshold ? 'pass' : 'fail',
     score,
     agreement: score === null ? null : agreementOf(scores),
     rationale: score === null ? null : closestRationale(valid, score),
@@ -209,7 +206,6 @@ function unscorable(
     question: criterion.question,
     weight: criterion.weight,
     threshold: criterion.threshold ?? defaultThreshold,
-    verdict: 'error',
     score: null,
     agreement: null,
     rationale: null,

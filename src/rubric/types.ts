@@ -69,11 +69,10 @@ export interface CriterionScore {
   /** The lowest passing score, 1 to 5. */
   threshold: number;
   /**
-   * `pass`/`fail` against the threshold; `error` when no sample gave a verdict, or when a sample was missing from
-   * the cassette (then `score` and `agreement` are null and `error` says why).
+   * The median of the valid samples (a half point when an even number of them splits), or null when no sample gave
+   * a verdict, or a sample was missing from the cassette (`error` says why). Its verdict is decided by the checks
+   * (`criterionVerdict`, src/checks/rubric.ts), not here.
    */
-  verdict: 'pass' | 'fail' | 'error';
-  /** The median of the valid samples (a half point when an even number of them splits), or null. */
   score: number | null;
   agreement: Agreement | null;
   /** The rationale of the first sample that scored the median (or nearest it), for a reader. */
@@ -109,9 +108,7 @@ export interface RubricScore {
   total: number | null;
   /** True when every criterion scored. */
   complete: boolean;
-  /** The lowest passing total, 1 to 5. */
+  /** The lowest passing total, 1 to 5. Its verdict is decided by the checks (`rubricVerdict`, src/checks/rubric.ts). */
   threshold: number;
-  /** `pass` when complete and `total >= threshold`; `error` when any criterion has no score. */
-  verdict: 'pass' | 'fail' | 'error';
   usage: UsageTotals;
 }

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { criterionVerdict, rubricVerdict } from '../../src/checks/rubric.js';
 import { UserError } from '../../src/errors/index.js';
 import { requestHash } from '../../src/judge/canonical.js';
 import { Cassette } from '../../src/judge/cassette.js';
@@ -63,7 +64,7 @@ function verdictsOf(result: RubricScore) {
     score: c.score,
     agreement: c.agreement,
     rationale: c.rationale,
-    verdict: c.verdict,
+    verdict: criterionVerdict(c),
     samples: c.samples.map((s) => (s.ok ? { score: s.score, rationale: s.rationale, tokens: s.tokens } : s)),
   }));
 }
@@ -146,8 +147,8 @@ describe('CassetteJudge: record and replay', () => {
     const strict = await createJudgeFromSpec(live.url, { ...LIVE, cassette: file, mode: 'strict' });
     const result = await scoreRubric(workup(), spec, { judge: strict, samples: 3 });
     expect(live.received).toHaveLength(2);
+    expect(criterionVerdict(result.criteria[0]!)).toBe('error');
     expect(result.criteria[0]).toMatchObject({
-      verdict: 'error',
       score: null,
       agreement: null,
       samplesValid: 2,
@@ -156,7 +157,7 @@ describe('CassetteJudge: record and replay', () => {
         message: `no recorded verdict for criterion "alternatives" (rubric test-rubric, workup w1, sample 3) in ${file} (strict mode never calls the judge); record it with --record`,
       },
     });
-    expect(result.verdict).toBe('error');
+    expect(rubricVerdict(result)).toBe('error');
   });
 
   it('does not bill a request twice: a second record run answers from the cassette', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rubricTotalMeasured } from '../../src/checks/rubric.js';
 import { createCli } from '../../src/cli/cli.js';
 import { judgeOptions, runJudge } from '../../src/cli/commands/judge.js';
 import type { Io } from '../../src/cli/io.js';
@@ -213,5 +214,37 @@ describe('needlework judge', () => {
       cassette: 'c.json',
       mode: 'strict',
     });
+  });
+});
+
+describe('needlework judge and the rubric check agree on one verdict (decided in src/checks/rubric.ts)', () => {
+  /** The judge's exit code and what the run's rubric check says of the same scores, the judge scoring `score(criterion)`. */
+  async function both(score: (criterion: string) => number) {
+    server = await startFakeJudge((request) => {
+      const text = request.body.messages[1]!.content;
+      const criterion = /Criterion: (.*)/.exec(text)![1]!;
+      return { content: verdict(score(criterion), 'As scored.') };
+    });
+    const io = collect();
+    const code = await runJudge(
+      { workups: [GROUNDED], rubric: RUBRIC, judge: server.url, model: 'm', json: true, env: {} },
+      io,
+    );
+    const [result] = JSON.parse(io.stdout.join('\n')) as Array<RubricScore & { verdict: string }>;
+    return {
+      code,
+      total: result!.total,
+      printed: result!.verdict,
+      check: rubricTotalMeasured(result!).verdict,
+    };
+  }
+
+  it('at the threshold exactly: the total 3 against 3 passes both (exit 0)', async () => {
+    expect(await both(() => 3)).toEqual({ code: 0, total: 3, printed: 'pass', check: 'pass' });
+  });
+
+  it('a quarter point under it: 2.75 against 3 fails both (exit 1)', async () => {
+    const scored = await both((criterion) => (criterion.startsWith('Makes accurate') ? 2 : 3));
+    expect(scored).toEqual({ code: 1, total: 2.75, printed: 'fail', check: 'fail' });
   });
 });

@@ -1,13 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { criterionVerdict, rubricVerdict } from '../../src/checks/rubric.js';
 import { OpenAICompatibleJudge } from '../../src/judge/openai.js';
 import type { Judge } from '../../src/judge/types.js';
 import type { RubricSpec } from '../../src/model/spec.js';
 import { anchorOrder } from '../../src/rubric/anchors.js';
 import { scoreRubric } from '../../src/rubric/score.js';
+import type { RubricScore } from '../../src/rubric/types.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { loadWorkup } from '../../src/workup/load.js';
 import { type FakeJudgeServer, startFakeJudge, verdict } from '../judge/fake-server.js';
 import { criterion, rubric, scriptedJudge, workup } from './helpers.js';
+
+/** A result with the verdicts the checks decide from it (src/checks/rubric.ts) beside its scores. */
+const judged = (result: RubricScore) => ({
+  ...result,
+  verdict: rubricVerdict(result),
+  criteria: result.criteria.map((c) => ({ ...c, verdict: criterionVerdict(c) })),
+});
 
 describe('scoreRubric: one call per criterion per sample', () => {
   it('asks each criterion once per sample, with the anchors in that sample order and reproducible parameters', async () => {
@@ -48,9 +57,9 @@ describe('scoreRubric: one call per criterion per sample', () => {
 describe('scoreRubric: median, agreement and verdicts', () => {
   it('scores each criterion with the median and reports spread, agreement and the median sample rationale', async () => {
     const judge = scriptedJudge({ a: [2, 4, 4], b: [5, 1, 3] });
-    const result = await scoreRubric(workup(), rubric([criterion('a'), criterion('b', { threshold: 4 })]), {
-      judge,
-    });
+    const result = judged(
+      await scoreRubric(workup(), rubric([criterion('a'), criterion('b', { threshold: 4 })]), { judge }),
+    );
     const [a, b] = result.criteria;
     expect(a).toMatchObject({
       criterion: 'a',
@@ -75,17 +84,17 @@ describe('scoreRubric: median, agreement and verdicts', () => {
   it('totals the medians by weight and passes the rubric against its threshold', async () => {
     const judge = scriptedJudge({ a: [5, 5, 5], b: [2, 2, 2] });
     const criteria = [criterion('a', { weight: 3 }), criterion('b', { weight: 1 })];
-    const passing = await scoreRubric(workup(), rubric(criteria, { threshold: 4 }), { judge });
+    const passing = judged(await scoreRubric(workup(), rubric(criteria, { threshold: 4 }), { judge }));
     expect(passing).toMatchObject({ total: 4.25, complete: true, threshold: 4, verdict: 'pass' });
-    const failing = await scoreRubric(workup(), rubric(criteria, { threshold: 4.5 }), { judge });
+    const failing = judged(await scoreRubric(workup(), rubric(criteria, { threshold: 4.5 }), { judge }));
     expect(failing).toMatchObject({ total: 4.25, verdict: 'fail' });
-    const defaulted = await scoreRubric(workup(), rubric(criteria), { judge, threshold: 4.3 });
+    const defaulted = judged(await scoreRubric(workup(), rubric(criteria), { judge, threshold: 4.3 }));
     expect(defaulted).toMatchObject({ threshold: 4.3, verdict: 'fail' });
   });
 
   it('scores from the samples that answered when some failed, and says how many did', async () => {
     const judge = scriptedJudge({ a: [4, 'prose', 2] });
-    const [a] = (await scoreRubric(workup(), rubric([criterion('a')]), { judge })).criteria;
+    const [a] = judged(await scoreRubric(workup(), rubric([criterion('a')]), { judge })).criteria;
     expect(a).toMatchObject({
       score: 3,
       samplesValid: 2,
@@ -101,7 +110,7 @@ describe('scoreRubric: median, agreement and verdicts', () => {
       a: ['first', 'second', 'the judge answered 2 times without a valid verdict'],
       b: [4, 4, 4],
     });
-    const result = await scoreRubric(workup(), rubric([criterion('a'), criterion('b')]), { judge });
+    const result = judged(await scoreRubric(workup(), rubric([criterion('a'), criterion('b')]), { judge }));
     expect(result.criteria[0]).toMatchObject({
       verdict: 'error',
       score: null,
@@ -121,7 +130,9 @@ describe('scoreRubric: median, agreement and verdicts', () => {
 
   it('reports every criterion as an error, asking nothing, when the workup has no note', async () => {
     const judge = scriptedJudge({});
-    const result = await scoreRubric({ ...workup(), note: undefined }, rubric([criterion('a')]), { judge });
+    const result = judged(
+      await scoreRubric({ ...workup(), note: undefined }, rubric([criterion('a')]), { judge }),
+    );
     expect(judge.requests).toHaveLength(0);
     expect(result.criteria[0]).toMatchObject({
       verdict: 'error',
@@ -192,7 +203,7 @@ describe('scoreRubric over HTTP: the ICD-203 rubric on a fixture workup', () => 
       concurrency: 1,
       prices: { m: { input: 1, output: 4 } },
     });
-    const result = await scoreRubric(grounded, icd, { judge });
+    const result = judged(await scoreRubric(grounded, icd, { judge }));
 
     expect(server.received).toHaveLength(12);
     for (const seen of Object.values(orders)) expect(seen).toEqual(['12345', '54321', '23451']);

@@ -1,3 +1,4 @@
+import { criterionVerdict, rubricVerdict } from '../../checks/rubric.js';
 import { formatDiagnostic, UsageError, UserError } from '../../errors/index.js';
 import {
   type CassetteMode,
@@ -76,14 +77,32 @@ export async function runJudge(options: JudgeCommandOptions, io: Io): Promise<nu
   await judge.flush?.();
 
   const c = colors(io);
-  if (options.json) io.out(JSON.stringify(results, null, 2));
-  else for (const result of results) for (const line of formatRubricScore(result, c)) io.out(line);
+  // Each verdict is the checks' (src/checks/rubric.ts), as in `needlework run`: rendered here, never decided.
+  const verdicts = results.map((result) => rubricVerdict(result));
+  if (options.json)
+    io.out(
+      JSON.stringify(
+        results.map((result, i) => ({
+          ...result,
+          criteria: result.criteria.map((criterion) => ({
+            ...criterion,
+            verdict: criterionVerdict(criterion),
+          })),
+          verdict: verdicts[i],
+        })),
+        null,
+        2,
+      ),
+    );
+  else
+    results.forEach((result, i) => {
+      for (const line of formatRubricScore(result, { total: verdicts[i]!, criterion: criterionVerdict }, c))
+        io.out(line);
+    });
   for (const failure of loaded.failures) {
     for (const diagnostic of failure.diagnostics) io.err(`${c.red('✗')} ${formatDiagnostic(diagnostic)}`);
   }
-  return loaded.failures.length === 0 && results.length > 0 && results.every((r) => r.verdict === 'pass')
-    ? 0
-    : 1;
+  return loaded.failures.length === 0 && results.length > 0 && verdicts.every((v) => v === 'pass') ? 0 : 1;
 }
 
 /** The model a live judge will ask, resolved as `OpenAICompatibleJudge` does, to key `--price`. */

@@ -1,4 +1,4 @@
-import { criterionMeasured, rubricTotalMeasured } from '../../checks/rubric.js';
+import { criterionMeasured, criterionVerdict, rubricTotalMeasured } from '../../checks/rubric.js';
 import type { Judge } from '../../judge/types.js';
 import type { RubricSpec } from '../../model/spec.js';
 import { type ScoreRubricOptions, scoreRubric } from '../../rubric/score.js';
@@ -60,7 +60,7 @@ export async function toScoreRubric(
       c.score === null
         ? `no score: ${c.error?.message ?? 'no sample answered'}`
         : `${c.score} of 5${agreement}`;
-    return `  ${c.verdict === 'pass' ? '✓' : '✗'} ${c.criterion}: ${detail}${c.rationale ? `\n      ${c.rationale}` : ''}`;
+    return `  ${criterionVerdict(c) === 'pass' ? '✓' : '✗'} ${c.criterion}: ${detail}${c.rationale ? `\n      ${c.rationale}` : ''}`;
   });
   return {
     pass,
