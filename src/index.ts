@@ -31,7 +31,7 @@ export * from './errors/index.js';
 export * from './judge/index.js';
 export * from './metrics/index.js';
 export * from './model/index.js';
-export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './note/parse.js';
+export { DEFAULT_EXEMPT_SECTIONS, type ParseNoteOptions, parseNote } from './note/index.js';
 export * from './recorder/index.js';
 export * from './report/index.js';
 export * from './rubric/index.js';

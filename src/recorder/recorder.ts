@@ -6,7 +6,7 @@ import type { Fact } from '../model/fact.js';
 import type { LedgerEntry } from '../model/ledger.js';
 import { makeStep, makeTrajectory, type StepType, type TrajectoryStep } from '../model/trajectory.js';
 import type { Workup, WorkupMeta } from '../model/workup.js';
-import { parseNote } from '../note/parse.js';
+import { parseNote } from '../note/index.js';
 import { MAX_DEPTH } from '../parse/depth.js';
 import { safeFolderName } from '../workup/folder-name.js';
 import { plain } from '../workup/plain.js';

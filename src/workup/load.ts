@@ -8,7 +8,7 @@ import type { LedgerEntry } from '../model/ledger.js';
 import type { Note } from '../model/note.js';
 import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
-import { parseNote } from '../note/parse.js';
+import { parseNote } from '../note/index.js';
 import { parseJson } from '../parse/json.js';
 import { jsonLocator } from '../parse/json-places.js';
 import { checkSchema } from '../parse/schema.js';
