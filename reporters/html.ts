@@ -42,6 +42,18 @@ export interface NeedleworkHtmlOptions {
  * then the checks failing first, then repeated trials, trend charts and metric means (each folding), then per workup
  * the note with its citations marked, the trajectory as a timeline, the required path against the traversed one and
  * rubric scores. On a phone its tables stack into cards. See docs/report.md.
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import NeedleworkHtmlReporter from 'needlework/reporters/html';
+ * import { needlework } from 'needlework/vitest';
+ *
+ * export default defineConfig({
+ *   plugins: [needlework({ needles: 'needles', workups: 'runs' })],
+ *   test: { reporters: ['default', new NeedleworkHtmlReporter({ outputFile: 'reports/report.html' })] },
+ * });
+ * ```
  */
 export class NeedleworkHtmlReporter implements Reporter {
   private readonly options: { outputFile: string; title: string; trend: string | false };

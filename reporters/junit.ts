@@ -43,6 +43,18 @@ export interface NeedleworkJUnitOptions {
  * Writes a JUnit XML file for CI (Jenkins, GitLab, GitHub JUnit actions): a test suite per spec x workup, a test case
  * per criterion with the expected-against-actual failure message, the scores as `<properties>` and a scorecard in
  * `system-out`. Hand-written tests (matcher tests included) keep their own names, grouped by file.
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import NeedleworkJUnitReporter from 'needlework/reporters/junit';
+ * import { needlework } from 'needlework/vitest';
+ *
+ * export default defineConfig({
+ *   plugins: [needlework({ needles: 'needles', workups: 'runs' })],
+ *   test: { reporters: ['default', new NeedleworkJUnitReporter({ outputFile: 'reports/junit.xml', dialect: 'ci' })] },
+ * });
+ * ```
  */
 export class NeedleworkJUnitReporter implements Reporter {
   private readonly options: Required<Omit<NeedleworkJUnitOptions, 'store'>> & { store: string | false };

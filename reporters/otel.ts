@@ -39,6 +39,18 @@ export interface NeedleworkOtelOptions {
  * any OTel collector or backend can load (`otelcol`'s `otlpjsonfile` receiver, or a POST to `/v1/logs`). A check of a
  * workup imported from an OTel trace (its meta.json `trace: { traceId, spanId }`) is parented to that trace and span,
  * so the verdict shows next to the agent run it judges.
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import NeedleworkOtelReporter from 'needlework/reporters/otel';
+ * import { needlework } from 'needlework/vitest';
+ *
+ * export default defineConfig({
+ *   plugins: [needlework({ needles: 'needles', workups: 'runs' })],
+ *   test: { reporters: ['default', new NeedleworkOtelReporter({ outputFile: 'reports/otel.json' })] },
+ * });
+ * ```
  */
 export class NeedleworkOtelReporter implements Reporter {
   private readonly options: Required<Omit<NeedleworkOtelOptions, 'store'>> &

@@ -51,6 +51,18 @@ function githubLinkBase(env: NodeJS.ProcessEnv): string | undefined {
  * the regression gate against the trend history with the cases that dropped, failing tests with their messages, a line per workup) and an `::error`
  * annotation per failure, on the spec line of a failed criterion and on the note line of each uncited or
  * unsupported claim. Outside Actions (neither variable set) it does nothing.
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import NeedleworkSummaryReporter from 'needlework/reporters/summary';
+ * import { needlework } from 'needlework/vitest';
+ *
+ * export default defineConfig({
+ *   plugins: [needlework({ needles: 'needles', workups: 'runs' })],
+ *   test: { reporters: ['default', new NeedleworkSummaryReporter()] },
+ * });
+ * ```
  */
 export class NeedleworkSummaryReporter implements Reporter {
   private readonly options: {

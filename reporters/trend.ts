@@ -89,6 +89,18 @@ export interface NeedleworkTrendOptions {
  * run's scope. Partial runs are left out unless `partialRuns` is `record`. A shard of a sharded run writes nothing:
  * the run is recorded once, complete, by `vitest --merge-reports` with this reporter. A store that cannot be opened
  * or reached is reported in one line and fails the run (`process.exitCode` 1), and the other reporters still write.
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import NeedleworkTrendReporter from 'needlework/reporters/trend';
+ * import { needlework } from 'needlework/vitest';
+ *
+ * export default defineConfig({
+ *   plugins: [needlework({ needles: 'needles', workups: 'runs' })],
+ *   test: { reporters: ['default', new NeedleworkTrendReporter()] },
+ * });
+ * ```
  */
 export class NeedleworkTrendReporter implements Reporter {
   private readonly options: NeedleworkTrendOptions & { outputFile: string; partialRuns: 'skip' | 'record' };

@@ -11,6 +11,17 @@ export type CheckWorkupOptions = PlanOptions;
  * take the workup (every spec with `matchWorkupPatterns: false`) and each case of a task-cases spec the workup is a
  * run of, each of its criteria, decided once, in spec, case and criterion order. This is the one place a verdict is
  * decided: the YAML-spec tests, the matchers, `needlework score` and the reporters all show these checks.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { checkWorkup, loadSpecs, loadWorkup } from 'needlework';
+ *
+ * const { needles } = await loadSpecs('needles');
+ * const checks = await checkWorkup(await loadWorkup('fixtures/workups/grounded'), needles);
+ * const grounded = checks.find((c) => c.spec === 'compound-alpha-bridge' && c.criterion === 'grounded');
+ * assert.equal(grounded?.verdict, 'pass');
+ * for (const check of checks) console.log(check.spec, check.criterion, check.verdict, check.summary);
+ * ```
  */
 export async function checkWorkup(
   workup: Workup,

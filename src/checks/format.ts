@@ -24,6 +24,17 @@ export function checkValue(check: Pick<CheckMeta, 'value' | 'verdict' | 'unit'>)
  * The one-line statement of a check: `expected recall >= 0.8, got 0.5`, followed by the check's own summary when it
  * has one. It is the failure message of a YAML-spec test, the JUnit failure message, the HTML report's line for the
  * check and the detail of `needlework score`'s line, so a check reads the same everywhere.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { checkWorkup, expectationText, loadSpecs, loadWorkup } from 'needlework';
+ *
+ * const { needles } = await loadSpecs('needles/compound-alpha.needle.yaml');
+ * const [check] = await checkWorkup(await loadWorkup('fixtures/workups/guessed'), needles);
+ * // What was expected against what was found, as a failing test's message reads it:
+ * assert.equal(typeof expectationText(check!), 'string');
+ * console.log(expectationText(check!));
+ * ```
  */
 export function expectationText(meta: CheckMeta): string {
   const got = checkValue(meta);

@@ -18,12 +18,44 @@ export const NO_JUDGE = 'not measured: no judge configured (needlework run --jud
  */
 export type RubricVerdict = 'pass' | 'fail' | 'error';
 
-/** One criterion's verdict (see `RubricVerdict`). */
+/**
+ * One criterion's verdict (see `RubricVerdict`).
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { criterionVerdict, type Judge, loadSpec, loadWorkup, type RubricSpec, scoreRubric } from 'needlework';
+ *
+ * const rubric = (await loadSpec('needles/icd-203.rubric.yaml')) as RubricSpec;
+ * const answer = { score: 2, rationale: 'Below the standard.' } as const;
+ * const judge: Judge = {
+ *   judge: async () => ({ ok: true, ...answer, raw: JSON.stringify(answer), model: 'fixed', usage: { cached: false, calls: 1 } }),
+ * };
+ * const result = await scoreRubric(await loadWorkup('fixtures/workups/grounded'), rubric, { judge, samples: 1 });
+ * // Every criterion scored 2 against its threshold of 3:
+ * assert.deepEqual(result.criteria.map(criterionVerdict), ['fail', 'fail', 'fail', 'fail']);
+ * ```
+ */
 export function criterionVerdict(criterion: CriterionScore): RubricVerdict {
   return criterion.score === null ? 'error' : scoredVerdict(criterion.score, criterion.threshold);
 }
 
-/** A rubric's verdict on its weighted total (see `RubricVerdict`). */
+/**
+ * A rubric's verdict on its weighted total (see `RubricVerdict`).
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { type Judge, loadSpec, loadWorkup, type RubricSpec, rubricVerdict, scoreRubric } from 'needlework';
+ *
+ * const rubric = (await loadSpec('needles/icd-203.rubric.yaml')) as RubricSpec;
+ * const answer = { score: 3, rationale: 'Meets the standard with gaps.' } as const;
+ * const judge: Judge = {
+ *   judge: async () => ({ ok: true, ...answer, raw: JSON.stringify(answer), model: 'fixed', usage: { cached: false, calls: 1 } }),
+ * };
+ * const result = await scoreRubric(await loadWorkup('fixtures/workups/grounded'), rubric, { judge, samples: 1 });
+ * // A total of exactly the threshold (3) passes; a workup with no note would be an 'error'.
+ * assert.equal(rubricVerdict(result), 'pass');
+ * ```
+ */
 export function rubricVerdict(result: RubricScore): RubricVerdict {
   return result.total === null || !result.complete ? 'error' : scoredVerdict(result.total, result.threshold);
 }

@@ -118,6 +118,20 @@ function rubricCriteria(rubric: RubricSpec, options: CheckOptions): Criterion[] 
 /**
  * The criteria of a needle or rubric, in report order. A task-cases spec has criteria per case (`caseCriteria`):
  * which ones a workup gets depends on the cases it is a run of.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { criteriaOf, loadSpec, loadWorkup, type NeedleSpec } from 'needlework';
+ *
+ * const needle = (await loadSpec('needles/compound-alpha.needle.yaml')) as NeedleSpec;
+ * const workup = await loadWorkup('fixtures/workups/grounded');
+ * // One test per criterion, as the YAML suites declare them:
+ * for (const criterion of criteriaOf(needle)) {
+ *   const check = await criterion.check(workup);
+ *   console.log(criterion.name, check.verdict);
+ * }
+ * assert.ok(criteriaOf(needle).some((c) => c.id === 'grounded'));
+ * ```
  */
 export function criteriaOf(spec: NeedleSpec | RubricSpec, options: CheckOptions = {}): Criterion[] {
   return spec.kind === 'needle' ? needleCriteria(spec, options) : rubricCriteria(spec, options);

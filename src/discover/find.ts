@@ -41,6 +41,15 @@ function workupFolderNames(dir: string): string[] | undefined {
  * Workup paths named by folders, files and globs: a workup folder is taken as it is, any other folder is searched
  * (not descending into workups, `node_modules` or hidden folders) for workup folders, `*.workup.json` files and
  * `*.workups.jsonl` files (many workups, one a line).
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { findWorkups } from 'needlework';
+ *
+ * const { paths } = await findWorkups('fixtures/workups');
+ * assert.ok(paths.some((p) => p.endsWith('grounded')));
+ * assert.ok(paths.some((p) => p.endsWith('single-file.workup.json')));
+ * ```
  */
 export async function findWorkups(patterns: string | readonly string[]): Promise<FoundWorkups> {
   const folders = new Map<string, string[]>();
@@ -61,7 +70,18 @@ export async function findWorkups(patterns: string | readonly string[]): Promise
   return { ...found, folders };
 }
 
-/** Spec files (`*.needle.yaml`, `*.rubric.yaml`, `*.cases.yaml`) named by files, folders (searched) and globs. */
+/**
+ * Spec files (`*.needle.yaml`, `*.rubric.yaml`, `*.cases.yaml`) named by files, folders (searched) and globs.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { findSpecs } from 'needlework';
+ *
+ * const { paths, diagnostics } = await findSpecs(['needles', 'examples']);
+ * assert.ok(paths.some((p) => p.endsWith('compound-alpha.needle.yaml')));
+ * assert.deepEqual(diagnostics, []); // a pattern that matched nothing would be named here
+ * ```
+ */
 export function findSpecs(patterns: string | readonly string[]): Promise<Found> {
   return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml)', (path, isDir) => {
     if (!isDir) return [path];

@@ -25,6 +25,16 @@ export interface ParseNoteOptions {
  * parser (`parseBlocks`, link reference definitions included) and the inline text by a linear reader, as the
  * CommonMark parser mdast-util-from-markdown (micromark 4) reads them (the differential tests hold them to it). Throws
  * a `UserError` (with the line and column) for a note nested more than `MAX_NESTING` levels deep.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { parseNote } from 'needlework';
+ *
+ * const note = parseNote('# Findings\n\n- Halberd is a member of Ash Cell. [cite:g1]\n', { file: 'note.md' });
+ * const [segment] = note.sections[0]!.segments;
+ * assert.equal(segment!.sentences[0]!.citations[0]!.id, 'g1');
+ * assert.equal(segment!.position.line, 3);
+ * ```
  */
 export function parseNote(source: string, options: ParseNoteOptions = {}): Note {
   const exempt = exemptKeys(options.exemptSections ?? DEFAULT_EXEMPT_SECTIONS);

@@ -8,6 +8,18 @@ import { parseSchemaSpec } from './schema-spec.js';
 /**
  * Parses and validates one spec's YAML text. Throws a `UserError` holding every problem, each at its line and column:
  * `needles/bridge.needle.yaml:12:5: required_path.relations[1] must be a string`.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { parseSpec, UserError } from 'needlework';
+ *
+ * const spec = parseSpec('id: x\nanswer: Compound-Alpha\nrequired_path: [MEMBER_OF]\n', 'x.needle.yaml');
+ * assert.equal(spec.id, 'x');
+ * assert.throws(
+ *   () => parseSpec('id: x\nanswr: Compound-Alpha\n', 'x.needle.yaml'),
+ *   (error) => error instanceof UserError && /x\.needle\.yaml:2:1: unknown key "answr"/.test(error.message),
+ * );
+ * ```
  */
 export function parseSpec(text: string, file: string, kind: Spec['kind'] | undefined = specKind(file)): Spec {
   if (!kind) {
@@ -19,7 +31,18 @@ export function parseSpec(text: string, file: string, kind: Spec['kind'] | undef
   return kind === 'cases' ? parseCasesText(text, file) : parseSchemaSpec(text, file, kind);
 }
 
-/** Reads, parses and validates one spec file. */
+/**
+ * Reads, parses and validates one spec file.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { loadSpec } from 'needlework';
+ *
+ * const spec = await loadSpec('needles/compound-alpha.needle.yaml');
+ * assert.equal(spec.kind, 'needle');
+ * // A bad spec throws a UserError whose diagnostics say file:line:column and what was expected.
+ * ```
+ */
 export async function loadSpec(file: string): Promise<Spec> {
   return parseSpec(await readSpecText(file), file);
 }
@@ -38,6 +61,17 @@ export interface LoadedSpecs {
 /**
  * Loads every spec named by files, folders and globs. A bad spec is reported and never stops the others; two specs
  * of one kind with the same id are reported as an error at the second.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { formatDiagnostic, loadSpecs } from 'needlework';
+ *
+ * const specs = await loadSpecs(['needles', 'examples/support', 'examples/coding']);
+ * console.log(specs.needles.length, 'needles,', specs.cases.length, 'case files');
+ * // One bad spec never stops the others: its problems are listed, each placed.
+ * for (const error of specs.errors) console.error(formatDiagnostic(error));
+ * assert.deepEqual(specs.failures, []);
+ * ```
  */
 export async function loadSpecs(patterns: string | readonly string[]): Promise<LoadedSpecs> {
   const found = await findSpecs(patterns);

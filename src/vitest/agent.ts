@@ -68,6 +68,27 @@ export interface AgentFixtures {
  * Each run is recorded and saved (see `workups`); a run that throws is saved as a failed run, then its error fails
  * the test. With `repeats`, a trial that throws is a failed trial (`succeeded: false`, `meta.error`) and the others
  * still run. A replay that misses its cassette always fails the test, naming the call.
+ * @example
+ * ```ts
+ * import { expect } from 'vitest';
+ * import { agentTest } from 'needlework/vitest';
+ *
+ * // An agent that records one tool call and answers; a real one hands `run.recorder` to its SDK's harness.
+ * const it = agentTest(
+ *   async (input, run) => {
+ *     const call = run.recorder.toolCall('search', { query: input });
+ *     run.recorder.toolResult(call, { hits: 1 });
+ *     run.recorder.answer('Compound-Alpha');
+ *   },
+ *   { workups: false },
+ * );
+ *
+ * it('answers from one search', async ({ runAgent }) => {
+ *   const workup = await runAgent('Where do Halberd and Wren meet?');
+ *   expect(workup.trajectory?.final_answer).toBe('Compound-Alpha');
+ *   expect(workup.trajectory?.steps.filter((s) => s.step_type === 'tool_call')).toHaveLength(1);
+ * });
+ * ```
  */
 export function agentTest(agent: Agent, options: AgentTestOptions = {}): TestAPI<AgentFixtures> {
   return test.extend<AgentFixtures>({
@@ -117,7 +138,21 @@ export function agentTest(agent: Agent, options: AgentTestOptions = {}): TestAPI
   });
 }
 
-/** `describe(name, ...)` whose body gets `it` with the agent's `runAgent` fixture (see `agentTest`). */
+/**
+ * `describe(name, ...)` whose body gets `it` with the agent's `runAgent` fixture (see `agentTest`).
+ * @example
+ * ```ts
+ * import { expect } from 'vitest';
+ * import { describeAgent } from 'needlework/vitest';
+ *
+ * describeAgent('the answering agent', (input, run) => run.recorder.answer(`echo: ${input}`), { workups: false }, (it) => {
+ *   it('answers each input', async ({ runAgent }) => {
+ *     const trials = await runAgent('hello', { repeats: 2 });
+ *     expect(trials.map((w) => w.trajectory?.final_answer)).toEqual(['echo: hello', 'echo: hello']);
+ *   });
+ * });
+ * ```
+ */
 export function describeAgent(
   name: string,
   agent: Agent,

@@ -78,6 +78,17 @@ function underneath(root: string, pattern: string): RegExp {
  * test file with a
  * `describe` per workup and an `it` per criterion, and the matchers are registered in every test file. Editing a spec
  * re-runs its tests in watch mode; editing a workup re-runs the spec tests.
+ * @example
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import { needlework } from 'needlework/vitest';
+ *
+ * // Every spec under needles/ becomes tests over every workup under runs/, with the matchers registered.
+ * export default defineConfig({
+ *   plugins: [needlework({ needles: 'needles', workups: 'runs' })],
+ * });
+ * ```
  */
 export function needlework(options: NeedleworkOptions = {}): Plugin {
   const needles = list(options.needles, [

@@ -21,6 +21,15 @@ const READ_WHOLE_BYTES = 4 * 1024 * 1024;
  * costs a tenth of a stream's setup. Repeated strings (stores, relations, entity names) are shared, which keeps a
  * large ledger's objects small. Every bad line is reported with its line and column; a ledger with any bad line is
  * refused as a whole, so a score is never computed on a silently shortened ledger.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { readLedger } from 'needlework';
+ *
+ * const ledger = await readLedger('fixtures/workups/grounded/provenance.jsonl');
+ * assert.ok(ledger.some((entry) => entry.id === 'g4'));
+ * console.log(ledger[0]!.store, ledger[0]!.query, ledger[0]!.results.length, 'facts');
+ * ```
  */
 export async function readLedger(file: string): Promise<LedgerEntry[]> {
   const reader = ledgerReader(file);

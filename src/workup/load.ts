@@ -31,6 +31,18 @@ interface WorkupJson {
  * task when its `meta.json` names a `task` (and `trial`), or when it lies in the `<task>/<n>/` layout (see
  * `trialFromLayout`: the folder `runs/book-flight/3/` is trial 3 of `book-flight`, id `book-flight/3`). Every problem in every file is
  * reported together in one `UserError`, each with its file, line and column.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { loadWorkup } from 'needlework';
+ *
+ * // A folder (note.md, provenance.jsonl, trajectory.json, meta.json), a *.workup.json file, or a line of a
+ * // *.workups.jsonl file (`runs.workups.jsonl:12`).
+ * const workup = await loadWorkup('fixtures/workups/grounded');
+ * assert.equal(workup.id, 'grounded');
+ * assert.ok(workup.note && workup.ledger.length > 0);
+ * assert.equal((await loadWorkup('fixtures/workups/single-file.workup.json')).id.length > 0, true);
+ * ```
  */
 export async function loadWorkup(path: string): Promise<Workup> {
   // One line of a `*.workups.jsonl` file, as `meta.path` names it: `runs.workups.jsonl:12`.
@@ -72,6 +84,16 @@ export interface LoadedWorkups {
 /**
  * Loads every workup named by folders, files and globs. A bad workup is reported in `failures` and never stops the
  * others from loading.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { formatDiagnostic, loadWorkups } from 'needlework';
+ *
+ * const { workups, failures } = await loadWorkups('fixtures/workups');
+ * assert.ok(workups.length >= 7);
+ * // A workup that does not load is reported, never stops the others.
+ * for (const failure of failures) for (const d of failure.diagnostics) console.error(formatDiagnostic(d));
+ * ```
  */
 export async function loadWorkups(patterns: string | readonly string[]): Promise<LoadedWorkups> {
   const found = await findWorkups(patterns);

@@ -14,6 +14,19 @@ import { folderId } from './folder-name.js';
  * removed. When the folder's name does not give the workup's id back (an id that is no safe file name was saved under
  * `safeFolderName`), `meta.json` holds the id. Values must already be JSON data (see the recorder's `plain`): nothing
  * is converted here.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { mkdtemp } from 'node:fs/promises';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadWorkup, saveWorkup } from 'needlework';
+ *
+ * const workup = await loadWorkup('fixtures/workups/grounded');
+ * const dir = await saveWorkup(workup, join(await mkdtemp(join(tmpdir(), 'workups-')), 'grounded'));
+ * // The folder loads back as the same run:
+ * assert.deepEqual((await loadWorkup(dir)).ledger, workup.ledger);
+ * ```
  */
 export async function saveWorkup(workup: Workup, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
@@ -42,7 +55,19 @@ function ledgerText(ledger: readonly LedgerEntry[]): string {
   return text;
 }
 
-/** A trajectory as `trajectory.json` text, its fields in the format's order. */
+/**
+ * A trajectory as `trajectory.json` text, its fields in the format's order.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { loadWorkup, trajectoryText } from 'needlework';
+ *
+ * const { trajectory } = await loadWorkup('fixtures/workups/grounded');
+ * // trajectory.json's text: the schema's field order, two-space indentation, a final newline.
+ * const text = trajectoryText(trajectory!);
+ * assert.ok(text.startsWith('{\n  "task_id"') && text.endsWith('}\n'));
+ * ```
+ */
 export function trajectoryText(trajectory: Trajectory): string {
   return `${JSON.stringify(inTrajectoryOrder(trajectory), null, 2)}\n`;
 }
@@ -50,6 +75,15 @@ export function trajectoryText(trajectory: Trajectory): string {
 /**
  * The trajectory with its fields in the order Python's `dataclasses.asdict(AgentTrajectory)` writes them (the
  * dataclass field order), so a saved `trajectory.json` reads like one the Python logger saved.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { inTrajectoryOrder, loadWorkup } from 'needlework';
+ *
+ * const { trajectory } = await loadWorkup('fixtures/workups/grounded');
+ * // The fields in the order the trajectory schema lists them, for stable files and diffs:
+ * assert.equal(Object.keys(inTrajectoryOrder(trajectory!))[0], 'task_id');
+ * ```
  */
 export function inTrajectoryOrder(t: Trajectory): Trajectory {
   return {
