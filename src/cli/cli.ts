@@ -234,6 +234,30 @@ export function createCli(io: Io, result: { code: number } = { code: 0 }) {
     });
 
   cli
+    .command(
+      'ui',
+      'Serve the run history to a browser: runs, compare, a case over time, trends, trials, live',
+    )
+    .option('--store <dir|url>', 'The results store (default: NEEDLEWORK_STORE, else .needlework/store)')
+    .option('--port <n>', 'The port (default 4173, or the next free one)')
+    .option('--host [address]', 'Listen on this address rather than 127.0.0.1 (alone: every address)')
+    .example('needlework ui')
+    .action(async (options: Record<string, unknown>) => {
+      const { runUi } = await import('./commands/ui.js');
+      const store = single(options, 'store', 'store');
+      const port = wholeNumber(options, 'port', 0);
+      const host = options['host'] === true ? '0.0.0.0' : single(options, 'host', 'address');
+      result.code = await runUi(
+        {
+          ...(store !== undefined && { store }),
+          ...(port !== undefined && { port }),
+          ...(host !== undefined && { host }),
+        },
+        io,
+      );
+    });
+
+  cli
     .command('prune', 'Drop old runs from the results store (it keeps every run unless told)')
     .option('--store <dir|url>', 'The results store (default: NEEDLEWORK_STORE, else .needlework/store)')
     .option('--keep-last <n>', 'Keep only the most recent n runs')
