@@ -71,7 +71,10 @@ async function serve(store: Store, options: UiOptions): Promise<UiServer> {
   const server = createServer((request, response) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     const refused = refusal(request, hosts);
-    if (refused) return send(response, 403, 'text/plain; charset=utf-8', `refused: ${refused}\n`);
+    if (refused) {
+      request.resume();
+      return send(response, 403, 'text/plain; charset=utf-8', `refused: ${refused}\n`);
+    }
     const work = route(request, response).catch((error: unknown) => {
       if (!response.headersSent)
         json(response, 500, { error: String((error as Error)?.message ?? error).split('\n')[0] });
@@ -87,6 +90,8 @@ async function serve(store: Store, options: UiOptions): Promise<UiServer> {
     const path = url.pathname;
     if (path.startsWith(DOOR_PREFIX)) return door(request, response, path.slice(DOOR_PREFIX.length));
     if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // Read and drop what was sent, so the refusal reaches the client rather than a reset connection.
+      request.resume();
       response.setHeader('Allow', 'GET, HEAD');
       return send(response, 405, 'text/plain; charset=utf-8', 'the UI only reads\n');
     }

@@ -85,6 +85,6 @@ function pointElement(p: CasePoint): HTMLElement {
       ),
     ),
     cell('value', `${fmt(p.value, p.unit)}${p.trial !== undefined ? ` #${p.trial}` : ''}`),
-    cell('reason', p.reason ?? ''),
+    cell('why', p.reason ?? ''),
   );
 }

@@ -207,7 +207,7 @@ function itemElement(item: Item): HTMLElement {
       item.status ? badge(item.status) : null,
       item.flaky ? badge('flaky') : null,
     ),
-    cell('reason', c.reason ?? ''),
+    cell('why', c.reason ?? ''),
   );
 }
 
