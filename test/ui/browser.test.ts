@@ -53,12 +53,13 @@ async function open(path: string, width = 1280): Promise<Page> {
     if (message.type() === 'error') errors.push(message.text());
   });
   (page as Page & { errors: string[] }).errors = errors;
-  await page.goto(new URL(path, ui.url).toString());
+  await page.goto(new URL(path, (ui as UiServer).url).toString());
   return page;
 }
 
 async function noScriptRan(page: Page): Promise<void> {
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  // A string, evaluated in the page: the tests are compiled without the DOM's types.
+  expect(await page.evaluate('window.__pwned')).toBeUndefined();
   expect(await page.locator('main img, main script').count()).toBe(0);
 }
 
@@ -262,7 +263,7 @@ describe.skipIf(!hasChromium)(`needlework ui in Chromium${hasChromium ? '' : ` (
       const page = await open(path, 390);
       await page.locator('main > *').first().waitFor();
       await page.waitForTimeout(200);
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       expect(width, path).toBeLessThanOrEqual(390);
       await page.close();
     }
