@@ -11,7 +11,6 @@ import { detectRevision } from '../src/history/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/history/scope.js';
 import {
   type OpenStoreOptions,
-  openStore,
   resolveStore,
   storeName,
   withOpenedStore,
@@ -26,6 +25,7 @@ import { gateStory, type RunGate } from '../src/report/gate-text.js';
 import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/pending-trend.js';
 import { gateOf } from '../src/report/run-history.js';
 import { existingRunWorkupLoader } from '../src/report/workups.js';
+import { openSharedStore } from '../src/ui/door/client.js';
 
 /**
  * Opening the embedded store is PostgreSQL starting in WebAssembly (0.4 s on the 2-core development VM), and the main
@@ -169,7 +169,8 @@ export class NeedleworkTrendReporter implements Reporter {
 
   /** Starts opening the store, and reading the run's baseline from it as soon as it is open. */
   private open(): Opened {
-    const store = openStore(this.storeLocation(), this.storeOptions());
+    // While `needlework ui` holds the embedded store, the run appends through it (src/ui/door).
+    const store = openSharedStore(this.storeLocation(), this.storeOptions());
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     store.catch(() => undefined);
     const baseline = store.then((opened) => this.baseline(opened));
@@ -180,7 +181,8 @@ export class NeedleworkTrendReporter implements Reporter {
 
   /** This run's baseline (see `findBaseline`), from the gate's `baseline` when it names one, else from `store`. */
   private async baseline(store: Store): Promise<TrendRun | undefined> {
-    const revision = await (this.revision ??= detectRevision(this.root()));
+    this.revision ??= detectRevision(this.root());
+    const revision = await this.revision;
     const query = { scope: this.scope(), ...revision };
     const other = this.options.gate?.baseline;
     const found = other

@@ -10,6 +10,7 @@ import { reportCommand } from './commands/report.command.js';
 import { runCommand } from './commands/run.command.js';
 import { scoreCommand } from './commands/score.command.js';
 import { trendCommand } from './commands/trend.command.js';
+import { uiCommand } from './commands/ui.command.js';
 import { validateCommand } from './commands/validate.command.js';
 import type { Io } from './io.js';
 
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   importCommand,
   trendCommand,
   reportCommand,
+  uiCommand,
   pruneCommand,
   scoreCommand,
   judgeCommand,

@@ -1,4 +1,4 @@
-import { type CompareOptions, compare, type RunComparison } from '../history/compare.js';
+import { type CompareOptions, compare } from '../history/compare.js';
 import { buildTrendRun } from '../history/entry.js';
 import { findBaseline } from '../history/gate.js';
 import type { TrendTableData } from '../history/means.js';

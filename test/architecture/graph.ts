@@ -98,8 +98,8 @@ export function checkLayers(files: ReadonlyMap<string, string>, map: LayerMap, r
     for (const target of targets) {
       const to = unitOf(target);
       if (to === from) continue;
-      let folders = folderGraph.get(from);
-      if (!folders) folderGraph.set(from, (folders = new Set()));
+      const folders = folderGraph.get(from) ?? new Set<string>();
+      folderGraph.set(from, folders);
       folders.add(to);
       const a = layerOf.get(from);
       const b = layerOf.get(to);

@@ -6,7 +6,7 @@ import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import type { NeedleSpec } from '../../src/model/spec.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import type { GateText } from '../../src/report/gate-text.js';
-import { buildJUnitXml, junitXmlChunks } from '../../src/report/junit/build.js';
+import { buildJUnitXml } from '../../src/report/junit/build.js';
 import { parseSpec } from '../../src/specs/load.js';
 import {
   checkMeta,

@@ -1,0 +1,274 @@
+// needlework ui against the targets of issue 44, in Debian's Chromium driven by playwright-core, on one store of
+// 10,000 runs x 30 checks (written by the database itself, generate_series, as bench/store.bench.mjs does) plus two
+// runs of 30,000 checks on their own branch:
+// - the Runs view's first rows, from navigation (<= 500 ms);
+// - the comparison of the two 30,000-check runs: the server's answer, cold (runs read from the store) and warm
+//   (<= 300 ms), and its drawing in the page after the answer (<= 150 ms);
+// - every API answer the views make, p95 (<= 100 ms);
+// - the initial JavaScript, gzipped (<= 50 KB);
+// - a run appended through the door while the Runs view is open, to its row on the screen (<= 1 s);
+// - the browser's JS heap after scrolling the whole Runs view (<= 80 MB).
+// NEEDLEWORK_BENCH_UI_STORE names a store this bench filled before, to measure again without filling it again.
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { summarize, trendTrials } from '../dist/src/history/entry.js';
+import { RUN_METRICS } from '../dist/src/history/store/migrations.js';
+import { openStore } from '../dist/src/history/store/open.js';
+import { clientFolder } from '../dist/src/ui/assets.js';
+import { openSharedStore } from '../dist/src/ui/door/client.js';
+import { startUi } from '../dist/src/ui/server.js';
+import { hasChromium, launchChromium, NO_CHROMIUM } from '../test/reporters/browser.mjs';
+
+const RUNS = 10_000;
+const CHECKS = 30;
+const BIG = 30_000;
+const verdict = (ok) => (ok ? 'met' : 'MISSED');
+const ms = (x) => `${x.toFixed(0)} ms`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
+
+if (!hasChromium) {
+  console.log(`skipped: ${NO_CHROMIUM}`);
+  process.exit(0);
+}
+
+/** A run of `n` checks: 6 specs x 5 criteria of `n / 30` tasks, one trial each; `seed` moves which fail. */
+function makeRun(minute, n, seed, branch) {
+  const checks = Array.from({ length: n }, (_, i) => {
+    const value = ((i * 7 + seed) % 100) / 100;
+    return {
+      spec: `spec-${i % 6}`,
+      case: `case-${Math.floor(i / 30)}`,
+      workup: `workup-${Math.floor(i / 30)}`,
+      criterion: `criterion-${Math.floor(i / 6) % 5}`,
+      metric: 'recall',
+      value,
+      threshold: 0.3,
+      comparator: '>=',
+      verdict: value >= 0.3 ? 'pass' : 'fail',
+      state: value >= 0.3 ? 'passed' : 'failed',
+      reason: `expected recall >= 0.3, found ${value}`,
+    };
+  });
+  const time = new Date(Date.UTC(2026, 0, 1) + minute * 60_000).toISOString();
+  return {
+    id: `${time.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`,
+    time,
+    commit: randomBytes(20).toString('hex'),
+    branch,
+    scope: { kind: 'full' },
+    environment: { model: minute < RUNS / 2 ? 'model-a' : 'model-b', agentVersion: '1.0' },
+    summary: summarize(checks),
+    checks,
+    trials: trendTrials(checks),
+  };
+}
+
+const root = await mkdtemp(join(tmpdir(), 'needlework-bench-ui-'));
+const location = process.env.NEEDLEWORK_BENCH_UI_STORE || join(root, 'store');
+if (!process.env.NEEDLEWORK_BENCH_UI_STORE) {
+  const start = performance.now();
+  const store = await openStore(location);
+  await store.append(makeRun(0, CHECKS, 0, 'main'));
+  const [first] = await store.engine.query('SELECT min(seq)::integer AS seq FROM needlework_runs');
+  for (let from = 1; from < RUNS; from += 1000) {
+    const to = Math.min(from + 999, RUNS - 1);
+    await store.engine.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO needlework_runs (id, time, time_text, commit, branch, scope, scope_key, model, agent_version, checks, passed, failed, not_applicable, skipped)
+         SELECT 'run-' || lpad(g::text, 5, '0'), ts, to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           md5(g::text) || 'abcdefgh', CASE WHEN g % 10 = 0 THEN 'feature-' || (g % 7) ELSE 'main' END,
+           '{"kind":"full"}'::jsonb, 'full', CASE WHEN g < ${RUNS / 2} THEN 'model-a' ELSE 'model-b' END, '1.0',
+           r.checks, r.passed - (g % 3), r.failed + (g % 3), 0, 0
+         FROM generate_series($1::integer, $2::integer) g, needlework_runs r,
+           LATERAL (SELECT timestamptz '2026-01-01 00:00:00+00' + g * interval '1 minute' AS ts) t
+         WHERE r.seq = $3`,
+        [from, to, first.seq],
+      );
+      // Each copy fails a different few checks, so that a run and its baseline differ.
+      await tx.query(
+        `INSERT INTO needlework_checks
+         SELECT n.seq, c.ord, c.spec, c."case", c.workup, c.task, c.trial_number, c.trial_label, c.criterion, c.metric,
+           c.value, c.value_boolean, c.unit, c.threshold, c.comparator,
+           CASE WHEN (n.seq + c.ord) % 11 = 0 THEN 'fail' ELSE c.verdict END, c.state, c.reason
+         FROM needlework_runs n, needlework_checks c
+         WHERE n.id LIKE 'run-%' AND substr(n.id, 5)::integer BETWEEN $1 AND $2 AND c.run = $3
+         ORDER BY n.seq, c.ord`,
+        [from, to, first.seq],
+      );
+      await tx.exec(
+        RUN_METRICS(
+          `run IN (SELECT seq FROM needlework_runs WHERE id LIKE 'run-%' AND substr(id, 5)::integer BETWEEN ${from} AND ${to})`,
+        ),
+      );
+    });
+  }
+  await store.append(makeRun(RUNS + 1, BIG, 1, 'big'));
+  await store.append(makeRun(RUNS + 2, BIG, 2, 'big'));
+  await store.engine.exec('VACUUM ANALYZE');
+  const [row] = await store.engine.query(
+    'SELECT (SELECT count(*) FROM needlework_runs)::integer AS runs, (SELECT count(*) FROM needlework_checks)::integer AS checks',
+  );
+  console.log(
+    `filled a store with ${row.runs} runs, ${row.checks} checks in ${ms(performance.now() - start)}`,
+  );
+  await store.close();
+}
+
+const ui = await startUi({ store: location, port: 0 });
+const browser = await launchChromium();
+const results = [];
+try {
+  // Initial JavaScript: every module the page loads at start (main.js imports every view statically).
+  const folder = clientFolder();
+  const files = readdirSync(folder, { recursive: true }).filter((f) => /\.(js|css|html)$/.test(String(f)));
+  let js = 0;
+  let raw = 0;
+  for (const file of files) {
+    const path = join(folder, String(file));
+    if (!statSync(path).isFile() || !String(file).endsWith('.js')) continue;
+    const bytes = readFileSync(path);
+    raw += bytes.length;
+    js += gzipSync(bytes, { level: 9 }).length;
+  }
+  results.push([
+    'initial JavaScript, gzipped',
+    `${(js / 1024).toFixed(1)} KB (${(raw / 1024).toFixed(1)} KB raw)`,
+    50,
+    js / 1024 <= 50,
+  ]);
+
+  // Runs view, first rows, from navigation start; a new page each time.
+  const firsts = [];
+  for (let i = 0; i < 5; i++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${ui.url}runs`, { waitUntil: 'commit' });
+    await page.locator('.vlist .r-run .time a').first().waitFor();
+    firsts.push(await page.evaluate('performance.now()'));
+    await page.close();
+  }
+  results.push([
+    'runs view, first rows (10,000 runs x 30 checks)',
+    `${ms(median(firsts))} median of 5 (max ${ms(Math.max(...firsts))})`,
+    500,
+    median(firsts) <= 500,
+  ]);
+
+  // Scroll the whole list: every page of runs fetched, then the heap.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${ui.url}runs`);
+  await page.locator('.vlist .r-run .time a').first().waitFor();
+  for (let y = 0; y < (RUNS + 2) * 36; y += 900 * 20) {
+    await page.evaluate(`document.querySelector('.vlist').scrollTop = ${y}`);
+    await page.waitForTimeout(30);
+  }
+  await page.evaluate(`document.querySelector('.vlist').scrollTop = ${(RUNS + 2) * 36}`);
+  await page.locator('.vlist .r-run .time a', { hasText: '2026-01-01' }).first().waitFor({ timeout: 30_000 });
+  const heap = await page.evaluate('performance.memory.usedJSHeapSize');
+  results.push([
+    'browser JS heap after scrolling every run',
+    `${(heap / 2 ** 20).toFixed(1)} MB`,
+    80,
+    heap / 2 ** 20 <= 80,
+  ]);
+
+  // Live: a run appended through the door while the Runs view is open, to its row.
+  await page.evaluate(`document.querySelector('.vlist').scrollTop = 0`);
+  await page.waitForSelector('#live.on');
+  const shared = await openSharedStore(location);
+  const live = makeRun(RUNS + 10, CHECKS, 3, 'live');
+  const sent = performance.now();
+  await shared.append(live);
+  await page.locator('.vlist .r-run.fresh .branch', { hasText: 'live' }).waitFor({ state: 'attached' });
+  const liveMs = performance.now() - sent;
+  await shared.close();
+  results.push(['a run appended, to its row on the screen', ms(liveMs), 1000, liveMs <= 1000]);
+  await page.close();
+
+  // Compare two runs of 30,000 checks: the server, cold then warm, and the drawing.
+  const [bigNew, bigOld] = (await (await fetch(`${ui.url}api/runs?branch=big&limit=2`)).json()).rows;
+  let t = performance.now();
+  const cold = await (await fetch(`${ui.url}api/compare?current=${bigNew.id}&baseline=${bigOld.id}`)).json();
+  const coldMs = performance.now() - t;
+  const warm = [];
+  for (let i = 0; i < 5; i++) {
+    t = performance.now();
+    await (await fetch(`${ui.url}api/compare?current=${bigNew.id}&baseline=${bigOld.id}`)).json();
+    warm.push(performance.now() - t);
+  }
+  results.push([
+    `compare 2 runs of ${BIG.toLocaleString('en')} checks (${cold.rows.length.toLocaleString('en')} changes), server`,
+    `cold ${ms(coldMs)}, warm ${ms(median(warm))} median of 5`,
+    300,
+    median(warm) <= 300,
+  ]);
+  const draws = [];
+  for (let i = 0; i < 3; i++) {
+    const cmp = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await cmp.goto(`${ui.url}compare?current=${bigNew.id}&baseline=${bigOld.id}`);
+    await cmp.locator('.vlist .r-cmp').first().waitFor();
+    draws.push(
+      await cmp.evaluate(`(() => {
+        const drawn = performance.getEntriesByName('needlework:compare-drawn')[0].startTime;
+        const answer = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/compare'));
+        return drawn - answer.responseEnd;
+      })()`),
+    );
+    await cmp.close();
+  }
+  results.push([
+    'compare, drawn after the answer arrived',
+    `${ms(median(draws))} median of 3`,
+    150,
+    median(draws) <= 150,
+  ]);
+
+  // Every API answer the views make, on this store: p95 over 20 requests each.
+  const detailId = (await (await fetch(`${ui.url}api/runs?offset=5000&limit=1`)).json()).rows[0].id;
+  const paths = [
+    'api/info',
+    'api/facets',
+    'api/runs?limit=100',
+    'api/runs?offset=5000&limit=100',
+    'api/runs?branch=main&model=model-b&limit=100',
+    'api/runs?from=2026-01-03&to=2026-01-05&limit=100',
+    `api/runs/${detailId}`,
+    `api/runs/${detailId}/trials`,
+    `api/compare?current=${detailId}`,
+    'api/trends?last=100',
+    'api/case?spec=spec-1&case=case-0&task=workup-0',
+  ];
+  const all = [];
+  const slowest = [];
+  for (const path of paths) {
+    const times = [];
+    for (let i = 0; i < 20; i++) {
+      // A different page of runs each time, so the changes of uncached runs are measured too.
+      const p =
+        path === 'api/runs?limit=100'
+          ? `api/changes?ids=${(await (await fetch(`${ui.url}api/runs?offset=${i * 100 + 200}&limit=30`)).json()).rows.map((r) => r.id).join(',')}`
+          : path;
+      t = performance.now();
+      const response = await fetch(`${ui.url}${p}`);
+      await response.arrayBuffer();
+      times.push(performance.now() - t);
+      if (!response.ok) throw new Error(`${p}: ${response.status}`);
+    }
+    all.push(...times);
+    slowest.push([path === 'api/runs?limit=100' ? 'api/changes?ids=<30 uncached runs>' : path, p95(times)]);
+  }
+  results.push(['any API answer, p95', `${ms(p95(all))} over ${all.length} requests`, 100, p95(all) <= 100]);
+  for (const [path, time] of slowest) console.log(`  p95 ${ms(time).padStart(7)}  ${path}`);
+} finally {
+  await browser.close();
+  await ui.close();
+  if (!process.env.NEEDLEWORK_BENCH_UI_STORE)
+    console.log(`(the store stays at ${location} for NEEDLEWORK_BENCH_UI_STORE)`);
+}
+for (const [what, figure, target, ok] of results)
+  console.log(`${verdict(ok).padEnd(6)} ${what}: ${figure} (target ${target})`);
+process.exitCode = results.every((r) => r[3]) ? 0 : 1;
