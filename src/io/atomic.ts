@@ -24,6 +24,8 @@ export interface AtomicWriteOptions {
    * @default true
    */
   fsync?: boolean;
+  /** The file's permission bits, from its creation on (0o600 for a secret only its owner may read). @default 0o666 */
+  mode?: number;
 }
 
 /** This host, as 6 hex digits in temporary files' names (a folder may be shared with other hosts over a network). */
@@ -59,7 +61,7 @@ export async function writeFileAtomic(
   const temp = tempPathFor(path);
   track(temp);
   try {
-    const handle = await open(temp, 'wx');
+    const handle = await open(temp, 'wx', options.mode);
     try {
       if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
       else await writeChunks(handle, data);

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import type { RunFilter } from '../../history/store/source.js';
 import type { RetentionPolicy } from '../../history/store/store.js';
 import type { TrendRun } from '../../history/types.js';
+import { writeFileAtomic } from '../../io/atomic.js';
 
 /**
  * The door: while `needlework ui` has the embedded store open (its lock held from open to close), a run appends through
@@ -31,20 +31,7 @@ export function doorPath(dir: string): string {
  * whole or not at all: a temporary file beside it, renamed into place.
  */
 export async function writeDoor(path: string, door: DoorFile): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(door));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await writeFileAtomic(path, JSON.stringify(door), { mode: 0o600 });
 }
 
 /** Removes the door file if it is still this UI's (another UI may have opened the store since this one let go). */
