@@ -169,14 +169,28 @@ export class NeedleworkTrendReporter implements Reporter {
 
   /** Starts opening the store, and reading the run's baseline from it as soon as it is open. */
   private open(): Opened {
+    let started: () => void = () => undefined;
+    const begun = new Promise<void>((done) => {
+      started = done;
+    });
     // While `needlework ui` holds the embedded store, the run appends through it (src/ui/door).
-    const store = openSharedStore(this.storeLocation(), this.storeOptions());
+    const store = openSharedStore(this.storeLocation(), { ...this.storeOptions(), started });
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     store.catch(() => undefined);
     const baseline = store.then((opened) => this.baseline(opened));
     // A baseline that cannot be read means no gate, as it did when the reports read it.
     baseline.catch(() => undefined);
-    return { store, baseline };
+    return {
+      store,
+      baseline,
+      started: Promise.race([
+        begun,
+        store.then(
+          () => undefined,
+          () => undefined,
+        ),
+      ]),
+    };
   }
 
   /** This run's baseline (see `findBaseline`), from the gate's `baseline` when it names one, else from `store`. */
@@ -278,6 +292,9 @@ export class NeedleworkTrendReporter implements Reporter {
     opened: Opened,
   ): Promise<boolean> {
     const location = this.storeLocation(root);
+    // The store's opening (its lock and folder checks, each a turn of this thread) reaches its own thread before this
+    // one is busy collecting the checks and building the run: PostgreSQL then starts meanwhile, on the other core.
+    await opened.started;
     const checks = collectChecks(testModules, root);
     const run = buildTrendRun(
       checks,
@@ -345,6 +362,8 @@ function unknownFailures(checks: ReturnType<typeof collectChecks>, gate: RunGate
 interface Opened {
   store: Promise<Store>;
   baseline: Promise<TrendRun | undefined>;
+  /** Settles once the store is being opened off this thread (see `OpenStoreOptions.started`), or failed to open. */
+  started: Promise<void>;
 }
 
 /** The size in bytes of a run's spec files (a file that cannot be read counts as none). */

@@ -151,42 +151,110 @@ export function caseLabel(ref: Pick<CaseRef, 'case' | 'task'>): string {
 
 /** A run's trials by spec x criterion, then by case x task: counts from the stored trials, values from the checks. */
 function casesOf(run: TrendRun): Map<string, CriterionCases> {
+  const criteria = trialCases(run);
+  return valuesOfChecks(run, criteria) ? criteria : talliedCases(run);
+}
+
+/** The case of `c` keyed as `caseKey` keys it, made (with its ref) when `c` has none yet. */
+function caseOf(c: CriterionCases, spec: string, theCase: string | undefined, task: string): CaseTrials {
+  const key = theCase === undefined ? `\0${task}` : `${theCase}\0${task}`;
+  let t = c.cases.get(key);
+  if (!t) {
+    const ref: CaseRef = theCase === undefined ? { spec, task } : { spec, case: theCase, task };
+    t = { ref, trials: 0, passes: 0, values: [] };
+    c.cases.set(key, t);
+  }
+  return t;
+}
+
+/** The criteria and cases of a run's stored trials, with their counts (in the order of the trials). */
+function trialCases(run: TrendRun): Map<string, CriterionCases> {
   const criteria = new Map<string, CriterionCases>();
-  const criterionOf = (spec: string, criterion: string, metric: string): CriterionCases => {
-    const key = `${spec}\0${criterion}`;
-    let c = criteria.get(key);
-    if (!c) {
-      c = { spec, criterion, metric, lowerIsBetter: false, cases: new Map() };
-      criteria.set(key, c);
-    }
-    return c;
-  };
-  const caseOf = (c: CriterionCases, ref: CaseRef): CaseTrials => {
-    const key = caseKey(ref);
-    let t = c.cases.get(key);
-    if (!t) {
-      t = { ref, trials: 0, passes: 0, values: [] };
-      c.cases.set(key, t);
-    }
-    return t;
-  };
+  // A run's trials come grouped by spec x criterion: the last one found is looked up again without a key.
+  let last: CriterionCases | undefined;
   for (const t of run.trials) {
-    const c = criterionOf(t.spec, t.criterion, t.metric);
-    const ref: CaseRef = { spec: t.spec, ...(t.case !== undefined && { case: t.case }), task: t.task };
-    const trials = caseOf(c, ref);
+    let c = last?.spec === t.spec && last.criterion === t.criterion ? last : undefined;
+    if (!c) {
+      const key = `${t.spec}\0${t.criterion}`;
+      c = criteria.get(key);
+      if (!c) {
+        c = {
+          spec: t.spec,
+          criterion: t.criterion,
+          metric: t.metric,
+          lowerIsBetter: false,
+          cases: new Map(),
+        };
+        criteria.set(key, c);
+      }
+      last = c;
+    }
+    const trials = caseOf(c, t.spec, t.case, t.task);
     trials.trials += t.trials;
     trials.passes += t.passes;
   }
+  return criteria;
+}
+
+/**
+ * Adds the numeric values of the run's checks (and the unit and direction they give) to the cases of its trials, in
+ * one pass over the checks, with what `talliedCases` gives them: true when it could. It gives up (false, `criteria`
+ * then half-filled) on a run whose checks group otherwise than its trials: a check of a case or criterion its trials
+ * do not hold (`talliedCases` adds those in the byte order of its groups), two groups of one case (a case `''` beside
+ * checks of no case) or two units in one criterion (the last group's, in byte order, is the criterion's).
+ */
+function valuesOfChecks(run: TrendRun, criteria: Map<string, CriterionCases>): boolean {
+  // Per case, as `tallyTrials` groups it: the case of its first check (`NO_CASE` for none) stands for its group.
+  const groupCase = new Map<CaseTrials, string | typeof NO_CASE>();
+  let last: CriterionCases | undefined;
+  for (const check of run.checks) {
+    if (check.state === 'skipped' || check.state === 'pending') continue;
+    const c =
+      last?.spec === check.spec && last.criterion === check.criterion
+        ? last
+        : criteria.get(`${check.spec}\0${check.criterion}`);
+    if (!c) return false;
+    last = c;
+    const task = check.task ?? check.workup;
+    const t = c.cases.get(check.case === undefined ? `\0${task}` : `${check.case}\0${task}`);
+    if (!t) return false;
+    const seen = groupCase.get(t);
+    if (seen === undefined) {
+      // The group's first check gives its unit and direction (as `tallyTrials` makes the group from it).
+      groupCase.set(t, check.case ?? NO_CASE);
+      if (check.unit !== undefined) {
+        if (c.unit !== undefined && c.unit !== check.unit) return false;
+        c.unit = check.unit;
+      }
+      if (check.comparator === '<=') c.lowerIsBetter = true;
+    } else if (seen !== (check.case ?? NO_CASE)) return false;
+    if (check.verdict === 'not-applicable') continue;
+    if (typeof check.value === 'number' && Number.isFinite(check.value)) t.values.push(check.value);
+  }
+  return true;
+}
+
+const NO_CASE = Symbol('no case');
+
+/** `casesOf` through `tallyTrials`: the trials' cases, then the checks' groups in byte order (any run). */
+function talliedCases(run: TrendRun): Map<string, CriterionCases> {
+  const criteria = trialCases(run);
   for (const group of tallyTrials(run.checks)) {
-    const c = criterionOf(group.spec, group.criterion, group.metric);
+    const key = `${group.spec}\0${group.criterion}`;
+    let c = criteria.get(key);
+    if (!c) {
+      c = {
+        spec: group.spec,
+        criterion: group.criterion,
+        metric: group.metric,
+        lowerIsBetter: false,
+        cases: new Map(),
+      };
+      criteria.set(key, c);
+    }
     if (group.unit !== undefined) c.unit = group.unit;
     c.lowerIsBetter ||= group.lowerIsBetter;
-    const ref: CaseRef = {
-      spec: group.spec,
-      ...(group.case !== undefined && { case: group.case }),
-      task: group.task,
-    };
-    const values = caseOf(c, ref).values;
+    const values = caseOf(c, group.spec, group.case, group.task).values;
     for (const v of group.values) values.push(v);
   }
   return criteria;

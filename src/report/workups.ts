@@ -27,13 +27,18 @@ export class WorkupPreload<T> {
 
   /**
    * Starts on every workup a collected test module checks (its describes' `needleworkWorkup`): a module's tests are
-   * reported collected before they run, so most of the reading is done by the time they end.
+   * reported collected before they run, so most of the reading is done by the time they end. The module's describes
+   * are walked at the next turn of the event loop, not in the reporter's `onTestModuleCollected`: Vitest answers the
+   * test worker's collection only once every reporter's hook has returned, and the worker waits for that answer
+   * before it runs the module's tests (the walk over 10,000 describes was 0.19 s of that wait, in a profile at load 10).
    */
   noteModule(module: TestModule): void {
-    for (const suite of module.children.allSuites()) {
-      const path = suite.meta().needleworkWorkup;
-      if (path) this.start(path);
-    }
+    setImmediate(() => {
+      for (const suite of module.children.allSuites()) {
+        const path = suite.meta().needleworkWorkup;
+        if (path) this.start(path);
+      }
+    });
   }
 
   /** Every workup the checks name, by `workupPath`: those started during the run, and the rest now. */

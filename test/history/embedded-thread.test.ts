@@ -91,4 +91,28 @@ describe('the embedded store in a thread of its own', () => {
     await store.close();
     await expect(store.engine.query('SELECT 1')).rejects.toThrow(/^the embedded store is closed$/);
   });
+
+  it('has the store opening in its thread (started) before this thread is free again: a busy thread holds back no open', async () => {
+    const dir = await emptyEmbeddedStore(join(await tmp(), 'store'));
+    const order: string[] = [];
+    let settled = false;
+    const opening = openStore(dir, {
+      started: () => order.push(settled ? 'started after the open' : 'started'),
+    });
+    void opening.then(() => {
+      settled = true;
+    });
+    // What the trend reporter does after the tests: wait for the store's thread to start, then a long synchronous
+    // stretch (collecting the checks), during which no turn of this thread is given to the opening.
+    await new Promise<void>((done) => {
+      const poll = () => (order.length ? done() : setImmediate(poll));
+      poll();
+    });
+    const busyUntil = performance.now() + 300;
+    while (performance.now() < busyUntil);
+    order.push('busy');
+    const store = await opening;
+    await store.close();
+    expect(order).toEqual(['started', 'busy']);
+  });
 });

@@ -43,6 +43,20 @@ describe('acquireLock', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('says once that it waits for a lock another owner holds, and not when it takes a free one', async () => {
+    const lock = join(await tmp(), 'store.lock');
+    let waits = 0;
+    const waiting = () => void waits++;
+    await withLock(lock, async () => undefined, { waiting });
+    expect(waits).toBe(0);
+    const release = await acquireLock(lock);
+    const second = withLock(lock, async () => waits, { waiting, timeoutMs: 5_000 });
+    await new Promise((done) => setTimeout(done, 150));
+    expect(waits).toBe(1);
+    await release();
+    expect(await second).toBe(1);
+  });
+
   it('breaks at once the lock of an owner that is gone, however young the lock and long staleMs', async () => {
     const dir = await tmp();
     const lock = join(dir, 'trend.json.lock');

@@ -57,11 +57,32 @@ describe('WorkupPreload', () => {
     // Queued when the module is collected, read once the event loop turns, before any check exists.
     expect(started).toEqual([]);
     await new Promise((done) => setImmediate(done));
+    await new Promise((done) => setImmediate(done));
     expect(started).toEqual(paths.slice(0, 12));
     const got = await preload.forChecks(paths.map(checkOf));
     expect([...got.keys()]).toEqual(paths);
     expect(got.get('w19')).toBe('read w19');
     expect(started).toEqual(paths);
+  });
+
+  it("walks a collected module's describes after the reporter's hook has returned, not in it", async () => {
+    // Vitest answers the test worker's collection once every reporter's onTestModuleCollected has returned, and the
+    // worker waits for that answer before it runs the module's tests: 10,000 describes are not walked meanwhile.
+    let walked = 0;
+    const module = {
+      children: {
+        allSuites: () => {
+          walked++;
+          return [{ meta: () => ({ needleworkWorkup: 'w0' }) }];
+        },
+      },
+    } as unknown as Parameters<WorkupPreload<string>['noteModule']>[0];
+    const preload = new WorkupPreload(async (path) => path);
+    preload.noteModule(module);
+    expect(walked).toBe(0);
+    await new Promise((done) => setImmediate(done));
+    expect(walked).toBe(1);
+    expect(await preload.started('w0')).toBe('w0');
   });
 
   it('lets the event loop turn every few milliseconds while it reads, so the test worker is still answered', async () => {

@@ -16,6 +16,8 @@ export interface EmbeddedOptions {
   lockTimeoutMs?: number;
   /** Refuse to create the store when the folder does not exist (readers: `trend`, `export`, `prune`). */
   mustExist?: boolean;
+  /** Called once the store's thread has been asked to open it, or once the lock is found held by another process. */
+  started?: () => void;
 }
 
 /**
@@ -52,13 +54,16 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
     timeoutMs: options.lockTimeoutMs ?? 300_000,
     // A live holder may keep the store for as long as a long import takes; a dead one is found by its pid.
     staleMs: 24 * 3600_000,
+    ...(options.started && { waiting: options.started }),
   });
   const thread = new PgliteThread();
   try {
     baselineWasmOnly();
     const settings = ['-c', `shared_buffers=${SHARED_BUFFERS}`];
     if (!info) await seed(dir, async (at) => void (await thread.call('create', { at, settings })));
-    await thread.call('open', { dir, settings });
+    const open = thread.call('open', { dir, settings });
+    options.started?.();
+    await open;
   } catch (error) {
     await thread.stop();
     await release();

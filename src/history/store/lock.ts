@@ -16,6 +16,8 @@ export interface LockOptions {
    * @default 30000
    */
   timeoutMs?: number;
+  /** Called once, when the lock is found held by another process (before the first wait for it). */
+  waiting?: () => void;
 }
 
 /** What a lock file holds: who owns it and since when. */
@@ -53,6 +55,7 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   await removeOldSiblings(lockPath, '.stale-', staleMs);
   for (let attempt = 0; ; attempt++) {
     if (await createFileExclusive(lockPath, JSON.stringify(info))) break;
+    if (attempt === 0) options.waiting?.();
     await breakIfStale(lockPath, staleMs);
     if (Date.now() > deadline) {
       const holder = await readLock(lockPath);

@@ -75,6 +75,12 @@ export interface OpenStoreOptions {
   importOnCreate?: readonly string[];
   /** Where a line for the user goes (what was imported on first use). */
   note?: (line: string) => void;
+  /**
+   * Called once the store is being opened off this thread (the embedded store's thread asked to open it, or a server
+   * being connected to), or once another process is found holding the embedded store: from then on, a busy thread
+   * here does not hold the opening back.
+   */
+  started?: () => void;
 }
 
 /**
@@ -85,12 +91,16 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
   const name = storeName(location);
   let engine: SqlEngine | undefined;
   try {
-    engine = isServerUrl(location)
-      ? await openServer(location)
-      : await openEmbedded(location, {
-          ...(options.mustExist !== undefined && { mustExist: options.mustExist }),
-          ...(options.lockTimeoutMs !== undefined && { lockTimeoutMs: options.lockTimeoutMs }),
-        });
+    if (isServerUrl(location)) {
+      const connecting = openServer(location);
+      options.started?.();
+      engine = await connecting;
+    } else
+      engine = await openEmbedded(location, {
+        ...(options.mustExist !== undefined && { mustExist: options.mustExist }),
+        ...(options.lockTimeoutMs !== undefined && { lockTimeoutMs: options.lockTimeoutMs }),
+        ...(options.started && { started: options.started }),
+      });
     const store = new Store(engine, name);
     await migrate(engine, (tx) => importOnCreate(store, tx, options));
     return store;
