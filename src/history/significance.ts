@@ -138,10 +138,6 @@ interface CriterionCases {
   cases: Map<string, CaseTrials>;
 }
 
-/** The key of a case within a spec x criterion: case and task (a case-less spec keys by task alone). */
-const caseKey = (ref: Pick<CaseRef, 'case' | 'task'>): string =>
-  ref.case === undefined ? `\0${ref.task}` : `${ref.case}\0${ref.task}`;
-
 /** A case in words: `book-flight` (a task), or `refund-policy [task refund-7]` when the case and task differ. */
 export function caseLabel(ref: Pick<CaseRef, 'case' | 'task'>): string {
   return ref.case === undefined || ref.case === ref.task
@@ -155,7 +151,7 @@ function casesOf(run: TrendRun): Map<string, CriterionCases> {
   return valuesOfChecks(run, criteria) ? criteria : talliedCases(run);
 }
 
-/** The case of `c` keyed as `caseKey` keys it, made (with its ref) when `c` has none yet. */
+/** The case of `c` keyed by case and task (a case-less spec keys by task alone), made with its ref when `c` has none yet. */
 function caseOf(c: CriterionCases, spec: string, theCase: string | undefined, task: string): CaseTrials {
   const key = theCase === undefined ? `\0${task}` : `${theCase}\0${task}`;
   let t = c.cases.get(key);
@@ -417,32 +413,6 @@ function droppedCases(paired: ReadonlyArray<[CaseTrials, CaseTrials]>): CaseDrop
   return drops.sort(
     (x, y) => x.pDrop - y.pDrop || byteCompare(x.case ?? '', y.case ?? '') || byteCompare(x.task, y.task),
   );
-}
-
-/** The added and removed cases of two runs, over every spec and criterion (a case is spec x case x task). */
-export function pairCases(baseline: TrendRun, current: TrendRun): { added: CaseRef[]; removed: CaseRef[] } {
-  const refs = (run: TrendRun) => {
-    const map = new Map<string, CaseRef>();
-    for (const t of run.trials)
-      map.set(`${t.spec}\0${caseKey(t)}`, {
-        spec: t.spec,
-        ...(t.case !== undefined && { case: t.case }),
-        task: t.task,
-      });
-    return map;
-  };
-  const was = refs(baseline);
-  const now = refs(current);
-  return {
-    added: [...now]
-      .filter(([k]) => !was.has(k))
-      .map(([, r]) => r)
-      .sort(byCase),
-    removed: [...was]
-      .filter(([k]) => !now.has(k))
-      .map(([, r]) => r)
-      .sort(byCase),
-  };
 }
 
 /**

@@ -12,7 +12,8 @@ import { type ChangeStatus, caseLabel } from '../history/significance.js';
 import { casesToName, formatCaseDrop, formatComparison } from './criterion-text.js';
 
 /** The statuses a row is shown for: what changed; still-failing, added and removed cases are counted, not listed. */
-const LISTED: ReadonlySet<CaseStatus> = new Set(['regressed', 'fixed', 'flaky', 'moved']);
+const CHANGED = ['regressed', 'fixed', 'flaky', 'moved'] as const satisfies readonly CaseStatus[];
+const LISTED: ReadonlySet<CaseStatus> = new Set(CHANGED);
 
 /** One case x criterion of the comparison as every output words it. */
 export interface GateRow {
@@ -162,9 +163,7 @@ export function gateRow(change: CaseChange, comparison: RunComparison): GateRow 
 /** `nothing regressed; 1 still failing` or `2 regressed, 1 fixed; 3 still failing`. */
 function summaryWords(comparison: RunComparison): string {
   const c = comparison.counts;
-  const moved = (['regressed', 'fixed', 'flaky', 'moved'] as const)
-    .filter((s) => c[s] > 0)
-    .map((s) => `${c[s]} ${STATUS_WORDS[s]}`);
+  const moved = CHANGED.filter((s) => c[s] > 0).map((s) => `${c[s]} ${STATUS_WORDS[s]}`);
   const head = c.regressed ? moved.join(', ') : ['nothing regressed', ...moved].join(', ');
   const tail = (['still-failing', 'added', 'removed'] as const)
     .filter((s) => c[s] > 0)
