@@ -325,12 +325,15 @@ export class NeedleworkTrendReporter implements Reporter {
         `needlework: trend run ${run.id} appended to the results store ${storeName(location)} (${kept} run${kept === 1 ? '' : 's'}${dropped ? `; ${dropped} pruned` : ''})\n`,
       );
       // The gate's story, in the terminal of every run that has a baseline: one line when nothing changed.
-      if (this.gate)
-        process.stdout.write(
-          `${gateStory(this.gate.text)
-            .map((line) => `needlework: ${terminalSafe(line)}`)
-            .join('\n')}\n`,
-        );
+      if (this.gate) {
+        const outside = checks.filter((check) => check.state === 'failed' && !check.meta).length;
+        const story = gateStory(this.gate.text);
+        if (outside)
+          story.push(
+            `  ${outside} failing ${outside === 1 ? 'test' : 'tests'} outside the comparison (no needlework check: an invalid spec or case, a case with no run, a workup that does not load, or a plain Vitest test); the gate fails on ${outside === 1 ? 'it' : 'them'} (docs/gate.md#exit-codes)`,
+          );
+        process.stdout.write(`${story.map((line) => `needlework: ${terminalSafe(line)}`).join('\n')}\n`);
+      }
     } catch (error) {
       // One line naming the store; the run fails, and the JUnit and HTML reporters of this run still write.
       this.failure = isUserError(error)

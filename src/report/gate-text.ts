@@ -31,6 +31,8 @@ export interface GateRow {
   reason?: string;
   /** The whole line: `refunds/refund-late answer-contains: pass -> fail (one trial a side): expected ...`. */
   line: string;
+  /** An added case x criterion that fails: a failure the baseline did not have. */
+  newFailure?: true;
 }
 
 /** The comparison in the words every output uses: the terminal, JUnit, the HTML report, the job summary, OTel. */
@@ -157,6 +159,7 @@ export function gateRow(change: CaseChange, comparison: RunComparison): GateRow 
     ...(basis !== undefined && { basis }),
     ...(reason !== undefined && { reason }),
     line,
+    ...(isNewFailure(change) && { newFailure: true as const }),
   };
 }
 
@@ -165,10 +168,19 @@ function summaryWords(comparison: RunComparison): string {
   const c = comparison.counts;
   const moved = CHANGED.filter((s) => c[s] > 0).map((s) => `${c[s]} ${STATUS_WORDS[s]}`);
   const head = c.regressed ? moved.join(', ') : ['nothing regressed', ...moved].join(', ');
+  const failing = comparison.changes.filter(isNewFailure).length;
   const tail = (['still-failing', 'added', 'removed'] as const)
     .filter((s) => c[s] > 0)
-    .map((s) => `${c[s]} ${STATUS_WORDS[s]}`);
+    .map((s) => `${c[s]} ${STATUS_WORDS[s]}${s === 'added' && failing ? ` (${failing} failing)` : ''}`);
   return tail.length ? `${head}; ${tail.join(', ')}` : head;
+}
+
+/**
+ * An added case x criterion with a failing trial: a failure the baseline did not have, which fails the gate (docs/gate.md,
+ * exit codes) though nothing regressed, so the story names it.
+ */
+function isNewFailure(change: CaseChange): boolean {
+  return change.status === 'added' && change.after !== undefined && change.after.passes < change.after.trials;
 }
 
 /** The comparison in words: its headline, its rows and its counts. */
@@ -218,7 +230,8 @@ export function gateText(comparison: RunComparison): GateText {
  */
 export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): string[] {
   const listed = text.rows.filter((r) => LISTED.has(r.status));
-  if (listed.length === 0 && text.criteria.length === 0) return [text.headline];
+  if (listed.length === 0 && text.criteria.length === 0 && !text.rows.some((r) => r.newFailure))
+    return [text.headline];
   const lines = [text.headline];
   for (const status of CASE_STATUSES) {
     if (!LISTED.has(status)) continue;
@@ -226,6 +239,9 @@ export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): stri
     for (const row of rows.slice(0, maxRows)) lines.push(`  ${STATUS_WORDS[status]}: ${row.line}`);
     if (rows.length > maxRows) lines.push(`  ... and ${rows.length - maxRows} more ${STATUS_WORDS[status]}`);
   }
+  const failing = text.rows.filter((r) => r.status === 'added' && r.newFailure);
+  for (const row of failing.slice(0, maxRows)) lines.push(`  added, failing: ${row.line}`);
+  if (failing.length > maxRows) lines.push(`  ... and ${failing.length - maxRows} more added, failing`);
   for (const k of text.criteria) {
     lines.push(`  exact test at level ${k.level}: ${k.text}`);
     for (const drop of k.drops) lines.push(`    ↓ ${drop}`);

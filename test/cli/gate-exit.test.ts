@@ -118,6 +118,38 @@ describe.skipIf(!existsSync(BIN))('the gate on the command line (needs `npm run 
       'needlework:   note: one trial a side cannot tell a regression from chance',
     );
 
+    // A new case that fails, and a case with no run: nothing regressed, yet the run got worse, and the story says how.
+    const cases = join(dir, 'needles/refunds.cases.yaml');
+    await writeFile(
+      cases,
+      `${await readFile(cases, 'utf8')}${[
+        '  - id: refund-lost',
+        '    workups: [refund-damaged]',
+        '    expect:',
+        '      answer:',
+        '        contains: [lost]',
+        '  - id: refund-missing',
+        '    workups: [no-such-run]',
+        '    expect:',
+        '      answer:',
+        '        contains: [refund]',
+        '',
+      ].join('\n')}`,
+    );
+    const fourth = await run();
+    expect(fourth.code).toBe(1);
+    const told = fourth.stdout.split('\n').filter((l) => /^needlework: (vs | {2})/.test(l));
+    expect(told).toEqual([
+      expect.stringMatching(
+        /^needlework: vs \S+: nothing regressed; 2 still failing, 1 added \(1 failing\)$/,
+      ),
+      expect.stringMatching(
+        /^needlework: {3}added, failing: refunds\/refund-lost \[task refund-damaged\] answer-contains: - -> fail: answer contains "lost": no/,
+      ),
+      'needlework:   0 regressed, 0 fixed, 0 flaky, 0 moved, 2 still failing, 1 added, 0 removed, 0 unchanged',
+      'needlework:   1 failing test outside the comparison (no needlework check: an invalid spec or case, a case with no run, a workup that does not load, or a plain Vitest test); the gate fails on it (docs/gate.md#exit-codes)',
+    ]);
+
     // Without the gate, the same failures fail the run as any failing test does.
     const ungated = await needlework(dir, 'run', 'runs/', '--reporter', 'needlework-trend');
     expect(ungated.code).toBe(1);

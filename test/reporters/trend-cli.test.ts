@@ -204,8 +204,12 @@ describe('needlework trend: the statistical gate (the default)', () => {
     ]);
     // Pooled, 20/20 -> 10/20 would be a regression; case by case nothing that both runs hold changed.
     expect(await runRegressionGate({ history: file, failOnRegression: true }, io)).toBe(0);
-    // Nothing both runs hold changed: one line, counting the cases only one run holds.
-    expect(out).toEqual(['vs 20261122T030100Z-00000001: nothing regressed; 1 added, 1 removed']);
+    // Nothing both runs hold changed; the added case fails all its trials: a failure the baseline did not have, named.
+    expect(out).toEqual([
+      'vs 20261122T030100Z-00000001: nothing regressed; 1 added (1 failing), 1 removed',
+      '  added, failing: compound-alpha/c grounded: - -> 0/10 passed',
+      '  0 regressed, 0 fixed, 0 flaky, 0 moved, 0 still failing, 1 added, 1 removed, 1 unchanged',
+    ]);
   });
 
   it('reports an improvement and a flaky criterion', async () => {
