@@ -36,7 +36,14 @@ export function registerCommands(
 ): void {
   for (const spec of commands) {
     const command = cli.command(spec.usage, spec.description);
-    for (const option of spec.options) command.option(option.flags, option.description);
+    for (const option of spec.options) {
+      command.option(option.flags, option.description);
+      // cac gives a `--no-x` flag the default `true` and prints `(default: true)` after its description, which reads
+      // as if the flag were on by default. Unset, the option is `false` when given and absent otherwise; readers
+      // test `!== false`.
+      const added = command.options[command.options.length - 1];
+      if (added?.negated) added.config.default = undefined;
+    }
     for (const example of spec.examples) command.example(example);
     command.action(async (...given: unknown[]) => {
       // cac passes the positional arguments, then the options object.

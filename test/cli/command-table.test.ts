@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { COMMANDS, createCli } from '../../src/cli/cli.js';
 import type { OptionSpec } from '../../src/cli/command.js';
 import { captureIo } from '../helpers/io.js';
@@ -35,5 +35,23 @@ describe('the command table', () => {
       COMMANDS.find((c) => c.usage.startsWith('run '))!.options.map((o) => o.flags),
     );
     expect(run.examples).toContain('needlework run fixtures/workups');
+  });
+
+  it('prints no default for a --no- flag, and leaves it absent unless given', async () => {
+    const cli = createCli(captureIo());
+    const run = cli.commands.find((c) => c.name === 'run')!;
+    const flag = run.options.find((o) => o.rawName === '--no-spec-cache')!;
+    expect(flag.config.default).toBeUndefined();
+    const printed = vi.spyOn(console, 'info').mockImplementation(() => {});
+    cli.parse(['node', 'needlework', 'run', '--help'], { run: false });
+    cli.outputHelp();
+    const help = printed.mock.calls.flat().join('\n');
+    printed.mockRestore();
+    expect(help).toMatch(/--no-spec-cache +Parse every spec file anew, without the spec cache *\n/);
+    expect(help).not.toContain('(default: true)');
+    expect(
+      cli.parse(['node', 'needlework', 'run', '--no-spec-cache'], { run: false }).options['specCache'],
+    ).toBe(false);
+    expect(cli.parse(['node', 'needlework', 'run'], { run: false }).options['specCache']).toBeUndefined();
   });
 });

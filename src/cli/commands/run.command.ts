@@ -17,7 +17,7 @@ import { defaultReporters, NEEDLEWORK_REPORTERS } from './run-reporters.js';
 
 export const runCommand: CommandSpec = {
   usage: 'run [...workups]',
-  description: 'Run every needle and rubric spec against every workup as Vitest tests',
+  description: 'Run every spec (needles, rubrics, task cases) against the workups it names, as Vitest tests',
   options: [
     { flags: '--needles <glob>', description: 'Spec files, folders or globs (repeatable; default: needles)' },
     {

@@ -2,7 +2,7 @@ import type { CommandSpec } from '../command.js';
 
 export const validateCommand: CommandSpec = {
   usage: 'validate [...paths]',
-  description: 'Check needle and rubric specs (and workups) against their schemas',
+  description: 'Check specs (needles, rubrics, task cases) and workups against their schemas',
   options: [],
   examples: ['needlework validate needles/', 'needlework validate needles fixtures/workups'],
   async run({ args: [paths], io }) {
