@@ -330,7 +330,7 @@ export class NeedleworkTrendReporter implements Reporter {
         const story = gateStory(this.gate.text);
         if (outside)
           story.push(
-            `  ${outside} failing ${outside === 1 ? 'test' : 'tests'} outside the comparison (no needlework check: an invalid spec or case, a case with no run, a workup that does not load, or a plain Vitest test); the gate fails on ${outside === 1 ? 'it' : 'them'} (docs/gate.md#exit-codes)`,
+            `  ${outside} failing ${outside === 1 ? 'test' : 'tests'} outside the comparison (${outside === 1 ? 'a Vitest test' : 'Vitest tests'} with no needlework check); the gate fails on ${outside === 1 ? 'it' : 'them'} (docs/gate.md#exit-codes)`,
           );
         process.stdout.write(`${story.map((line) => `needlework: ${terminalSafe(line)}`).join('\n')}\n`);
       }

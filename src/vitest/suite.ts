@@ -10,10 +10,12 @@ import { terminalSafe } from '../io/terminal.js';
 import type { JudgeSpecOptions } from '../judge/from-spec.js';
 import { judgeTestTimeout } from '../judge/test-timeout.js';
 import type { Judge } from '../judge/types.js';
+import type { Check } from '../model/check.js';
 import type { EntailmentVerifier } from '../model/entailment.js';
 import type { CasesSpec, Spec } from '../model/spec.js';
 import type { Workup } from '../model/workup.js';
 import { loadSpecCached } from '../specs/cache.js';
+import { specKind } from '../specs/file.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
 import { checkFailure } from './check-failure.js';
 import './types.js';
@@ -98,9 +100,13 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
     spec = await loadSpecCached(options.specFile, options.specCache);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    describe(basename(options.specFile), () => {
-      it('is a valid spec', () => {
-        throw userFailure(error.message);
+    const id = basename(options.specFile);
+    describe(id, () => {
+      problemTest('is a valid spec', error.message, {
+        spec: id,
+        specKind: specKind(options.specFile) ?? 'needle',
+        specFile: options.specFile,
+        criterion: 'valid-spec',
       });
     });
     return;
@@ -108,7 +114,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   const { workups, failures } = await workupsFor(options);
   const context: CheckOptions = {};
   // A model or judge that cannot be had is one failing test; the criteria it measures say they were not measured.
-  const problems: Array<{ test: string; message: string }> = [];
+  const problems: Array<{ test: string; criterion: string; message: string }> = [];
   if (spec.kind !== 'rubric' && options.entail) {
     try {
       const verifier = await verifierFor(options.entail);
@@ -116,11 +122,16 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       else
         problems.push({
           test: 'the entailment model loads',
+          criterion: 'entailment-model',
           message: `no NLI model: ${NLI_MODEL_HINT}`,
         });
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push({ test: 'the entailment model loads', message: error.message });
+      problems.push({
+        test: 'the entailment model loads',
+        criterion: 'entailment-model',
+        message: error.message,
+      });
     }
   }
   if (spec.kind !== 'needle' && options.judge) {
@@ -129,7 +140,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       context.judge = { judge: await judgeFor(options.judge), ...(samples !== undefined && { samples }) };
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      problems.push({ test: 'the judge is ready', message: error.message });
+      problems.push({ test: 'the judge is ready', criterion: 'judge-ready', message: error.message });
     }
   }
 
@@ -146,7 +157,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       const judge = options.judge;
       afterAll(async () => (await judgeFor(judge)).flush?.());
     }
-    declareProblems(problems, failures);
+    declareProblems(spec, problems, failures);
     if (!spec.workups || spec.workups.length === 0) {
       // Said, not silent: a spec without patterns is checked against every run, often more than its author meant.
       console.info(
@@ -159,23 +170,51 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   });
 }
 
-/** The problems that keep a spec's criteria from being measured, and the workups that failed to load: a test each. */
-function declareProblems(
-  problems: ReadonlyArray<{ test: string; message: string }>,
-  failures: readonly WorkupFailure[],
-): void {
-  for (const problem of problems) {
-    it(problem.test, () => {
-      throw userFailure(problem.message);
-    });
-  }
-  for (const failure of failures) declareFailure(failure);
+/** What a problem's check names: the spec (and case, or workup) it kept from being checked, and what it was. */
+type ProblemRef = Pick<Check, 'spec' | 'specKind' | 'specFile' | 'case' | 'casePlace' | 'criterion'> &
+  Partial<Pick<Check, 'workup'>>;
+
+/**
+ * A failing test for what kept a spec, a case or a workup from being checked (an invalid spec or case, a case with
+ * no run, a workup that does not load, a model or judge that cannot be had). It carries a check like any other
+ * (verdict `fail`, nothing measured, the problem as its reason), so the history, the gate and every report hold it:
+ * a run whose spec broke reads as failing there too, not only in Vitest's count.
+ */
+function problemTest(name: string, message: string, ref: ProblemRef): void {
+  const check: Check = {
+    schema: 1,
+    workup: '',
+    ...ref,
+    metric: 'problem',
+    value: null,
+    verdict: 'fail',
+    summary: message,
+  };
+  it(name, (ctx) => {
+    ctx.task.meta.needlework = check;
+    throw userFailure(message);
+  });
 }
 
-function declareFailure(failure: WorkupFailure): void {
-  it(`${failure.path} loads`, () => {
-    throw userFailure(failure.diagnostics.map(formatDiagnostic).join('\n'));
-  });
+/** The spec a problem of it names. */
+function specRef(spec: Spec): Pick<Check, 'spec' | 'specKind' | 'specFile'> {
+  return { spec: spec.id, specKind: spec.kind, specFile: spec.file };
+}
+
+/** The problems that keep a spec's criteria from being measured, and the workups that failed to load: a test each. */
+function declareProblems(
+  spec: Spec,
+  problems: ReadonlyArray<{ test: string; criterion: string; message: string }>,
+  failures: readonly WorkupFailure[],
+): void {
+  for (const problem of problems)
+    problemTest(problem.test, problem.message, { ...specRef(spec), criterion: problem.criterion });
+  for (const failure of failures)
+    problemTest(`${failure.path} loads`, failure.diagnostics.map(formatDiagnostic).join('\n'), {
+      ...specRef(spec),
+      workup: failure.path,
+      criterion: 'workup-loads',
+    });
 }
 
 /** The options of a workup's describe: its path in the meta, for reporters that read the workup (`WorkupPreload`). */
@@ -214,15 +253,17 @@ function declareCases(
   spec: CasesSpec,
   plan: readonly PlanItem[],
   failures: readonly WorkupFailure[],
-  problems: ReadonlyArray<{ test: string; message: string }>,
+  problems: ReadonlyArray<{ test: string; criterion: string; message: string }>,
   timeout?: number,
 ): void {
   describe(spec.id, () => {
-    declareProblems(problems, failures);
+    declareProblems(spec, problems, failures);
     for (const bad of spec.invalid) {
       describe(bad.id, () => {
-        it('is a valid case', () => {
-          throw userFailure(bad.diagnostics.map(formatDiagnostic).join('\n'));
+        problemTest('is a valid case', bad.diagnostics.map(formatDiagnostic).join('\n'), {
+          ...specRef(spec),
+          case: bad.id,
+          criterion: 'valid-case',
         });
       });
     }
@@ -231,11 +272,16 @@ function declareCases(
       const at = `${spec.file}${c.place ? `:${c.place.line}:${c.place.column}` : c.line ? `:${c.line}` : ''}`;
       if (runs.length === 0) {
         describe(c.id, () => {
-          it('has a run', () => {
-            throw userFailure(
-              `${at}: case ${c.id} matches no workup (looked for ${c.workups.join(', ')} and meta.json task "${c.id}")`,
-            );
-          });
+          problemTest(
+            'has a run',
+            `${at}: case ${c.id} matches no workup (looked for ${c.workups.join(', ')} and meta.json task "${c.id}")`,
+            {
+              ...specRef(spec),
+              case: c.id,
+              ...(c.place && { casePlace: c.place }),
+              criterion: 'has-run',
+            },
+          );
         });
         continue;
       }

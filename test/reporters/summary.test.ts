@@ -232,7 +232,7 @@ describe('NeedleworkSummaryReporter with GITHUB_STEP_SUMMARY and GITHUB_ACTIONS 
     // named as regressed, with the note that one trial cannot tell; the spec cases the baseline did not hold are added.
     expect(summary).toContain(
       [
-        '### ❌ vs 20261122T030100Z-00000001: 1 regressed; 2 added',
+        '### ❌ vs 20261122T030100Z-00000001: 1 regressed; 2 added (1 failing)',
         '',
         'Compared with run 20261122T030100Z-00000001.',
         '',
