@@ -164,6 +164,13 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
         `needlework: ${spec.kind} ${spec.id} (${spec.file}) has no workups: patterns, so it applies to every workup (${workups.length})`,
       );
     }
+    if (spec.workups?.length && !plan.some((item) => item.workups.length > 0))
+      // A spec whose patterns take no run is a failing check, not Vitest's "No test found in suite".
+      problemTest(
+        'has a run',
+        `${spec.file}: ${spec.kind} ${spec.id} matches no workup (looked for ${spec.workups.join(', ')} among ${workups.length} ${workups.length === 1 ? 'workup' : 'workups'})`,
+        { ...specRef(spec), criterion: 'has-run' },
+      );
     for (const { criteria, workups: taken } of plan)
       for (const workup of taken)
         describe(workup.id, workupOptions(workup), () => declareCriteria(criteria, workup, timeout));

@@ -123,6 +123,8 @@ describe('needlework run: bad input', () => {
       {
         'ok.needle.yaml': 'id: ok\nanswer: Ash Cell\nrequired_path: [MEMBER_OF]\n',
         'bad.needle.yaml': 'id: bad\nanswer: x\nrequired_path:\n  relations: [R, 7]\n',
+        'elsewhere.needle.yaml':
+          'id: elsewhere\nanswer: x\nworkups: [nomatch-*]\nrequired_path: [MEMBER_OF]\n',
       },
       ['grounded'],
     );
@@ -134,6 +136,12 @@ describe('needlework run: bad input', () => {
     expect(rows).toContain('bad.needle.yaml > is a valid spec: failed');
     expect(rows).toContain(`ok > ${join(dir, 'workups/broken')} loads: failed`);
     expect(rows).toContain('ok > grounded > traversed: passed');
+    // A spec whose patterns take no run fails its own check, rather than Vitest's "No test found in suite".
+    expect(rows).toContain('elsewhere > has a run: failed');
+    expect(result.stdout + result.stderr).toContain(
+      `${join(dir, 'needles/elsewhere.needle.yaml')}: needle elsewhere matches no workup (looked for nomatch-* among 1 workup)`,
+    );
+    expect(result.stdout + result.stderr).not.toContain('No test found');
     expect(result.stdout + result.stderr).toContain(
       `${join(dir, 'needles/bad.needle.yaml')}:4:18: required_path.relations[1] must be a string`,
     );
