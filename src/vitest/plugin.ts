@@ -158,6 +158,7 @@ export function needlework(options: NeedleworkOptions = {}): Plugin {
       const suite: SpecSuiteOptions = {
         specFile: file,
         workups: workups.map((w) => (isAbsolute(w) ? w : resolve(root, w))),
+        root,
         // From the built package only: from this repository's sources, an edit to the reader would not be seen.
         ...(BUILT && options.specCache !== false && specCache !== undefined && { specCache }),
         ...(entail && { entail }),

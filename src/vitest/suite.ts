@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { unusedTools } from '../checks/cases.js';
@@ -17,7 +18,7 @@ import type { Workup } from '../model/workup.js';
 import { loadSpecCached } from '../specs/cache.js';
 import { specKind } from '../specs/file.js';
 import { loadWorkups, type WorkupFailure } from '../workup/load.js';
-import { checkFailure } from './check-failure.js';
+import { CODE_FRAME_MAX_BYTES, checkFailure } from './check-failure.js';
 import './types.js';
 
 /** What the plugin tells the test module a spec file generates (JSON-serialisable: it is written into the module). */
@@ -26,6 +27,8 @@ export interface SpecSuiteOptions {
   specFile: string;
   /** Workup folders, files and globs, absolute. */
   workups: string[];
+  /** Vitest's root: a failed check of a spec file over `CODE_FRAME_MAX_BYTES` prints its places relative to it. */
+  root?: string;
   /** The folder of the specs read before (`loadSpecCached`); absent, the spec file is parsed each time. */
   specCache?: string;
   /** Entailment settings when citation precision is on (`--entail`); absent when off. */
@@ -145,10 +148,11 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   }
 
   const plan = planChecks([spec], workups, context);
+  const fail = failureOf(options);
   // A judged test waits as long as the judge may take, so the judge's own failure (naming it) is what a test shows.
   const timeout = context.judge && options.judge ? judgeTestTimeout(options.judge) : undefined;
   if (spec.kind === 'cases') {
-    declareCases(spec, plan, failures, problems, timeout);
+    declareCases(spec, plan, failures, problems, fail, timeout);
     return;
   }
   describe(spec.id, () => {
@@ -173,7 +177,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
       );
     for (const { criteria, workups: taken } of plan)
       for (const workup of taken)
-        describe(workup.id, workupOptions(workup), () => declareCriteria(criteria, workup, timeout));
+        describe(workup.id, workupOptions(workup), () => declareCriteria(criteria, workup, fail, timeout));
   });
 }
 
@@ -230,11 +234,28 @@ function workupOptions(workup: Workup): { meta?: { needleworkWorkup: string } } 
 }
 
 /**
+ * How a failed check of the spec file becomes its test's error: with its places as stack frames, for Vitest to print
+ * with a code frame of the first; for a spec file over `CODE_FRAME_MAX_BYTES`, as lines of its own (see
+ * `checkFailure`).
+ */
+function failureOf(options: SpecSuiteOptions): (check: Check) => Error {
+  const root = options.root;
+  if (root === undefined || statSync(options.specFile).size <= CODE_FRAME_MAX_BYTES)
+    return (check) => checkFailure(check);
+  return (check) => checkFailure(check, root);
+}
+
+/**
  * One test per criterion of the spec, decided by the one verdict engine inside the test: a pass passes, a fail
  * throws the check's statement, a criterion that does not apply (or was not measured) is skipped with its reason.
  * The check rides on the test for the reporters.
  */
-function declareCriteria(criteria: readonly Criterion[], workup: Workup, timeout?: number): void {
+function declareCriteria(
+  criteria: readonly Criterion[],
+  workup: Workup,
+  fail: (check: Check) => Error,
+  timeout?: number,
+): void {
   for (const criterion of criteria) {
     it(
       criterion.name,
@@ -242,7 +263,7 @@ function declareCriteria(criteria: readonly Criterion[], workup: Workup, timeout
         const check = await criterion.check(workup);
         ctx.task.meta.needlework = check;
         if (check.verdict === 'not-applicable') ctx.skip(check.summary);
-        else if (check.verdict === 'fail') throw checkFailure(check);
+        else if (check.verdict === 'fail') throw fail(check);
       },
       timeout,
     );
@@ -261,6 +282,7 @@ function declareCases(
   plan: readonly PlanItem[],
   failures: readonly WorkupFailure[],
   problems: ReadonlyArray<{ test: string; criterion: string; message: string }>,
+  fail: (check: Check) => Error,
   timeout?: number,
 ): void {
   describe(spec.id, () => {
@@ -295,7 +317,7 @@ function declareCases(
       for (const warning of unusedTools(c, runs)) console.warn(terminalSafe(`${at}: ${warning}`));
       for (const workup of runs)
         describe(`${c.id} › ${workup.id}`, workupOptions(workup), () =>
-          declareCriteria(criteria, workup, timeout),
+          declareCriteria(criteria, workup, fail, timeout),
         );
     }
   });
