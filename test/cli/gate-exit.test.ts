@@ -140,7 +140,9 @@ describe.skipIf(!existsSync(BIN))('the gate on the command line (needs `npm run 
     expect(fourth.code).toBe(1);
     const told = fourth.stdout.split('\n').filter((l) => /^needlework: (vs | {2})/.test(l));
     expect(told).toEqual([
-      expect.stringMatching(/^needlework: vs \S+: nothing regressed; 2 still failing, 2 added \(2 failing\)$/),
+      expect.stringMatching(
+        /^needlework: vs \S+: nothing regressed; 2 still failing, 2 added \(2 failing\)$/,
+      ),
       expect.stringMatching(
         /^needlework: {3}added, failing: refunds\/refund-lost \[task refund-damaged\] answer-contains: - -> fail: answer contains "lost": no/,
       ),
