@@ -286,11 +286,17 @@ function expectedCalls(
     if (extraSet.has(i)) mark(steps[stepOfCall[i]!]!, { expected: index, status: 'extra' });
     else if (!paired.has(i)) mark(steps[stepOfCall[i]!]!, { expected: index, status: 'extra-allowed' });
   }
-  // An unpaired expected call stands after the step of the nearest paired call expected before it.
+  // An unpaired expected call stands after the latest step (and the results answering it) of the calls expected
+  // before it.
   let after = -1;
   for (const call of out.calls) {
-    if (call.step !== undefined) after = call.step;
-    else call.after = after;
+    if (call.step === undefined) {
+      call.after = after;
+      continue;
+    }
+    let end = call.step;
+    while (steps[end + 1]?.type === 'observation') end++;
+    after = Math.max(after, end);
   }
   return out;
 }

@@ -24,7 +24,7 @@ describe('workupAnswer: the expected tool calls laid over the steps', () => {
     expect(expected!.calls).toEqual([
       { tool: 'search', args: '{"city":"Paris"}', status: 'matched', step: 4 },
       { tool: 'book', args: '{}', status: 'out-of-order', step: 2 },
-      { tool: 'pay', args: '{}', status: 'missing', after: 2 },
+      { tool: 'pay', args: '{}', status: 'missing', after: 5 },
     ]);
     expect(expected!.counts).toEqual({ matched: 1, outOfOrder: 1, missing: 1, extra: 1 });
     expect(answer.steps.map((s) => s.marks ?? [])).toEqual([

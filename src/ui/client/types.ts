@@ -374,7 +374,10 @@ export interface ExpectedCalls {
     status: 'matched' | 'out-of-order' | 'missing' | 'missing-allowed' | 'unaligned';
     /** The step it was paired with (index into `steps`). */
     step?: number;
-    /** For an unpaired call: the step it would follow (index into `steps`; -1: before every step). */
+    /**
+     * For an unpaired call: the step it would follow (index into `steps`; -1: before every step): the last result of
+     * the latest call paired with a call expected before it.
+     */
     after?: number;
   }>;
   counts: { matched: number; outOfOrder: number; missing: number; extra: number };

@@ -125,10 +125,10 @@ export function runView(id: string) {
         label: 'checks',
         count: items.length,
         rowHeight: rowHeight(32, 60),
-        row: (i) => itemElement(items[i] as Item),
+        row: (i) => itemElement(items[i] as Item, run.id),
         onSelect: (i) => {
           const item = items[i] as Item;
-          if (item.kind === 'check') showCheck(info, item.check);
+          if (item.kind === 'check') showCheck(info, item.check, run.id);
         },
         open: (i) => {
           const item = items[i] as Item;
@@ -162,6 +162,11 @@ export function runView(id: string) {
   };
 }
 
+/** The path of a workup's view (`file`: which of its files, when its id names several in the run). */
+export function workupPath(run: string, workup: string, file?: number): string {
+  return `/runs/${encodeURIComponent(run)}/workups/${encodeURIComponent(workup)}${query({ file })}`;
+}
+
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -170,7 +175,7 @@ function haystack(c: CheckRow): string {
   return `${c.spec}\n${c.case ?? ''}\n${c.workup}\n${c.task ?? ''}\n${c.criterion}\n${c.metric}\n${c.reason ?? ''}`.toLowerCase();
 }
 
-function itemElement(item: Item): HTMLElement {
+function itemElement(item: Item, runId: string): HTMLElement {
   if (item.kind === 'spec')
     return el(
       'div',
@@ -199,7 +204,7 @@ function itemElement(item: Item): HTMLElement {
       ),
     ),
     cell('crit', c.criterion),
-    cell('workup', `${c.workup}${c.trial !== undefined ? ` #${c.trial}` : ''}`),
+    workupLink(runId, c),
     cell('value', value),
     el(
       'span',
@@ -211,7 +216,16 @@ function itemElement(item: Item): HTMLElement {
   );
 }
 
-function showCheck(info: HTMLElement, c: CheckRow): void {
+/** The check's workup, as a link to its view. */
+function workupLink(runId: string, c: CheckRow): HTMLElement {
+  const text = `${c.workup}${c.trial !== undefined ? ` #${c.trial}` : ''}`;
+  const a = link(workupPath(runId, c.workup), text);
+  a.className = 'c workup';
+  a.title = `the workup ${text}: its steps, note and what was expected`;
+  return a;
+}
+
+function showCheck(info: HTMLElement, c: CheckRow, runId: string): void {
   info.replaceChildren(
     el(
       'p',
@@ -223,7 +237,9 @@ function showCheck(info: HTMLElement, c: CheckRow): void {
     el(
       'p',
       { class: 'muted' },
-      `workup ${c.workup}${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
+      'workup ',
+      link(workupPath(runId, c.workup), c.workup),
+      `${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
     ),
     el('p', { class: 'reason' }, c.reason ?? 'no reason recorded'),
   );
