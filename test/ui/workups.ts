@@ -183,3 +183,53 @@ export async function workupProject(dir: string): Promise<WorkupProject> {
   run.trials = trendTrials(run.checks);
   return { root, run };
 }
+
+/** Criteria names as long as real ones: what the matrix's headers must fit standing on end. */
+const CRITERIA = [
+  'tool-calls',
+  'must-call',
+  'must-not-call',
+  'max-calls',
+  'call-order',
+  'answer-contains',
+  'answer-exact-match',
+  'step-precision',
+  'step-recall',
+  'citation-recall-at-least-one',
+];
+
+/**
+ * A realistic run for the matrix: 4 specs x 10 criteria (40 columns) over 60 cases, each case a task of 3 trials
+ * (some mixed), one case named with agent text.
+ */
+export function matrixRun(minute = 30): TrendRun {
+  const checks: TrendCheck[] = [];
+  for (let s = 0; s < 4; s++)
+    for (let c = 0; c < 60; c++)
+      for (let t = 1; t <= 3; t++)
+        for (const [k, criterion] of CRITERIA.entries()) {
+          const fails = (c * 7 + k * 3 + s) % 11 === 0 || (k === 2 && c % 9 === 0 && t === 2);
+          checks.push({
+            spec: `suite-${['support', 'billing', 'travel-booking', 'research'][s]}`,
+            case: c === 0 ? `refund ${HOSTILE}` : `case-${String(c).padStart(2, '0')}`,
+            workup: `w-${s}-${c}-${t}`,
+            task: `task-${c}`,
+            trial: t,
+            criterion,
+            metric: criterion.replace(/-/g, '_'),
+            value: !fails,
+            verdict: fails ? 'fail' : 'pass',
+            state: fails ? 'failed' : 'passed',
+          });
+        }
+  const time = new Date(Date.UTC(2026, 10, 23, 3, minute)).toISOString();
+  return {
+    id: `${time.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${minute.toString(16).padStart(8, '0')}`,
+    time,
+    branch: 'matrix',
+    scope: { kind: 'full' },
+    summary: summarize(checks),
+    checks,
+    trials: trendTrials(checks),
+  };
+}

@@ -4,6 +4,7 @@ import { badge, cell, el, fmt, link, pct, query, when } from '../dom.js';
 import type { CheckRow, RunDetail } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
 import { casePath } from './compare.js';
+import { matrixSection, rowLabel } from './matrix.js';
 
 type Item =
   | { kind: 'spec'; spec: string; count: number }
@@ -32,6 +33,13 @@ export function runView(id: string) {
       ? (url.searchParams.get('filter') as (typeof QUICK)[number])
       : 'all';
     let search = url.searchParams.get('q') ?? '';
+    // The checks of one matrix cell: exactly this spec, criterion and task (or case).
+    const only = {
+      spec: url.searchParams.get('spec') ?? undefined,
+      criterion: url.searchParams.get('criterion') ?? undefined,
+      case: url.searchParams.get('case') ?? undefined,
+    };
+    const matrix = url.searchParams.get('tab') === 'matrix';
 
     root.append(
       el('h1', null, 'Run ', el('span', { class: 'ident' }, run.id)),
@@ -51,6 +59,22 @@ export function runView(id: string) {
         link(`/runs/${encodeURIComponent(run.id)}/trials`, 'trials'),
       ),
     );
+    const tabs = el('div', { class: 'filters tabs' });
+    for (const [name, path] of [
+      ['checks', `/runs/${encodeURIComponent(run.id)}`],
+      ['task x criterion matrix', `/runs/${encodeURIComponent(run.id)}${query({ tab: 'matrix' })}`],
+    ] as const) {
+      const a = link(path, name);
+      a.className = 'chip';
+      a.setAttribute('aria-pressed', String(name === 'checks' ? !matrix : matrix));
+      tabs.append(a);
+    }
+    root.append(tabs);
+    if (matrix) {
+      root.append(matrixSection(detail));
+      performance.mark('needlework:matrix-drawn');
+      return;
+    }
     const bar = el('div', { class: 'filters' });
     for (const name of QUICK) {
       const a = link(
@@ -69,6 +93,18 @@ export function runView(id: string) {
     input.value = search;
     const count = el('span', { class: 'count' });
     bar.append(input, count);
+    if (only.spec !== undefined || only.criterion !== undefined || only.case !== undefined) {
+      const clear = link(`/runs/${encodeURIComponent(run.id)}`, '× all checks');
+      clear.className = 'chip';
+      bar.append(
+        el(
+          'span',
+          { class: 'only' },
+          `only ${[only.spec, only.case, only.criterion].filter((x) => x !== undefined).join(' · ')} `,
+        ),
+        clear,
+      );
+    }
     root.append(bar);
     const holder = el('div', { class: 'holder' });
     const info = el('div', { class: 'detail', 'aria-live': 'polite' });
@@ -96,6 +132,9 @@ export function runView(id: string) {
         if (quick === 'failing' && check.verdict !== 'fail') continue;
         if (quick === 'regressed' && status !== 'regressed') continue;
         if (quick === 'flaky' && !isFlaky) continue;
+        if (only.spec !== undefined && check.spec !== only.spec) continue;
+        if (only.criterion !== undefined && check.criterion !== only.criterion) continue;
+        if (only.case !== undefined && rowLabel(check) !== only.case) continue;
         if (needle && !haystack(check).includes(needle)) continue;
         if (check.spec !== lastSpec) {
           specItem = { kind: 'spec', spec: check.spec, count: 0 };

@@ -10,15 +10,17 @@ import type { UiServer } from '../../src/ui/server.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from '../reporters/browser.mjs';
 import { HOSTILE } from './history.js';
 import { serveHistory } from './serve.js';
-import { LONG_STEPS, workupProject } from './workups.js';
+import { LONG_STEPS, matrixRun, workupProject } from './workups.js';
 
-// The workup view of needlework ui in Debian's Chromium, over a run whose checks name workups written under a project
-// root (test/ui/workups.ts): a booking run with agent text (markup, script) in its arguments, results, note and ledger,
-// a run of 2,000 steps, the fixture `grounded` against its needle, and paths the server must not read.
+// The workup view and the task x criterion matrix of needlework ui in Debian's Chromium (test/ui/workups.ts): a run
+// whose checks name workups written under a project root (a booking run with agent text, markup and script, in its
+// arguments, results, note and ledger; a run of 2,000 steps; the fixture `grounded` against its needle; paths the
+// server must not read), and a run of 4 specs x 10 criteria over 60 cases of 3 trials for the matrix.
 let browser: Browser | undefined;
 let ui: UiServer | undefined;
 let dir: string;
 let run: TrendRun;
+const matrix = matrixRun();
 /** The first screen of the 2,000-step workup, from the click in the One run view (issue 44's target). */
 const FIRST_SCREEN_MS = 200;
 
@@ -29,7 +31,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   dir = await mkdtemp(join(tmpdir(), 'needlework-ui-workup-'));
   ({ run } = await workupProject(dir));
-  ui = await serveHistory(dir, [run]);
+  ui = await serveHistory(dir, [run, matrix]);
 }, 60_000);
 const pages: Page[] = [];
 afterEach(async () => {
@@ -185,3 +187,84 @@ describe.skipIf(!hasChromium)(`the workup view in Chromium${hasChromium ? '' : `
     }
   });
 });
+
+describe.skipIf(!hasChromium)(
+  `the task x criterion matrix in Chromium${hasChromium ? '' : ` (${NO_CHROMIUM})`}`,
+  () => {
+    const matrixUrl = () => `/runs/${matrix.id}?tab=matrix`;
+
+    it('fits 40 criteria in 1280 px without scrolling sideways, each cell the verdict or k of n', async () => {
+      const page = await open(matrixUrl(), 1280, 900);
+      await page.locator('table.m-table').waitFor();
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+      expect(
+        await page.evaluate<boolean>(
+          `(() => { const t = document.querySelector('table.m-table'); return t.scrollWidth <= t.clientWidth; })()`,
+        ),
+      ).toBe(true);
+      expect(await page.locator('.m-heads th').count()).toBe(41);
+      expect(await page.locator('.m-specs th').allTextContents()).toEqual([
+        'spec',
+        'suite-billing',
+        'suite-research',
+        'suite-support',
+        'suite-travel-booking',
+      ]);
+      expect(await page.locator('tbody tr').count()).toBe(60);
+      // case-09 x must-not-call (the seventh criterion of the first spec, in byte order): one of three trials failed.
+      const row = page.locator('tbody tr', { has: page.locator('th', { hasText: /^case-09$/ }) });
+      const mixed = row.locator('td').nth(6);
+      expect(await mixed.textContent()).toBe('2/3');
+      expect(await mixed.locator('a').getAttribute('class')).toBe('m-cell v-mixed');
+      expect(await mixed.locator('a').getAttribute('title')).toBe(
+        'case-09 · suite-billing · must-not-call: 2 of 3 passed',
+      );
+      // The whole name on hover and on focus.
+      await page.locator('.m-heads th').nth(4).hover();
+      expect(await page.locator('.m-caption').textContent()).toBe(
+        'suite-billing · citation-recall-at-least-one',
+      );
+      await mixed.locator('a').focus();
+      expect(await page.locator('.m-caption').textContent()).toBe(
+        'case-09 · suite-billing · must-not-call: 2 of 3 passed',
+      );
+      // Keys move between cells; f to the next failing one.
+      await page.keyboard.press('ArrowRight');
+      expect(await page.evaluate('document.activeElement.title')).toBe(
+        'case-09 · suite-billing · step-precision: 3 of 3 passed',
+      );
+      await page.keyboard.press('f');
+      expect(await page.evaluate('document.activeElement.className')).toMatch(/v-(fail|mixed)/);
+      await noScriptRan(page);
+      expect(page.errors).toEqual([]);
+    });
+
+    it('links each cell to the checks it counts', async () => {
+      const page = await open(matrixUrl());
+      await page.locator('table.m-table').waitFor();
+      const row = page.locator('tbody tr', { has: page.locator('th', { hasText: /^case-09$/ }) });
+      await row.locator('td').nth(6).locator('a').click();
+      await page.waitForURL(/spec=suite-billing&criterion=must-not-call&case=case-09$/);
+      await page.locator('.r-check').first().waitFor();
+      expect(await page.locator('.filters .count').textContent()).toBe(
+        `3 of ${matrix.checks.length.toLocaleString('en')} checks`,
+      );
+      expect(await page.locator('.r-check .crit').allTextContents()).toEqual([
+        'must-not-call',
+        'must-not-call',
+        'must-not-call',
+      ]);
+      expect(await page.locator('.r-check.v-fail').count()).toBe(1);
+    });
+
+    it('renders agent text in a case name as text, and becomes strips of squares at 390 px', async () => {
+      const page = await open(matrixUrl(), 390, 800);
+      await page.locator('.m-strip').first().waitFor();
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      expect(await page.locator('.m-label').first().textContent()).toBe('case-01');
+      expect(await page.locator('.m-label', { hasText: 'refund' }).textContent()).toBe(`refund ${HOSTILE}`);
+      expect(await page.locator('.m-strip').first().locator('.m-cell').count()).toBe(40);
+      await noScriptRan(page);
+    });
+  },
+);
