@@ -1,4 +1,3 @@
-import { get } from '../api.js';
 import type { ViewContext } from '../app.js';
 import { badge, cell, el, fmt, link, query } from '../dom.js';
 import type {
@@ -24,20 +23,17 @@ const MARK_TEXT: Record<StepMark['status'], string> = {
 };
 
 /**
- * The One workup view: its steps (messages, tool calls with their arguments and results, errors) in a list that
+ * The One workup view (`/runs/<run>/workups/<workup>`; the router asks the API path of the same name for its answer
+ * while this module loads): its steps (messages, tool calls with their arguments and results, errors) in a list that
  * draws only the rows in view, with the expected tool calls of a tool-calls check laid over them (matched, out of
  * order, missing, extra); its note with each citation resolved to the ledger entry it names; the ledger with each
  * required path's hops on it. `?expect=<n>` picks which check's expected calls, `?step=<id>` selects a step.
  */
-export function workupView(run: string, workup: string) {
+export function workupView(answered: Promise<WorkupAnswer>) {
   return async (context: ViewContext): Promise<void> => {
-    const { root, url } = context;
-    const file = url.searchParams.get('file') ?? undefined;
-    const answer = await get<WorkupAnswer>(
-      `/api/runs/${encodeURIComponent(run)}/workups/${encodeURIComponent(workup)}${query({ file })}`,
-    );
+    const answer = await answered;
     if (!context.current()) return;
-    drawWorkup(root, answer, context);
+    drawWorkup(context.root, answer, context);
     performance.mark('needlework:workup-drawn');
   };
 }
