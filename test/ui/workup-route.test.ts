@@ -1,12 +1,17 @@
 import { utimesSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WorkupAnswer } from '../../src/ui/client/types.js';
-import type { UiServer } from '../../src/ui/server.js';
+import { openStore } from '../../src/history/store/open.js';
+import type { RunsPage, WorkupAnswer } from '../../src/ui/client/types.js';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
+import { emptyEmbeddedStore } from '../history/engines.js';
 import { ask, serveHistory } from './serve.js';
 import { LONG_STEPS, workupProject } from './workups.js';
 
+const ROOT = new URL('../../', import.meta.url).pathname;
 const tmp = useTmpDir();
 let ui: UiServer | undefined;
 afterEach(async () => {
@@ -108,4 +113,27 @@ describe('GET /api/runs/<run>/workups/<workup>', () => {
     // Still shown.
     expect(changed.json.steps).toHaveLength(8);
   });
+});
+
+describe('a run of `needlework run` (needs `npm run build`)', () => {
+  it("records its root and each check's workup path, so the UI reads the workup it checked", async () => {
+    const dir = await tmp();
+    await cp(join(ROOT, 'needles'), join(dir, 'needles'), { recursive: true });
+    await cp(join(ROOT, 'fixtures/workups/grounded'), join(dir, 'workups/grounded'), { recursive: true });
+    const location = await emptyEmbeddedStore(join(dir, '.needlework', 'store'));
+    await needlework(dir, 'run', 'workups', '--reporter', 'needlework-trend');
+    const store = await openStore(location);
+    const [row] = await store.engine.query<{ root: string }>('SELECT root FROM needlework_runs');
+    await store.close();
+    expect(row?.root).toBe(dir);
+    ui = await startUi({ store: location, port: 0 });
+    const page = JSON.parse((await ask(`${ui.url}api/runs`)).body) as RunsPage;
+    const answer = JSON.parse(
+      (await ask(`${ui.url}api/runs/${page.rows[0]!.id}/workups/grounded`)).body,
+    ) as WorkupAnswer;
+    expect(answer).toMatchObject({ workup: 'grounded', path: 'workups/grounded' });
+    expect(answer.problem).toBeUndefined();
+    expect(answer.paths[0]!.hops.map((h) => h.status)).toEqual(['traversed', 'traversed', 'traversed']);
+    expect(answer.note!.counts.resolved).toBeGreaterThan(0);
+  }, 300_000);
 });
