@@ -249,18 +249,20 @@ export interface WorkupAnswer {
   paths: ExpectedPath[];
 }
 
-export interface WorkupCheck {
-  spec: string;
-  case?: string;
-  criterion: string;
-  metric: string;
-  value: number | boolean | null;
-  unit?: string;
-  threshold?: number;
-  comparator?: '>=' | '<=' | '==';
-  verdict: 'pass' | 'fail' | 'not-applicable';
-  reason?: string;
-}
+/** A check of the workup, as One run lists it, without what the workup view says once for all (workup, task, trial). */
+export type WorkupCheck = Pick<
+  CheckRow,
+  | 'spec'
+  | 'case'
+  | 'criterion'
+  | 'metric'
+  | 'value'
+  | 'unit'
+  | 'threshold'
+  | 'comparator'
+  | 'verdict'
+  | 'reason'
+>;
 
 export interface WorkupStep {
   /** The step's own id (`step_id`). */

@@ -119,9 +119,10 @@ function verdictBadge(verdict: 'pass' | 'fail' | 'not-applicable'): HTMLElement 
 }
 
 function checksTable(answer: WorkupAnswer): HTMLElement {
-  const body = el('tbody');
-  for (const c of answer.checks)
-    body.append(
+  return table(
+    'w-checks',
+    ['verdict', 'spec', 'criterion', 'value', 'reason'],
+    answer.checks.map((c) =>
       el(
         'tr',
         null,
@@ -135,19 +136,20 @@ function checksTable(answer: WorkupAnswer): HTMLElement {
         ),
         el('td', { class: 'why' }, c.reason ?? ''),
       ),
-    );
+    ),
+  );
+}
+
+/** A table of `rows` under `heads`, scrolling sideways inside itself where the screen is too narrow for it. */
+function table(cls: string, heads: string[], rows: HTMLElement[]): HTMLElement {
   return el(
     'div',
     { class: 'scroll' },
     el(
       'table',
-      { class: 'trials w-checks' },
-      el(
-        'thead',
-        null,
-        el('tr', null, ...['verdict', 'spec', 'criterion', 'value', 'reason'].map((h) => el('th', null, h))),
-      ),
-      body,
+      { class: `trials ${cls}` },
+      el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
+      el('tbody', null, ...rows),
     ),
   );
 }
@@ -495,9 +497,10 @@ function pathsSection(paths: ExpectedPath[], answer: WorkupAnswer): HTMLElement 
 }
 
 function ledgerTable(answer: WorkupAnswer): HTMLElement {
-  const body = el('tbody');
-  for (const e of answer.ledger)
-    body.append(
+  return table(
+    'w-ledger',
+    ['id', 'store', 'query', 'facts', 'citations', 'path'],
+    answer.ledger.map((e) =>
       el(
         'tr',
         { class: e.error !== undefined ? 'failed' : '' },
@@ -514,23 +517,6 @@ function ledgerTable(answer: WorkupAnswer): HTMLElement {
           ),
         ),
       ),
-    );
-  return el(
-    'div',
-    { class: 'scroll' },
-    el(
-      'table',
-      { class: 'trials w-ledger' },
-      el(
-        'thead',
-        null,
-        el(
-          'tr',
-          null,
-          ...['id', 'store', 'query', 'facts', 'citations', 'path'].map((h) => el('th', null, h)),
-        ),
-      ),
-      body,
     ),
   );
 }
