@@ -58,6 +58,11 @@ describe('GET /api/runs/<run>/workups/<workup>', () => {
     expect(long.json.steps).toHaveLength(LONG_STEPS);
     const grounded = await get('grounded');
     expect(grounded.json.paths[0]!.hops.every((h) => h.status === 'traversed')).toBe(true);
+    // A line of a *.workups.jsonl file, read with the loader every reader uses.
+    const line = await get('single-file');
+    expect(line.json).toMatchObject({ path: 'runs/all.workups.jsonl:2', workup: 'single-file' });
+    expect(line.json.problem).toBeUndefined();
+    expect(line.json.ledger.map((e) => e.id)).toEqual(['g1', 'g2', 'g3']);
   });
 
   it('never reads a path outside the root: up and out, absolute, or through a link', async () => {

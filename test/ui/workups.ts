@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkWorkup } from '../../src/checks/check-workup.js';
 import { buildTrendRun, type RecordedCheck, summarize, trendTrials } from '../../src/history/entry.js';
@@ -8,7 +8,7 @@ import { makeStep, makeTrajectory } from '../../src/model/trajectory.js';
 import type { Workup } from '../../src/model/workup.js';
 import { parseNote } from '../../src/note/index.js';
 import { loadSpec, parseSpec } from '../../src/specs/load.js';
-import { loadWorkup } from '../../src/workup/load.js';
+import { loadWorkup, loadWorkupLines } from '../../src/workup/load.js';
 import { saveWorkup } from '../../src/workup/save.js';
 import { HOSTILE } from './history.js';
 
@@ -136,8 +136,8 @@ export interface WorkupProject {
 }
 
 /**
- * A project in `dir`/project whose run checked three workups written under runs/ (`book`, `long`, and the fixture
- * `grounded` against the Compound-Alpha needle), and whose store also names workups it must never read: a path up and
+ * A project in `dir`/project whose run checked four workups written under runs/ (`book`, `long`, and the fixtures
+ * `grounded` and `single-file`, the second line of a *.workups.jsonl file, against the Compound-Alpha needle), and whose store also names workups it must never read: a path up and
  * out of the root, an absolute path elsewhere, a link leading out, and one that is gone.
  */
 export async function workupProject(dir: string): Promise<WorkupProject> {
@@ -161,6 +161,14 @@ export async function workupProject(dir: string): Promise<WorkupProject> {
     checks.push(...(await checkWorkup(workup, [spec])));
   }
   checks.push(...(await checkWorkup(await loadWorkup(join(root, 'runs', 'grounded')), [needle])));
+  // A workup that is one line of a *.workups.jsonl file, named `file:line`.
+  const single = JSON.parse(readFileSync(join(ROOT, 'fixtures/workups/single-file.workup.json'), 'utf8'));
+  writeFileSync(
+    join(root, 'runs', 'all.workups.jsonl'),
+    `${JSON.stringify({ ...single, id: 'other' })}\n${JSON.stringify(single)}\n`,
+  );
+  const [, line] = (await loadWorkupLines(join(root, 'runs', 'all.workups.jsonl'))).workups;
+  checks.push(...(await checkWorkup(line!, [needle])));
   const records: RecordedCheck[] = checks.map((meta) => ({
     meta,
     state: meta.verdict === 'fail' ? 'failed' : 'passed',
