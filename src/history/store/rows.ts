@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../parse/json.js';
 import { trendTrials } from '../entry.js';
 import { scopeKey } from '../scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
@@ -6,7 +7,7 @@ import { RUN_METRICS } from './migrations.js';
 /** A run without its checks: what lists of runs and the trend table need. */
 export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
 
-/** The columns of `needlework_runs` for a run, `INSERT_RUN`'s `$1`-`$16`. */
+/** The columns of `needlework_runs` for a run, `INSERT_RUN`'s `$1`-`$17`. */
 export function runParams(run: TrendRun): unknown[] {
   const s = run.summary;
   return [
@@ -26,41 +27,43 @@ export function runParams(run: TrendRun): unknown[] {
     s.failed,
     s.notApplicable,
     s.skipped,
+    run.root ?? null,
   ];
 }
 
 /**
  * A run, every check of it and its metric means in one statement, so in one transaction and, on the embedded engine,
  * one message to the store's thread and back (a transaction of four statements was five round trips, each waiting
- * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$16` (`runParams`); each check
- * column is one array parameter, `$17`-`$32` (`checkParams`), which `unnest` turns back into rows, the order of the
+ * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$17` (`runParams`); each check
+ * column is one array parameter, `$18`-`$35` (`checkParams`), which `unnest` turns back into rows, the order of the
  * run's checks kept as `ord`; the means are taken over the rows the statement inserted (`RETURNING`), which the
  * statement itself cannot read back from the table. Resolves the run's `seq`.
  */
 export const INSERT_RUN = `WITH new_run AS (
   INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
-    agent_version, checks, passed, failed, not_applicable, skipped)
-  VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16)
+    agent_version, checks, passed, failed, not_applicable, skipped, root)
+  VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17)
   RETURNING seq
 ), new_checks AS (
   INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label, criterion, metric,
-    value, value_boolean, unit, threshold, comparator, verdict, state, reason)
+    value, value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence)
   SELECT new_run.seq, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number, t.trial_label, t.criterion,
-    t.metric, t.value, t.value_boolean, t.unit, t.threshold, t.comparator, t.verdict, t.state, t.reason
-  FROM new_run, unnest($17::text[], $18::text[], $19::text[], $20::text[], $21::float8[], $22::text[], $23::text[],
-    $24::text[], $25::float8[], $26::boolean[], $27::text[], $28::float8[], $29::text[], $30::text[], $31::text[],
-    $32::text[])
+    t.metric, t.value, t.value_boolean, t.unit, t.threshold, t.comparator, t.verdict, t.state, t.reason,
+    t.workup_path, t.evidence
+  FROM new_run, unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::float8[], $23::text[], $24::text[],
+    $25::text[], $26::float8[], $27::boolean[], $28::text[], $29::float8[], $30::text[], $31::text[], $32::text[],
+    $33::text[], $34::text[], $35::text[])
     WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
-    value_boolean, unit, threshold, comparator, verdict, state, reason, ord)
+    value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence, ord)
   RETURNING run, spec, criterion, metric, unit, comparator, value, value_boolean
 ), new_metrics AS (
   ${RUN_METRICS('TRUE', 'new_checks')}
 )
 SELECT seq::integer AS seq FROM new_run`;
 
-/** The array parameters of `INSERT_RUN`'s checks (`$17`-`$32`). */
+/** The array parameters of `INSERT_RUN`'s checks (`$18`-`$35`). */
 export function checkParams(checks: readonly TrendCheck[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 16 }, () => new Array(checks.length));
+  const columns: unknown[][] = Array.from({ length: 18 }, () => new Array(checks.length));
   checks.forEach((c, i) => {
     const row = [
       c.spec,
@@ -79,6 +82,8 @@ export function checkParams(checks: readonly TrendCheck[]): unknown[][] {
       c.verdict,
       c.state,
       c.reason ?? null,
+      c.workupPath ?? null,
+      c.evidence ? (stringifyJson(c.evidence) ?? null) : null,
     ];
     for (let k = 0; k < row.length; k++) (columns[k] as unknown[])[i] = row[k];
   });
