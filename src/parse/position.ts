@@ -4,7 +4,12 @@ import type { SourcePosition } from '../model/note.js';
 export class LineIndex {
   private readonly starts: number[] = [0];
 
-  constructor(text: string) {
+  /** With `yaml`, a lone `\r` ends a line too, as YAML reads it (JSON and notes count `\n` alone). */
+  constructor(text: string, { yaml = false }: { yaml?: boolean } = {}) {
+    if (yaml && /\r(?!\n)/.test(text)) {
+      for (const end of text.matchAll(/\r\n?|\n/g)) this.starts.push(end.index + end[0].length);
+      return;
+    }
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
 
