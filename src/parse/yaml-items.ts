@@ -115,14 +115,13 @@ function* lines(text: string): Generator<Line> {
 }
 
 /**
- * The text with each item's content blanked (every character but its `-` and its line breaks a space): the same
- * lines and columns, each list now of empty items, so the rest of the document reads as written.
+ * The text with each of `items` blanked (every character but its `-` and its line breaks a space): the same lines and
+ * columns, each of those items now an empty one, so the rest of the document reads as written.
  */
-export function withoutItems(text: string, lists: readonly TopList[]): string {
-  const items = lists.flatMap((list) => list.items).sort((a, b) => a.start - b.start);
+export function withoutItems(text: string, items: readonly TopItem[]): string {
   const parts: string[] = [];
   let at = 0;
-  for (const item of items) {
+  for (const item of [...items].sort((a, b) => a.start - b.start)) {
     parts.push(text.slice(at, item.dash + 1), text.slice(item.dash + 1, item.end).replace(/[^\r\n]/g, ' '));
     at = item.end;
   }

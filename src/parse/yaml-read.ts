@@ -220,7 +220,9 @@ class NodeReader {
       if (this.levels[level]! + 1 > MAX_DEPTH) throw new YamlError(at, TOO_DEEP);
       size = 1;
       for (let k = from; k < this.kids; k++) size += this.kidSize[k]!;
-      node = Array.isArray(value) ? this.list(at, value, from) : this.mapping(at, value, from, state.input);
+      node = Array.isArray(value)
+        ? this.list(at, value, from, state.input)
+        : this.mapping(at, value, from, state.input);
       if (Array.isArray(value)) size += value.length - count;
     }
     const anchor = (state as State & { anchor: string | null }).anchor;
@@ -243,13 +245,35 @@ class NodeReader {
   }
 
   /** A list's items, matched to the nodes read in it in order (an empty item js-yaml reads without one). */
-  private list(at: number, value: unknown[], from: number): YamlCollection {
+  private list(at: number, value: unknown[], from: number, input: string): YamlCollection {
+    if (value.length > this.kids - from) this.refuseItemReadInto(at, from, input);
     const items = new Array<YamlNode | undefined>(value.length);
     let k = from;
     for (let i = 0; i < value.length; i++) {
       if (k < this.kids && Object.is(this.kidValue[k], value[i])) items[i] = this.kidNode[k++];
     }
     return { at, items };
+  }
+
+  /**
+   * Refuses a block list with an empty item (`-` and nothing after it) followed by an item indented less: js-yaml
+   * reads that item into this list where YAML ends the list before it (`calls:` of one case, then `- id: b`, the
+   * next case, read as one more call). Found by the items read in it whose `-` stands left of the list's.
+   */
+  private refuseItemReadInto(at: number, from: number, input: string): void {
+    const dash = at - this.shift;
+    if (input.charCodeAt(dash) !== 0x2d /* - */) return;
+    const column = dash - lineStart(input, dash);
+    for (let k = from; k < this.kids; k++) {
+      const item = atOf(this.kidNode[k]!) - this.shift;
+      const start = lineStart(input, item);
+      const indent = spacesAfter(input, start);
+      if (indent - start < column && indent < item && input.charCodeAt(indent) === 0x2d)
+        throw new YamlError(
+          indent + this.shift,
+          'an item indented less than the list before it, whose last item is empty: js-yaml would read it into that list; write the empty item as `- null`, or remove it',
+        );
+    }
   }
 
   /**
@@ -295,6 +319,13 @@ class NodeReader {
 /** Where a node is written. */
 export function atOf(node: YamlNode): number {
   return typeof node === 'number' ? node : node.at;
+}
+
+/** The start of the line that holds `at`. */
+function lineStart(input: string, at: number): number {
+  let i = at;
+  while (i > 0 && input.charCodeAt(i - 1) !== 0x0a && input.charCodeAt(i - 1) !== 0x0d) i--;
+  return i;
 }
 
 /** Past the spaces and tabs at `from`. */

@@ -1,9 +1,9 @@
 // A YAML file as needlework reads it: js-yaml's values (src/parse/yaml-read.ts), every node's place, and, when the
-// whole text cannot be read, its top-level lists read item by item (src/parse/yaml-items.ts), so that one broken item
-// (a case) is reported at its place and the rest of the file still reads.
+// whole text cannot be read, the items of its top-level lists that fail left out (src/parse/yaml-items.ts), so that
+// one broken item (a case) is reported at its place and the rest of the file still reads.
 import { type Diagnostic, UserError } from '../errors/index.js';
 import { LineIndex, type Place } from './position.js';
-import { topLists, withoutItems } from './yaml-items.js';
+import { type TopItem, topLists, withoutItems } from './yaml-items.js';
 import { atOf, readYamlNodes, YamlError, type YamlNode, type YamlRead } from './yaml-read.js';
 
 export { MAX_ALIAS_NODES, TOO_MANY_ALIASED } from './yaml-read.js';
@@ -45,12 +45,11 @@ export function parseYaml(text: string, file: string): ParsedYaml {
 }
 
 /**
- * Reads one YAML document; where js-yaml cannot read it whole, reads what it can of it. A text whose problem stands in
- * an item of a list at its top (`cases:`) is read again without those lists' items, and each item alone: the items that
- * cannot be read are returned as `broken`, null in the value, and the others read as written (but an alias of an
- * anchor outside its item, which an item read alone cannot see). Throws a `UserError` when the problem stands outside
- * such an item, when the rest of the document cannot be read either (with every problem found), and when the item
- * that holds the problem reads alone (it is the document's whole, then).
+ * Reads one YAML document; where js-yaml cannot read it whole, reads what it can of it. When the problem stands in an
+ * item of a list at the document's top (`cases:`), the items that fail (alone, or where they stand) are left out, each
+ * with its problem, as `broken` (null in the value, placed at its `-`), and the document is read without them: the
+ * other items read as written, with their places and aliases. Throws a `UserError` when the problem stands elsewhere
+ * (with every problem found where the rest of the document fails too).
  */
 export function readYaml(text: string, file: string): ParsedYaml & { broken: BrokenItem[] } {
   let lines: LineIndex | undefined;
@@ -101,64 +100,83 @@ type Recovered =
     }
   | { errors: YamlError[] };
 
+/** How many times a text is read again with one more item left out before its first failure is all it says. */
+const MAX_ROUNDS = 8;
+
+/** One item of a top-level list, and where it stands. */
+interface Entry {
+  list: string | undefined;
+  index: number;
+  item: TopItem;
+}
+
 /**
- * A text that failed whole (`failure`), read as its top-level lists' items, each alone, and the rest without them: the
- * errors of the rest and of every item when the rest fails, else the value with each item that failed left null.
- * Undefined where that does not explain the failure: no list, or no item that fails at or before it.
+ * A text that failed whole (`failure`), read again with the items of its top-level lists that fail alone left out
+ * (blanked: every other offset stays the file's). An item that fails alone only for an alias of an anchor outside it is
+ * read where it stands. The value, with each item left out null, and the errors of those items (the item that holds
+ * the failure fails with it, in its context); when the rest fails too, every error found. Undefined where that does
+ * not explain the failure: no list, no item at or before it that fails alone, or a reading the lists do not match.
  */
 function readItems(text: string, failure: YamlError): Recovered | undefined {
   const lists = topLists(text);
-  if (lists.length === 0) return undefined;
-  const items = lists.flatMap((list) => list.items);
-  let rest: YamlRead | YamlError;
-  try {
-    rest = readYamlNodes(withoutItems(text, lists));
-  } catch (error) {
-    if (!(error instanceof YamlError)) throw error;
-    rest = error;
-  }
-  const reads = items.map((item) => {
+  const entries = lists.flatMap((list) =>
+    list.items.map((item, index): Entry => ({ list: list.key, index, item })),
+  );
+  const holds = (entry: Entry, error: YamlError) =>
+    entry.item.start <= error.offset && error.offset < entry.item.end;
+  const left = new Map<Entry, YamlError>();
+  for (const entry of entries) {
     try {
-      return readYamlNodes(text.slice(item.start, item.end), item.start);
+      // Under a key of its own, as its list stands: js-yaml says what it would say there.
+      const head = entry.list === undefined ? '' : 'k:\n';
+      readYamlNodes(head + text.slice(entry.item.start, entry.item.end), entry.item.start - head.length);
     } catch (error) {
       if (!(error instanceof YamlError)) throw error;
-      // The item that holds the failure fails there, in its context; another where it fails alone.
-      return item.start <= failure.offset && failure.offset < item.end ? failure : error;
-    }
-  });
-  const errors = reads.filter((r) => r instanceof YamlError);
-  if (rest instanceof YamlError) return { errors: [rest, ...errors].sort((a, b) => a.offset - b.offset) };
-  // js-yaml reads in order: what failed at `failure` was written before it. An item there that fails alone explains it;
-  // where none does, the failure is the document's (an item that reads alone but not where it stands).
-  if (!items.some((item, k) => item.start <= failure.offset && reads[k] instanceof YamlError))
-    return undefined;
-  // Each item's value and nodes set into the list it stands in (its `-` for an item that failed).
-  const broken: Array<{ list: string | undefined; index: number; at: number; error: YamlError }> = [];
-  let next = 0;
-  for (const list of lists) {
-    const value = list.key === undefined ? rest.value : property(rest.value, list.key);
-    const node = list.key === undefined ? rest.root : entryNode(rest.root, list.key);
-    if (
-      !Array.isArray(value) ||
-      value.length !== list.items.length ||
-      typeof node !== 'object' ||
-      !node.items
-    )
-      return undefined;
-    for (const [i, item] of list.items.entries()) {
-      const read = reads[next++]!;
-      if (read instanceof YamlError) {
-        broken.push({ list: list.key, index: i, at: item.dash, error: read });
-        node.items[i] = item.dash;
-        continue;
-      }
-      if (!Array.isArray(read.value) || read.value.length !== 1) return undefined;
-      value[i] = read.value[0];
-      node.items[i] = typeof read.root === 'object' ? read.root.items?.[0] : undefined;
+      if (error.message.startsWith(UNKNOWN_ALIAS)) continue;
+      left.set(entry, holds(entry, failure) ? failure : error);
     }
   }
-  return { value: rest.value, root: rest.root, broken };
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let read: YamlRead;
+    try {
+      read = readYamlNodes(
+        withoutItems(
+          text,
+          [...left.keys()].map((entry) => entry.item),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof YamlError)) throw error;
+      // An item that fails where it stands (an alias of an item left out) is left out in turn; the rest's own error
+      // is the file's, with the items'.
+      const entry = entries.find((e) => holds(e, error));
+      if (entry && !left.has(entry)) {
+        left.set(entry, error);
+        continue;
+      }
+      return { errors: [error, ...left.values()].sort((a, b) => a.offset - b.offset) };
+    }
+    // js-yaml reads in order: what failed at `failure` was written before it.
+    if (![...left.keys()].some((entry) => entry.item.start <= failure.offset)) return undefined;
+    for (const list of lists) {
+      const value = list.key === undefined ? read.value : property(read.value, list.key);
+      if (!Array.isArray(value) || value.length !== list.items.length) return undefined;
+    }
+    const broken = [...left]
+      .sort(([a], [b]) => a.item.start - b.item.start)
+      .map(([entry, error]) => {
+        // An item left out is placed at its `-`.
+        const node = entry.list === undefined ? read.root : entryNode(read.root, entry.list);
+        if (typeof node === 'object' && node.items) node.items[entry.index] = entry.item.dash;
+        return { list: entry.list, index: entry.index, at: entry.item.dash, error };
+      });
+    return { value: read.value, root: read.root, broken };
+  }
+  return undefined;
 }
+
+/** js-yaml's words for an alias of no anchor it has read. */
+const UNKNOWN_ALIAS = 'not valid YAML: unidentified alias';
 
 /** A mapping's own property, or undefined. */
 function property(value: unknown, key: string): unknown {
