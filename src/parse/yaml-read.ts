@@ -162,12 +162,15 @@ class NodeReader {
         'a second YAML document starts here; a spec file holds one',
       );
     }
-    const near = spacesAfter(input, state.position);
+    // Where it is written, past its anchor and tag; and where it stands if it is empty: past them on their line.
+    let near = spacesAfter(input, state.position);
     const props = contentStart(input, state.position);
     let at = props;
     let c = input.charCodeAt(at);
     while (c === 0x26 /* & */ || c === 0x21 /* ! */) {
-      at = contentStart(input, tokenEnd(input, at));
+      const end = tokenEnd(input, at);
+      near = spacesAfter(input, end);
+      at = contentStart(input, end);
       c = input.charCodeAt(at);
     }
     this.at[level] = at + this.shift;
@@ -212,8 +215,9 @@ class NodeReader {
         this.aliasValue.push(value);
       }
     } else if (value === null || typeof value !== 'object') {
-      // An empty node (js-yaml read nothing at its place) is placed where it would be written: after its key's `:`.
-      empty = value === null && state.position + this.shift <= at;
+      // An empty node (js-yaml read nothing at its place) is placed where it would be written: after its key's `:`,
+      // its anchor or its tag.
+      empty = state.position + this.shift <= at;
       node = empty ? this.near[level]! : at;
       size = 1;
     } else {

@@ -111,11 +111,15 @@ interface Entry {
 }
 
 /**
- * A text that failed whole (`failure`), read again with the items of its top-level lists that fail alone left out
- * (blanked: every other offset stays the file's). An item that fails alone only for an alias of an anchor outside it is
- * read where it stands. The value, with each item left out null, and the errors of those items (the item that holds
- * the failure fails with it, in its context); when the rest fails too, every error found. Undefined where that does
- * not explain the failure: no list, no item at or before it that fails alone, or a reading the lists do not match.
+ * A text that failed whole (`failure`), read again with some items of its top-level lists left out (blanked: every
+ * other offset stays the file's): each item that fails alone and holds the failure or stands after it, and the last
+ * one before it that fails alone (an unclosed bracket or quote that js-yaml read on to the failure). Everything before
+ * the failure read where it stands: an item there that fails alone only for the way it was cut from its text reads
+ * there again, and an item that fails alone for an alias of an anchor outside it is read where it stands. The value,
+ * with each item left out null, and the errors of those items (the item that holds the failure fails with it); when
+ * the rest fails too, after the failure, every error found. Undefined where that does not explain the failure: no
+ * item at or before it left out, a reading that fails before it (the items were not cut as js-yaml reads them), or one
+ * the lists do not match.
  */
 function readItems(text: string, failure: YamlError): Recovered | undefined {
   const lists = topLists(text);
@@ -125,6 +129,7 @@ function readItems(text: string, failure: YamlError): Recovered | undefined {
   const holds = (entry: Entry, error: YamlError) =>
     entry.item.start <= error.offset && error.offset < entry.item.end;
   const left = new Map<Entry, YamlError>();
+  let before: [Entry, YamlError] | undefined;
   for (const entry of entries) {
     try {
       // Under a key of its own, as its list stands: js-yaml says what it would say there.
@@ -133,9 +138,12 @@ function readItems(text: string, failure: YamlError): Recovered | undefined {
     } catch (error) {
       if (!(error instanceof YamlError)) throw error;
       if (error.message.startsWith(UNKNOWN_ALIAS)) continue;
-      left.set(entry, holds(entry, failure) ? failure : error);
+      if (holds(entry, failure)) left.set(entry, failure);
+      else if (entry.item.end <= failure.offset) before = [entry, error];
+      else left.set(entry, error);
     }
   }
+  if (before) left.set(...before);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let read: YamlRead;
     try {
@@ -147,14 +155,18 @@ function readItems(text: string, failure: YamlError): Recovered | undefined {
       );
     } catch (error) {
       if (!(error instanceof YamlError)) throw error;
-      // An item that fails where it stands (an alias of an item left out) is left out in turn; the rest's own error
-      // is the file's, with the items'.
+      // Before the failure, only an alias of an item left out may fail; after it, an item that fails where it stands
+      // (a limit passed there) is left out in turn, and the rest's own error is the file's, with the items'.
       const entry = entries.find((e) => holds(e, error));
+      if (error.offset < failure.offset && !error.message.startsWith(UNKNOWN_ALIAS)) return undefined;
       if (entry && !left.has(entry)) {
         left.set(entry, error);
         continue;
       }
-      return { errors: [error, ...left.values()].sort((a, b) => a.offset - b.offset) };
+      if (entry) return undefined;
+      const errors = new Set([failure, ...left.values()]);
+      if (error.offset !== failure.offset) errors.add(error);
+      return { errors: [...errors].sort((a, b) => a.offset - b.offset) };
     }
     // js-yaml reads in order: what failed at `failure` was written before it.
     if (![...left.keys()].some((entry) => entry.item.start <= failure.offset)) return undefined;

@@ -1,6 +1,16 @@
 // The `yaml` package (a dev dependency only) as the differential tests' reference: where its Document places a data
 // path, and the value it reads with its YAML 1.2 core schema.
-import { isMap, isNode, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from 'yaml';
+import {
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  type Pair,
+  parseDocument,
+  visit,
+} from 'yaml';
 import type { Place } from '../../src/parse/position.js';
 
 /**
@@ -27,10 +37,18 @@ export function documentPlaces(text: string): (path: readonly string[], key?: st
   };
 }
 
-/** The value the `yaml` package reads from `text` (its first document, core schema), or `rejected` for any error. */
+/**
+ * The value the `yaml` package reads from `text` (its first document, core schema), a null key spelled "null" as
+ * js-yaml spells it (the yaml package's is ""), or `rejected` for any error.
+ */
 export function documentValue(text: string): { value: unknown } | 'rejected' {
   const doc = parseDocument(text, { uniqueKeys: true, logLevel: 'silent' });
   if (doc.errors.length > 0) return 'rejected';
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === null) pair.key.value = 'null';
+    },
+  });
   try {
     return { value: doc.toJS({ maxAliasCount: -1 }) };
   } catch {

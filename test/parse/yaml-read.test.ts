@@ -191,10 +191,8 @@ describe('every node is placed where the yaml Document places it, and read to it
       expect(expectPlacedAsDocument(text)).toBeGreaterThan(3);
       const reference = documentValue(text);
       if (reference === 'rejected') throw new Error('the yaml package should read this document');
-      // The same keys in the same order (a null key is "null" to js-yaml, "" to the yaml package).
-      expect(JSON.stringify(parseYaml(text, 'a.yaml').value)).toBe(
-        JSON.stringify(reference.value).replaceAll('"":', '"null":'),
-      );
+      // The same keys in the same order.
+      expect(JSON.stringify(parseYaml(text, 'a.yaml').value)).toBe(JSON.stringify(reference.value));
     });
   }
 
@@ -270,7 +268,7 @@ describe("the YAML 1.2 core schema, as js-yaml's CORE_SCHEMA reads it", () => {
       ['-.5', '-.5', -0.5],
       ['+.5', '+.5', 0.5],
     ] as const;
-    for (const [written, ours, theirs] of apart) {
+    for (const [written, ours, theirs] of [...apart, ['!!float 12', 12, '12'] as const]) {
       expect(parseYaml(`v: ${written}\n`, 'a.yaml').value, written).toEqual({ v: ours });
       expect(documentValue(`v: ${written}\n`), written).toEqual({ value: { v: theirs } });
     }
