@@ -221,6 +221,13 @@ describe('a text that cannot be read whole is read item by item', () => {
     });
   });
 
+  it('reports the failure alone where the items were not cut as js-yaml reads them', () => {
+    // The flow mapping's `}` at the margin ends its list to the splitter; js-yaml reads it, and fails at the tag.
+    expect(outcome('a: 1\nl:\n- {\n\n}\nb: !!int x\n')).toEqual([
+      'f.yaml:6:4: not valid YAML: cannot resolve a node with !<tag:yaml.org,2002:int> explicit tag',
+    ]);
+  });
+
   it('fails the file where leaving an item out does not leave its list as the file writes it', () => {
     // js-yaml would read case b into the list before it, and reads its blanked `-` there too.
     expect(outcome('cases:\n  - l:\n      -\n  - id: b\n')).toEqual([
