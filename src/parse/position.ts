@@ -6,8 +6,12 @@ export class LineIndex {
 
   /** With `yaml`, a lone `\r` ends a line too, as YAML reads it (JSON and notes count `\n` alone). */
   constructor(text: string, { yaml = false }: { yaml?: boolean } = {}) {
-    if (yaml && /\r(?!\n)/.test(text)) {
-      for (const end of text.matchAll(/\r\n?|\n/g)) this.starts.push(end.index + end[0].length);
+    // A scan, not a regular expression: V8 keeps the last string one was run on (RegExp.input), a whole spec.
+    if (yaml && text.includes('\r')) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.starts.push(i + 1);
+      }
       return;
     }
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);

@@ -296,8 +296,10 @@ class NodeReader {
       entries.push(String(key), keyNode, paired ? this.kidNode[k + 1] : undefined);
       k += paired ? 2 : 1;
     }
-    const keys = Object.keys(value);
-    let matched = keys.length === entries.length / 3;
+    // Counted, not listed: no array of keys a mapping.
+    let keys = 0;
+    for (const key in value) if (Object.hasOwn(value, key)) keys++;
+    let matched = keys === entries.length / 3;
     for (let i = 0; matched && i < entries.length; i += 3)
       matched = Object.hasOwn(value, entries[i] as string);
     if (!matched) return { at };
