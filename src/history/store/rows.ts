@@ -136,8 +136,48 @@ export function runHead(row: RunRow): RunHead & { seq: number } {
   return head;
 }
 
-export const CHECK_COLUMNS = `spec, "case", workup, task, trial_number, trial_label, criterion, metric, value,
-  value_boolean, unit, threshold, comparator, verdict, state, reason`;
+/** The columns of a check's row, in `CheckRow`'s order: each the name of a `CheckRow` field (`"case"` is quoted). */
+const CHECK_FIELDS = [
+  'spec',
+  'case',
+  'workup',
+  'task',
+  'trial_number',
+  'trial_label',
+  'criterion',
+  'metric',
+  'value',
+  'value_boolean',
+  'unit',
+  'threshold',
+  'comparator',
+  'verdict',
+  'state',
+  'reason',
+] as const satisfies ReadonlyArray<keyof CheckRow>;
+
+const column = (field: string) => (field === 'case' ? '"case"' : field);
+
+/**
+ * The checks of the run `$1`, as one JSON array of columns, each column the JSON array of its values in the checks'
+ * order: the database writes a value per check, not an object with every key (10,000 checks x 16 columns: 0.10 s on
+ * the embedded engine against 0.25 s for `json_agg` of the rows), and `checkRowsOfColumns` reads them back.
+ */
+export const CHECK_COLUMNS_JSON = `SELECT json_build_array(${CHECK_FIELDS.map(
+  (field) => `coalesce(json_agg(${column(field)} ORDER BY ord), '[]')`,
+).join(', ')})::text AS columns FROM needlework_checks WHERE run = $1`;
+
+/** The rows of `CHECK_COLUMNS_JSON`'s columns. */
+export function checkRowsOfColumns(columns: readonly (readonly unknown[])[]): CheckRow[] {
+  const count = columns[0]?.length ?? 0;
+  const rows: CheckRow[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const row: Record<string, unknown> = {};
+    for (let k = 0; k < CHECK_FIELDS.length; k++) row[CHECK_FIELDS[k]!] = columns[k]?.[i] ?? null;
+    rows[i] = row as unknown as CheckRow;
+  }
+  return rows;
+}
 
 /**
  * A check's row, as JSON (`json_agg`): a float that JSON cannot write (NaN, Infinity) comes as its text, `"NaN"`.
