@@ -33,9 +33,12 @@ export function runParams(run: TrendRun): unknown[] {
  * A run, every check of it and its metric means in one statement, so in one transaction and, on the embedded engine,
  * one message to the store's thread and back (a transaction of four statements was five round trips, each waiting
  * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$16` (`runParams`); each check
- * column is one array parameter, `$17`-`$32` (`checkParams`), which `unnest` turns back into rows, the order of the
- * run's checks kept as `ord`; the means are taken over the rows the statement inserted (`RETURNING`), which the
- * statement itself cannot read back from the table. Resolves the run's `seq`.
+ * column is one parameter, `$17`-`$32` (`checkParams`): the JSON array of its values, which `json_array_elements_text`
+ * turns back into rows, the order of the run's checks kept as `ord`. A JSON text is one string to hand over and for
+ * the database to read, where an array parameter is a value each to copy to the store's thread and to write as an
+ * array literal (30,000 checks on the embedded engine: 435-490 -> 362-370 ms an append). The means are taken over the
+ * rows the statement inserted (`RETURNING`), which the statement itself cannot read back from the table. Resolves the
+ * run's `seq`.
  */
 export const INSERT_RUN = `WITH new_run AS (
   INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
@@ -45,11 +48,10 @@ export const INSERT_RUN = `WITH new_run AS (
 ), new_checks AS (
   INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label, criterion, metric,
     value, value_boolean, unit, threshold, comparator, verdict, state, reason)
-  SELECT new_run.seq, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number, t.trial_label, t.criterion,
-    t.metric, t.value, t.value_boolean, t.unit, t.threshold, t.comparator, t.verdict, t.state, t.reason
-  FROM new_run, unnest($17::text[], $18::text[], $19::text[], $20::text[], $21::float8[], $22::text[], $23::text[],
-    $24::text[], $25::float8[], $26::boolean[], $27::text[], $28::float8[], $29::text[], $30::text[], $31::text[],
-    $32::text[])
+  SELECT new_run.seq, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number::float8, t.trial_label,
+    t.criterion, t.metric, t.value::float8, t.value_boolean::boolean, t.unit, t.threshold::float8, t.comparator,
+    t.verdict, t.state, t.reason
+  FROM new_run, ROWS FROM (${Array.from({ length: 16 }, (_, k) => `json_array_elements_text($${17 + k}::json)`).join(', ')})
     WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
     value_boolean, unit, threshold, comparator, verdict, state, reason, ord)
   RETURNING run, spec, criterion, metric, unit, comparator, value, value_boolean
@@ -58,31 +60,40 @@ export const INSERT_RUN = `WITH new_run AS (
 )
 SELECT seq::integer AS seq FROM new_run`;
 
-/** The array parameters of `INSERT_RUN`'s checks (`$17`-`$32`). */
-export function checkParams(checks: readonly TrendCheck[]): unknown[][] {
+/**
+ * The parameters of `INSERT_RUN`'s checks (`$17`-`$32`): a JSON array per column. Numbers go as their text (`String`
+ * writes NaN and ±Infinity as PostgreSQL reads them, JSON has neither), and text as it would go as a parameter: a
+ * lone UTF-16 surrogate, which JSON would escape and PostgreSQL refuse, as U+FFFD (what UTF-8 makes of it).
+ */
+export function checkParams(checks: readonly TrendCheck[]): string[] {
   const columns: unknown[][] = Array.from({ length: 16 }, () => new Array(checks.length));
   checks.forEach((c, i) => {
     const row = [
-      c.spec,
-      c.case ?? null,
-      c.workup,
-      c.task ?? null,
-      typeof c.trial === 'number' ? c.trial : null,
-      typeof c.trial === 'string' ? c.trial : null,
-      c.criterion,
-      c.metric,
-      typeof c.value === 'number' ? c.value : null,
+      text(c.spec),
+      text(c.case),
+      text(c.workup),
+      text(c.task),
+      typeof c.trial === 'number' ? String(c.trial) : null,
+      typeof c.trial === 'string' ? text(c.trial) : null,
+      text(c.criterion),
+      text(c.metric),
+      typeof c.value === 'number' ? String(c.value) : null,
       typeof c.value === 'boolean' ? c.value : null,
-      c.unit ?? null,
-      c.threshold ?? null,
-      c.comparator ?? null,
-      c.verdict,
-      c.state,
-      c.reason ?? null,
+      text(c.unit),
+      c.threshold === undefined ? null : String(c.threshold),
+      text(c.comparator),
+      text(c.verdict),
+      text(c.state),
+      text(c.reason),
     ];
     for (let k = 0; k < row.length; k++) (columns[k] as unknown[])[i] = row[k];
   });
-  return columns;
+  return columns.map((column) => JSON.stringify(column));
+}
+
+function text(value: string | undefined): string | null {
+  // `String.prototype.toWellFormed` (Node 20), which TypeScript's ES2023 library does not declare.
+  return value === undefined ? null : (value as unknown as { toWellFormed(): string }).toWellFormed();
 }
 
 export const RUN_COLUMNS = `seq::integer AS seq, id, time_text, commit, branch, base_branch, source, scope, model,
