@@ -19,7 +19,7 @@ import { type Retention, retentionPolicy } from '../src/history/store/retention.
 import type { Store } from '../src/history/store/store.js';
 import type { TrendRun } from '../src/history/types.js';
 import { terminalSafe } from '../src/io/terminal.js';
-import { collectChecks } from '../src/report/collect.js';
+import { collectChecks, collectModuleChecks } from '../src/report/collect.js';
 import { detectEnvironment, metaLoader } from '../src/report/environment.js';
 import { gateStory, type RunGate } from '../src/report/gate-text.js';
 import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/pending-trend.js';
@@ -156,6 +156,11 @@ export class NeedleworkTrendReporter implements Reporter {
   onTestModuleCollected(module: TestModule): void {
     this.metas?.noteModule(module);
     if (--this.uncollected === 0) this.openEarly();
+  }
+
+  /** A finished module's checks are collected now, while the next module runs, rather than after the last test. */
+  onTestModuleEnd(module: TestModule): void {
+    collectModuleChecks(module, this.root());
   }
 
   /**
