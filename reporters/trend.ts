@@ -234,7 +234,7 @@ export class NeedleworkTrendReporter implements Reporter {
     const opened = this.opened ?? this.open();
     this.opened = undefined;
     const root = this.root();
-    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root, opened));
+    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root, opened), opened.started);
   }
 
   private retention(): Retention {
