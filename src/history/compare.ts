@@ -326,8 +326,9 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
       }
     }
     if (status === 'unchanged' && was.values.length && now.values.length) {
-      const delta = meanOf(now.values) - meanOf(was.values);
-      const allowed = unit !== undefined ? Math.abs(meanOf(was.values)) * relativeTolerance : tolerance;
+      const baseMean = meanOf(was.values);
+      const delta = meanOf(now.values) - baseMean;
+      const allowed = unit !== undefined ? Math.abs(baseMean) * relativeTolerance : tolerance;
       const worsening = lowerIsBetter ? delta : -delta;
       // A tiny epsilon keeps a move of exactly the tolerance (0.8 -> 0.78) from tripping on float rounding.
       if (Math.abs(delta) > allowed + 1e-9) {

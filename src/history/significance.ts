@@ -163,28 +163,33 @@ function caseOf(c: CriterionCases, spec: string, theCase: string | undefined, ta
   return t;
 }
 
+/** The spec x criterion of `criteria`, made (with no cases yet) when it has none. */
+function criterionOf(
+  criteria: Map<string, CriterionCases>,
+  spec: string,
+  criterion: string,
+  metric: string,
+): CriterionCases {
+  const key = `${spec}\0${criterion}`;
+  let c = criteria.get(key);
+  if (!c) {
+    c = { spec, criterion, metric, lowerIsBetter: false, cases: new Map() };
+    criteria.set(key, c);
+  }
+  return c;
+}
+
 /** The criteria and cases of a run's stored trials, with their counts (in the order of the trials). */
 function trialCases(run: TrendRun): Map<string, CriterionCases> {
   const criteria = new Map<string, CriterionCases>();
   // A run's trials come grouped by spec x criterion: the last one found is looked up again without a key.
   let last: CriterionCases | undefined;
   for (const t of run.trials) {
-    let c = last?.spec === t.spec && last.criterion === t.criterion ? last : undefined;
-    if (!c) {
-      const key = `${t.spec}\0${t.criterion}`;
-      c = criteria.get(key);
-      if (!c) {
-        c = {
-          spec: t.spec,
-          criterion: t.criterion,
-          metric: t.metric,
-          lowerIsBetter: false,
-          cases: new Map(),
-        };
-        criteria.set(key, c);
-      }
-      last = c;
-    }
+    const c =
+      last?.spec === t.spec && last.criterion === t.criterion
+        ? last
+        : criterionOf(criteria, t.spec, t.criterion, t.metric);
+    last = c;
     const trials = caseOf(c, t.spec, t.case, t.task);
     trials.trials += t.trials;
     trials.passes += t.passes;
@@ -236,18 +241,7 @@ const NO_CASE = Symbol('no case');
 function talliedCases(run: TrendRun): Map<string, CriterionCases> {
   const criteria = trialCases(run);
   for (const group of tallyTrials(run.checks)) {
-    const key = `${group.spec}\0${group.criterion}`;
-    let c = criteria.get(key);
-    if (!c) {
-      c = {
-        spec: group.spec,
-        criterion: group.criterion,
-        metric: group.metric,
-        lowerIsBetter: false,
-        cases: new Map(),
-      };
-      criteria.set(key, c);
-    }
+    const c = criterionOf(criteria, group.spec, group.criterion, group.metric);
     if (group.unit !== undefined) c.unit = group.unit;
     c.lowerIsBetter ||= group.lowerIsBetter;
     const values = caseOf(c, group.spec, group.case, group.task).values;

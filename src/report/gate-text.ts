@@ -239,7 +239,7 @@ export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): stri
     for (const row of rows.slice(0, maxRows)) lines.push(`  ${STATUS_WORDS[status]}: ${row.line}`);
     if (rows.length > maxRows) lines.push(`  ... and ${rows.length - maxRows} more ${STATUS_WORDS[status]}`);
   }
-  const failing = text.rows.filter((r) => r.status === 'added' && r.newFailure);
+  const failing = text.rows.filter((r) => r.newFailure);
   for (const row of failing.slice(0, maxRows)) lines.push(`  added, failing: ${row.line}`);
   if (failing.length > maxRows) lines.push(`  ... and ${failing.length - maxRows} more added, failing`);
   for (const k of text.criteria) {
