@@ -1,9 +1,17 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
+/**
+ * `path` relative to `folder` when it lies inside it (`''` for the folder itself), else undefined: a path that climbs
+ * out (`../x`) or is on another drive. A name that merely starts with two dots (`..notes`) is inside.
+ */
+export function relativeInside(folder: string, path: string): string | undefined {
+  const rel = relative(folder, path);
+  return isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`) ? undefined : rel;
+}
+
 /** A path as a reporter prints it: relative to the working folder when inside it, else absolute. */
 export function displayPath(path: string, cwd: string = process.cwd()): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return relativeInside(cwd, path) || path;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isUserError } from '../errors/index.js';
 import { CHECK_COLUMNS, type CheckRow, trendCheck } from '../history/store/rows.js';
 import type { SqlClient } from '../history/store/sql.js';
+import { relativeInside } from '../io/display-path.js';
 import type { Workup } from '../model/workup.js';
 import { isWorkupLine, loadWorkup } from '../workup/load.js';
 import type { WorkupAnswer } from './client/types.js';
@@ -117,20 +118,16 @@ async function readWorkupFile(
       message: `the workup path ${path} lies outside the run's project root ${root}: it is not read`,
     },
   };
-  if (!inside(root, full)) return outside;
+  if (relativeInside(root, full) === undefined) return outside;
   let real: string;
-  try {
-    real = realpathSync(full);
-  } catch {
-    return { problem: { kind: 'gone', message: `the workup file ${path} is no longer there` } };
-  }
   let realRoot: string;
   try {
+    real = realpathSync(full);
     realRoot = realpathSync(root);
   } catch {
     return { problem: { kind: 'gone', message: `the workup file ${path} is no longer there` } };
   }
-  if (!inside(realRoot, real)) return outside;
+  if (relativeInside(realRoot, real) === undefined) return outside;
   let workup: Workup;
   try {
     workup = await loadWorkup(isWorkupLine(path) ? `${real}${path.slice(path.lastIndexOf(':'))}` : real);
@@ -140,7 +137,6 @@ async function readWorkupFile(
       problem: { kind: 'unreadable', message: `the workup file ${path} cannot be read: ${message}` },
     };
   }
-  const changed = changedSince(real, Date.parse(runTime));
   if (workup.id !== workupId)
     return {
       workup,
@@ -149,6 +145,7 @@ async function readWorkupFile(
         message: `the workup file ${path} now holds the workup ${workup.id}, not ${workupId}: it changed since the run`,
       },
     };
+  const changed = changedSince(real, Date.parse(runTime));
   if (changed !== undefined)
     return {
       workup,
@@ -158,11 +155,6 @@ async function readWorkupFile(
       },
     };
   return { workup };
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return !isAbsolute(rel) && rel.split(sep)[0] !== '..';
 }
 
 /** When the file (or a file of the folder) was last written, if after `since` (ms since the epoch). */

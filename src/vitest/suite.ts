@@ -117,7 +117,7 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   const { workups, failures } = await workupsFor(options);
   const context: CheckOptions = {};
   // A model or judge that cannot be had is one failing test; the criteria it measures say they were not measured.
-  const problems: Array<{ test: string; criterion: string; message: string }> = [];
+  const problems: Problem[] = [];
   if (spec.kind !== 'rubric' && options.entail) {
     try {
       const verifier = await verifierFor(options.entail);
@@ -181,6 +181,13 @@ export async function defineSpecSuite(options: SpecSuiteOptions): Promise<void> 
   });
 }
 
+/** What keeps a spec's criteria from being measured (a model or judge that cannot be had): a failing test of its own. */
+interface Problem {
+  test: string;
+  criterion: string;
+  message: string;
+}
+
 /** What a problem's check names: the spec (and case, or workup) it kept from being checked, and what it was. */
 type ProblemRef = Pick<Check, 'spec' | 'specKind' | 'specFile' | 'case' | 'casePlace' | 'criterion'> &
   Partial<Pick<Check, 'workup'>>;
@@ -213,11 +220,7 @@ function specRef(spec: Spec): Pick<Check, 'spec' | 'specKind' | 'specFile'> {
 }
 
 /** The problems that keep a spec's criteria from being measured, and the workups that failed to load: a test each. */
-function declareProblems(
-  spec: Spec,
-  problems: ReadonlyArray<{ test: string; criterion: string; message: string }>,
-  failures: readonly WorkupFailure[],
-): void {
+function declareProblems(spec: Spec, problems: readonly Problem[], failures: readonly WorkupFailure[]): void {
   for (const problem of problems)
     problemTest(problem.test, problem.message, { ...specRef(spec), criterion: problem.criterion });
   for (const failure of failures)
@@ -281,7 +284,7 @@ function declareCases(
   spec: CasesSpec,
   plan: readonly PlanItem[],
   failures: readonly WorkupFailure[],
-  problems: ReadonlyArray<{ test: string; criterion: string; message: string }>,
+  problems: readonly Problem[],
   fail: (check: Check) => Error,
   timeout?: number,
 ): void {
