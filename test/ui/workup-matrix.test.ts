@@ -136,6 +136,21 @@ describe.skipIf(!hasChromium)(`the workup view in Chromium${hasChromium ? '' : `
     expect(await page.locator('.w-ledger td .badge').count()).toBe(3);
   });
 
+  it('links no workup for a check of none (a case with no run), in the One run view and its detail', async () => {
+    const page = await open(`/runs/${run.id}?q=has-run`);
+    const row = page.locator('.r-check', { hasText: 'has-run' });
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('a.workup').count()).toBe(0);
+    expect(await row.locator('.workup').getAttribute('title')).toBe(
+      'no workup: what kept the spec or case from being checked',
+    );
+    await row.click();
+    await page.locator('.reason', { hasText: 'matches no workup' }).waitFor();
+    expect(await page.locator('a[href*="/workups/"]').count()).toBe(0);
+    expect(page.errors).toEqual([]);
+  });
+
   it('says plainly when the workup file is gone, or outside the root, and still shows its checks', async () => {
     const gone = await open(workupUrl('gone'));
     await gone.locator('.problem').waitFor();

@@ -3,7 +3,7 @@ import type { ViewContext } from '../app.js';
 import { badge, cell, el, fmt, link, query, when } from '../dom.js';
 import type { CaseHistory, CasePoint } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
-import { workupPath } from './run.js';
+import { toWorkup } from './run.js';
 
 /** The One case view: a case's verdicts across every run, per criterion, and the first run where each failed. */
 export async function caseView(context: ViewContext): Promise<void> {
@@ -65,7 +65,7 @@ function firstText(p: CasePoint): HTMLElement {
     'first failed in ',
     link(`/runs/${encodeURIComponent(p.run)}`, when(p.time)),
     ` (commit ${p.commit?.slice(0, 7) ?? 'unknown'}, model ${p.model ?? 'unknown'}${p.agentVersion ? `, agent ${p.agentVersion}` : ''}, workup `,
-    link(workupPath(p.run, p.workup), p.workup),
+    toWorkup(p.run, p.workup, p.workup || 'none'),
     ')',
     p.reason ? `: ${p.reason}` : '',
   );
@@ -73,7 +73,7 @@ function firstText(p: CasePoint): HTMLElement {
 
 /** The criterion, linked to the workup the check was of. */
 function workupCell(p: CasePoint): HTMLElement {
-  const a = link(workupPath(p.run, p.workup), p.criterion);
+  const a = toWorkup(p.run, p.workup, p.criterion);
   a.className = 'c crit';
   a.title = `${p.criterion} of the workup ${p.workup}${p.trial !== undefined ? ` #${p.trial}` : ''}`;
   return a;

@@ -1,6 +1,6 @@
 import { get } from '../api.js';
 import type { ViewContext } from '../app.js';
-import { badge, cell, el, fmt, link, pct, query, when } from '../dom.js';
+import { badge, type Child, cell, el, fmt, link, pct, query, when } from '../dom.js';
 import type { CheckRow, RunDetail } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
 import { casePath } from './compare.js';
@@ -206,6 +206,14 @@ export function workupPath(run: string, workup: string, file?: number): string {
   return `/runs/${encodeURIComponent(run)}/workups/${encodeURIComponent(workup)}${query({ file })}`;
 }
 
+/**
+ * `children` linked to the view of the workup a check was of; as plain text for a check of no workup (`''`: what kept
+ * a spec or case from being checked, such as a case with no run), which has no view.
+ */
+export function toWorkup(run: string, workup: string, ...children: Child[]): HTMLElement {
+  return workup === '' ? el('span', null, ...children) : link(workupPath(run, workup), ...children);
+}
+
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -257,10 +265,13 @@ function itemElement(item: Item, runId: string): HTMLElement {
 
 /** The check's workup, as a link to its view. */
 function workupLink(runId: string, c: CheckRow): HTMLElement {
-  const text = `${c.workup}${c.trial !== undefined ? ` #${c.trial}` : ''}`;
-  const a = link(workupPath(runId, c.workup), text);
+  const text = `${c.workup || '-'}${c.trial !== undefined ? ` #${c.trial}` : ''}`;
+  const a = toWorkup(runId, c.workup, text);
   a.className = 'c workup';
-  a.title = `the workup ${text}: its steps, note and what was expected`;
+  a.title =
+    c.workup === ''
+      ? 'no workup: what kept the spec or case from being checked'
+      : `the workup ${text}: its steps, note and what was expected`;
   return a;
 }
 
@@ -277,7 +288,7 @@ function showCheck(info: HTMLElement, c: CheckRow, runId: string): void {
       'p',
       { class: 'muted' },
       'workup ',
-      link(workupPath(runId, c.workup), c.workup),
+      toWorkup(runId, c.workup, c.workup || 'none'),
       `${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
     ),
     el('p', { class: 'reason' }, c.reason ?? 'no reason recorded'),
