@@ -68,8 +68,8 @@ function listed(calls: readonly ToolCall[], max = 5): string {
 /**
  * The workup's tool calls match a reference's with agentevals' verdict (`matchTrajectory`); the reference defaults
  * to the workup's gold trajectory. A failure names the missing and the extra calls and, for `subset` and `superset`
- * arguments, which side they constrain; its evidence holds both call lists for a diff. Returns the match too, for a
- * matcher's message.
+ * arguments, which side they constrain; a failure's evidence holds the run's calls (`actual`, as text) for a diff
+ * against the expected ones. Returns the match too, for a matcher's message.
  *
  * The evidence also holds what a reader lays over the run's steps: the expected calls (`reference`, tool and
  * arguments), the argument mode (`args`) and the match's own pairing (`alignment`: `pairs` of [run call, expected
@@ -113,8 +113,9 @@ export function trajectoryMatch(
             ...(aligned.reason && { reason: aligned.reason }),
             reference: callsOf(reference!),
             alignment,
-            // The two call lists, for the failure's diff (`- expected`, `+ run`), as toMatchTrajectory shows it.
-            ...(failure && { expected: callTexts(reference!), actual: callTexts(workup.trajectory!) }),
+            // The run's calls, for the failure's diff against `reference` (`- expected`, `+ run`), as
+            // toMatchTrajectory shows it (see `checkFailure`).
+            ...(failure && { actual: callTexts(workup.trajectory!) }),
           }
         : {},
     },

@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import type { ParsedStack } from 'vitest';
 import { expectationText } from '../checks/format.js';
+import { describeCall } from '../checks/trajectory.js';
 import { terminalSafe } from '../io/terminal.js';
 import type { Check } from '../model/check.js';
 
@@ -18,7 +19,8 @@ export const CODE_FRAME_MAX_BYTES = 100_000;
  * and a code frame of the first (the spec file is a module it transformed), as it does for a hand-written test. Given
  * `root` (Vitest's root, for a spec file over `CODE_FRAME_MAX_BYTES`), the error carries those lines as its own
  * `frame`, paths relative to the root, which Vitest prints in place of the stack and its code frame. A check whose
- * evidence holds `expected` and `actual` lists (a `tool_calls` check) gets Vitest's diff of them.
+ * evidence holds the run's calls (`actual`) and the expected ones (`reference`, or `expected` as text) gets Vitest's
+ * diff of them.
  */
 export function checkFailure(check: Check, root?: string): Error {
   // The statement quotes agent text (an answer, a claim): escaped so a terminal prints it and obeys none of it.
@@ -32,10 +34,24 @@ export function checkFailure(check: Check, root?: string): Error {
   Object.assign(error, { stacks: places });
   if (root !== undefined && places.length > 0) Object.assign(error, { frame: placeLines(places, root) });
   // Two lists to compare (a tool_calls check's expected calls and the run's): Vitest prints their diff.
-  const { expected, actual } = check.evidence ?? {};
-  if (Array.isArray(expected) && Array.isArray(actual))
-    Object.assign(error, { expected: expected.map(String), actual: actual.map(String), showDiff: true });
+  const expected = expectedTexts(check.evidence);
+  const actual = check.evidence?.['actual'];
+  if (expected && Array.isArray(actual))
+    Object.assign(error, { expected, actual: actual.map(String), showDiff: true });
   return error;
+}
+
+/**
+ * The expected side of a diff, as text: the evidence's `expected` list, or each of its `reference` calls as the run's
+ * are written (`describeCall`): a tool_calls check keeps its expected calls once, as calls.
+ */
+function expectedTexts(evidence: Check['evidence']): string[] | undefined {
+  const { expected, reference } = evidence ?? {};
+  if (Array.isArray(expected)) return expected.map(String);
+  if (!Array.isArray(reference)) return undefined;
+  return reference.map((call: { tool?: string | null; args?: Record<string, unknown> }) =>
+    describeCall({ tool: call?.tool ?? null, args: call?.args ?? {} }),
+  );
 }
 
 /** The stack frames of a check's places, `    at <what> (<file>:<line>:<column>)`; none without a spec file. */

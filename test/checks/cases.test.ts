@@ -5,6 +5,7 @@ import { expectationText } from '../../src/checks/format.js';
 import { UserError } from '../../src/errors/index.js';
 import type { CasesSpec } from '../../src/model/spec.js';
 import { parseSpec } from '../../src/specs/load.js';
+import { checkFailure } from '../../src/vitest/check-failure.js';
 import { loadWorkup } from '../../src/workup/load.js';
 import { useTmpDir } from '../helpers/tmp.js';
 import { scriptedJudge } from '../rubric/helpers.js';
@@ -57,10 +58,19 @@ describe('task cases: tool_calls', () => {
     expect(expectationText(c['tool-calls']!)).toBe(
       'trajectory_match_unordered = no: unordered match fails: missing search({"city":"Paris"}); extra search({"city":"Rome"})',
     );
-    // Both call lists, for the failure's diff.
+    // The expected calls once, as calls, and the run's as text: the failure's diff reads both.
     expect(c['tool-calls']!.evidence).toMatchObject({
+      reference: [
+        { tool: 'search', args: { city: 'Paris' } },
+        { tool: 'book', args: {} },
+      ],
+      actual: ['search({"city":"Rome"})', 'book({})'],
+    });
+    expect(c['tool-calls']!.evidence).not.toHaveProperty('expected');
+    expect(checkFailure(c['tool-calls']!)).toMatchObject({
       expected: ['search({"city":"Paris"})', 'book({})'],
       actual: ['search({"city":"Rome"})', 'book({})'],
+      showDiff: true,
     });
   });
 
