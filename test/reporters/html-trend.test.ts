@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fittedAxis, UNIT_AXIS } from '../../src/report/html/axis.js';
 import { htmlTrend, runLabel, trendOverview } from '../../src/report/html/trend.js';
+import { fittedAxis, UNIT_AXIS } from '../../src/ui/axis.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 describe('fittedAxis', () => {

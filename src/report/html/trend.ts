@@ -1,7 +1,7 @@
 import { metricMeans, type TrendTableData } from '../../history/means.js';
 import type { TrendRun } from '../../history/types.js';
+import { fittedAxis, runLabel, UNIT_AXIS } from '../../ui/axis.js';
 import { CHARTED_RUNS } from '../run-history.js';
-import { fittedAxis, UNIT_AXIS } from './axis.js';
 import type { HtmlTrend } from './types.js';
 
 /** The overview the charts draw from the runs of a history, oldest first: the last 30 and each metric's means. */
@@ -40,9 +40,4 @@ export function htmlTrend(overview: Pick<TrendTableData, 'runs' | 'series'>): Ht
   };
 }
 
-/** A run as its x-axis label: the commit's first 7 characters, else its time (`MM-DD HH:MM`, UTC). */
-export function runLabel(run: Pick<TrendRun, 'time' | 'commit'>): string {
-  if (run.commit) return run.commit.slice(0, 7);
-  const time = /^\d{4}-(\d\d-\d\d)T(\d\d:\d\d)/.exec(run.time);
-  return time ? `${time[1]} ${time[2]}` : run.time;
-}
+export { runLabel };

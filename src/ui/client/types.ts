@@ -127,6 +127,21 @@ export interface RunDetail {
   changes: Record<string, CompareRow['status']>;
   /** Keys (as `changes`) of the case x criterion pairs whose trials in this run both passed and failed. */
   flaky: string[];
+  /** The gate's story of the run against its baseline, which heads the view; absent without a baseline. */
+  gate?: GateSummary;
+}
+
+/** The gate's headline, counts and notes, and the first changed rows (regressed first): the whole list is Compare's. */
+export interface GateSummary {
+  /** `vs 2770e68 (main): 1 regressed; 1 still failing`. */
+  headline: string;
+  /** `1 regressed, 0 fixed, ...`: every status counted. */
+  counts: string;
+  notes: string[];
+  /** How many case x criterion pairs regressed, were fixed, turned flaky or moved. */
+  changed: number;
+  /** The first of them (at most 3), in the gate's order. */
+  rows: CompareRow[];
 }
 
 /** One run's verdicts of a case (`GET /api/case?spec&case&task`). */
@@ -160,6 +175,10 @@ export interface CaseHistory {
 export interface Trends {
   total: number;
   runs: RunRow[];
+  /** Each run's label under a chart's x axis: its commit's first 7 characters, else its time (`MM-DD HH:MM`, UTC). */
+  labels: string[];
+  /** The pass rate's value axis: 0 to 1. */
+  passRateAxis: Axis;
   /** Indexes into `runs` where the model or the agent version differs from the run before. */
   changes: Array<{ index: number; what: string }>;
   series: Array<{
@@ -170,7 +189,17 @@ export interface Trends {
     lowerIsBetter: boolean;
     /** One mean per run (null where the run has none). */
     means: Array<number | null>;
+    /** The value axis, fitted to the means and their unit (`src/ui/axis.ts`). */
+    axis: Axis;
   }>;
+}
+
+/** A chart's value axis: every value it shows lies in [min, max]. */
+export interface Axis {
+  min: number;
+  max: number;
+  /** Where the axis is labelled, from `min` to `max`, evenly spaced, in the values' unit. */
+  ticks: number[];
 }
 
 /** `GET /api/runs/:id/trials`: trials per spec x criterion x task. */
@@ -185,6 +214,9 @@ export interface TrialsView {
     tasks: number;
     trials: number;
     passes: number;
+    /** passes / trials over every task, a ratio in [0, 1], with its 95% interval clustered by task; null with no trials. */
+    passRate: number | null;
+    interval: { low: number; high: number } | null;
     passAtK: Record<string, number | null>;
     passHatK: Record<string, number | null>;
     rows: Array<{
