@@ -99,7 +99,14 @@ export function runDetail(run: TrendRun, compared: Compared | undefined): RunDet
       if (rows.length < GATE_ROWS) rows.push(compareRow(change, text.rows[i] as GateRow));
     });
     detail.baseline = compared.baseline.id;
-    detail.gate = { headline: text.headline, counts: text.counts, notes: text.notes, changed, rows };
+    detail.gate = {
+      headline: text.headline,
+      regressed: text.regressed,
+      counts: text.counts,
+      notes: text.notes,
+      changed,
+      rows,
+    };
   }
   return detail;
 }

@@ -237,15 +237,16 @@ describe.skipIf(!hasChromium)(`needlework ui in Chromium${hasChromium ? '' : ` (
   it("shows a run's task x criterion matrix, a case name an agent wrote as text, each cell k of n", async () => {
     const page = await open(`/runs/${LAST.id}?tab=matrix`);
     await page.locator('table.m-table').waitFor();
-    expect(await page.locator('tbody th').allTextContents()).toEqual([
+    expect(await page.locator('table.m-table tbody th').allTextContents()).toEqual([
       'case-1',
       'case-2',
       'case-3',
       `refund ${HOSTILE}`,
     ]);
     // Case 2 is flaky in the last run: one of its three trials failed both criteria.
-    expect(await page.locator('tbody tr').nth(1).locator('td').allTextContents()).toEqual(['2/3', '2/3']);
-    expect(await page.locator('tbody tr').nth(3).locator('a').first().getAttribute('title')).toBe(
+    const rows = page.locator('table.m-table tbody tr');
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['2/3', '2/3']);
+    expect(await rows.nth(3).locator('a').first().getAttribute('title')).toBe(
       `refund ${HOSTILE} · support · answer: 3 of 3 passed`,
     );
     await noScriptRan(page);

@@ -1,3 +1,5 @@
+import { href } from './route.js';
+
 /**
  * The client builds every page with DOM calls: strings go in as text nodes or `textContent`, never as markup, so a
  * case name, a reason or a model name an agent wrote renders as the characters it is and runs nowhere.
@@ -34,7 +36,7 @@ export function link(path: string, ...children: Child[]): HTMLAnchorElement {
   if (!path.startsWith('/') || path.startsWith('//'))
     throw new Error(`link: ${path} is not a path of the UI`);
   const a = el('a', null, ...children);
-  a.href = path;
+  a.href = href(path);
   return a;
 }
 

@@ -115,6 +115,12 @@ export interface CheckRow {
   verdict: 'pass' | 'fail' | 'not-applicable';
   state: 'passed' | 'failed' | 'skipped' | 'pending';
   reason?: string;
+  /**
+   * Where the check's assertion is written in its spec file, `file:line:column` from the project root, and where its
+   * task case starts when elsewhere: known to the static report of a run as it ran (the store does not keep them).
+   */
+  place?: string;
+  casePlace?: string;
 }
 
 /** `GET /api/runs/:id`: one run and its checks, with what its comparison says of each case x criterion. */
@@ -129,12 +135,37 @@ export interface RunDetail {
   flaky: string[];
   /** The gate's story of the run against its baseline, which heads the view; absent without a baseline. */
   gate?: GateSummary;
+  /**
+   * The run's plain Vitest tests (no needlework check), counted: known to the static report of a run as it ran, whose
+   * `/api/runs/:id/tests` lists them (the store keeps checks only).
+   */
+  tests?: { total: number; failed: number };
+}
+
+/** `/api/runs/:id/tests`, held by the static report only: the run's plain Vitest tests, failing first. */
+export interface PlainTests {
+  run: string;
+  tests: PlainTest[];
+}
+
+export interface PlainTest {
+  /** The test file, from the project root. */
+  file: string;
+  /** The test's full name (its describe blocks and its own). */
+  name: string;
+  state: CheckRow['state'];
+  /** Wall time, milliseconds. */
+  durationMs: number;
+  /** What it threw (colour codes stripped). */
+  errors: string[];
 }
 
 /** The gate's headline, counts and notes, and the first changed rows (regressed first): the whole list is Compare's. */
 export interface GateSummary {
   /** `vs 2770e68 (main): 1 regressed; 1 still failing`. */
   headline: string;
+  /** Whether the gate fails: something regressed. */
+  regressed: boolean;
   /** `1 regressed, 0 fixed, ...`: every status counted. */
   counts: string;
   notes: string[];
