@@ -1,10 +1,19 @@
 import { CASE_STATUSES, type CaseChange, changeKey, type RunComparison } from '../history/compare.js';
 import type { TrendOverview } from '../history/store/source.js';
 import type { TrendCheck, TrendRun } from '../history/types.js';
+import { byteCompare } from '../model/order.js';
 import { type GateRow, type GateText, gateText } from '../report/gate-text.js';
 import { trialStatistics } from '../trials/summary.js';
 import { fittedAxis, runLabel, UNIT_AXIS } from './axis.js';
-import type { CompareRow, Comparison, RunChange, RunDetail, Trends, TrialsView } from './client/types.js';
+import type {
+  CheckRow,
+  CompareRow,
+  Comparison,
+  RunChange,
+  RunDetail,
+  Trends,
+  TrialsView,
+} from './client/types.js';
 import { checkRow, runRow } from './rows.js';
 
 // The API's answers built from runs alone: the served UI (src/ui/data.ts, over a store) and the static report (src/report/html,
@@ -89,6 +98,7 @@ export function runDetail(run: TrendRun, compared: Compared | undefined): RunDet
   for (const change of compared?.comparison.changes ?? []) changes[changeKey(change)] = change.status;
   const flaky = run.trials.filter((t) => t.passes > 0 && t.passes < t.trials).map((t) => changeKey(t));
   const detail: RunDetail = { run: runRow(run), checks: run.checks.map(checkRow), changes, flaky };
+  numberFiles(run.checks, detail.checks);
   if (compared) {
     const text = wording(compared);
     const rows: CompareRow[] = [];
@@ -191,6 +201,27 @@ export function trendsAnswer(overview: TrendOverview): Trends {
       };
     }),
   };
+}
+
+/** Tells a check which of its workup id's files its workup is, where the id names several (`?file=` of the view). */
+function numberFiles(checks: readonly TrendCheck[], rows: CheckRow[]): void {
+  const files = new Map<string, Set<string>>();
+  for (const c of checks)
+    if (c.workupPath !== undefined) {
+      const known = files.get(c.workup);
+      if (known) known.add(c.workupPath);
+      else files.set(c.workup, new Set([c.workupPath]));
+    }
+  const numbered = new Map<string, number>();
+  for (const [workup, paths] of files)
+    if (paths.size > 1)
+      for (const [i, path] of [...paths].sort(byteCompare).entries())
+        numbered.set(`${workup}\0${path}`, i + 1);
+  if (numbered.size === 0) return;
+  checks.forEach((c, i) => {
+    const file = numbered.get(`${c.workup}\0${c.workupPath}`);
+    if (file !== undefined) (rows[i] as CheckRow).workupFile = file;
+  });
 }
 
 /** The gate's words of a comparison: the ones given, else `gateText`'s (kept, so a comparison is worded once). */

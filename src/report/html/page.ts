@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { CLIENT_SCRIPT } from './client.js';
-import { STYLE } from './style.js';
-import type { HtmlReportData } from './types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { clientFolder } from '../../ui/assets.js';
+import type { ReportInfo } from '../../ui/client/types.js';
+import type { ReportAnswer } from './answers.js';
 
 /**
  * JSON safe inside a `<script>` element: `<`, `>` and `&` escaped (so no `</script>` or `<!--` can end or bend the
  * element), and the two line separators JavaScript once treated as newlines.
  */
 export function embedJson(value: unknown): string {
-  return scriptSafe(JSON.stringify(value));
+  return scriptSafe(JSON.stringify(value) ?? 'null');
 }
 
 function scriptSafe(json: string): string {
@@ -20,25 +22,50 @@ function scriptSafe(json: string): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
 /** Text for an HTML text node or a double-quoted attribute. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** The served UI's client, bundled into one script by `npm run build`, and its stylesheet: what the report inlines. */
+export interface ReportClient {
+  script: string;
+  style: string;
+}
+
+let client: ReportClient | undefined;
+
+/** The built client (read once), or a clear error when it is not built. */
+export function reportClient(): ReportClient {
+  if (client) return client;
+  const folder = clientFolder();
+  try {
+    client = {
+      script: readFileSync(join(folder, 'bundle.js'), 'utf8'),
+      style: readFileSync(join(folder, 'style.css'), 'utf8'),
+    };
+  } catch (error) {
+    throw new Error(
+      `the HTML report's client is not built (${folder}): run npm run build (${(error as Error).message})`,
+    );
+  }
+  return client;
+}
+
 /**
- * The Content-Security-Policy of the report: nothing may load from anywhere (`default-src 'none'`), and the only
- * script and stylesheet allowed are the page's own, by hash. An injected `<script>`, an inline handler or a
- * `javascript:` URL would not run even if one reached the DOM.
+ * The Content-Security-Policy of the report: nothing may load from anywhere (`default-src 'none'`, no connection, no
+ * image), and the only script and stylesheet allowed are the page's own, by hash. An injected `<script>`, an inline
+ * handler or a `javascript:` URL would not run even if one reached the DOM.
  */
-export function contentSecurityPolicy(): string {
+export function contentSecurityPolicy(own: ReportClient = reportClient()): string {
   return [
     "default-src 'none'",
-    `script-src ${sha256(CLIENT_SCRIPT)}`,
-    `style-src ${sha256(STYLE)}`,
+    `script-src ${sha256(own.script)}`,
+    `style-src ${sha256(own.style)}`,
     "img-src 'none'",
     "connect-src 'none'",
     "base-uri 'none'",
@@ -46,87 +73,74 @@ export function contentSecurityPolicy(): string {
   ].join('; ');
 }
 
-/** The whole report: one file with its style, script and data inline, which works offline from `file://`. */
-export async function renderHtmlPage(data: HtmlReportData): Promise<string> {
+/** The whole report: one file with the client, its style and the run's answers inline, which opens from `file://`. */
+export async function renderHtmlPage(info: ReportInfo, answers: AsyncIterable<ReportAnswer>): Promise<string> {
   let page = '';
-  for await (const chunk of htmlPageChunks(data)) page += chunk;
+  for await (const chunk of htmlPageChunks(info, answers)) page += chunk;
   return page;
 }
 
 /**
- * `renderHtmlPage` in pieces, the data's lists (checks, tests, workups) an item at a time: the reporter writes them as
- * they come, so the page (34 MB at 10,000 workups) is never held whole, nor its data as one JSON string. The fields of
- * `later` (the charts, which end with a run the store is still appending) are the data's last, awaited once every
- * other field is written.
+ * `renderHtmlPage` in pieces: each answer as it comes, its lists an item at a time, so the reporter writes the page
+ * (tens of MB at 10,000 workups) without ever holding it whole, nor any answer as one JSON string. The client comes
+ * last: it reads the answers above it.
  */
 export async function* htmlPageChunks(
-  data: HtmlReportData,
-  later?: Promise<Partial<HtmlReportData>>,
+  info: ReportInfo,
+  answers: AsyncIterable<ReportAnswer>,
 ): AsyncGenerator<string> {
+  const own = reportClient();
   yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy())}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(own))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(data.title)}</title>
-<style>${STYLE}</style>
+<title>${escapeHtml(info.title)}</title>
+<style>${own.style}</style>
 </head>
 <body>
-<header><h1>${escapeHtml(data.title)}</h1><span class="meta">generated ${escapeHtml(data.generatedAt)}</span></header>
-<main>
-<div id="summary" class="cards"></div>
-<div class="filters">
-<input id="search" type="search" placeholder="Search specs, workups, criteria, messages" aria-label="Search">
-<label>verdict <select id="verdict"><option value="">all</option><option value="fail">fail</option><option value="pass">pass</option><option value="not-applicable">not applicable</option></select></label>
-<label>spec <select id="spec"><option value="">all</option></select></label>
-</div>
-<section id="gate-section" class="hidden"><h2>Regression gate</h2><div id="gate"></div></section>
-<section id="checks-section"><h2>Checks (failing first)</h2><div id="checks"></div></section>
-<details id="trials" class="fold hidden"><summary><h2>Repeated trials</h2></summary></details>
-<details id="trend" class="fold hidden"><summary><h2>Trend</h2></summary></details>
-<details id="metrics" class="fold hidden"><summary><h2>Metric means</h2></summary></details>
-<section><h2>Workups</h2><div id="workups"></div></section>
-<section id="tests-section" class="hidden"><h2>Other tests</h2><div id="tests"></div></section>
-</main>
+<header><span class="title">${escapeHtml(info.title)}</span></header>
+<main id="view" aria-live="polite"></main>
 <noscript><p>This report needs JavaScript to show its results.</p></noscript>
-<script type="application/json" id="needlework-data">`;
-  yield* embedJsonChunks(data, later);
-  yield `</script>
-<script>${CLIENT_SCRIPT}</script>
+<script type="application/json" id="needlework-report">${embedJson(info)}</script>
+`;
+  for await (const [path, answer] of answers) {
+    yield `<script type="application/json" data-api="${escapeHtml(path)}">`;
+    yield* embedJsonChunks(answer);
+    yield '</script>\n';
+  }
+  yield `<script>${own.script}</script>
 </body>
 </html>
 `;
 }
 
-/**
- * `embedJson` of an object in pieces: each array-valued property an item at a time, the rest as one piece each; then
- * the properties of `later` (none of which `value` has), once it resolves.
- */
-async function* embedJsonChunks(value: object, later?: Promise<object>): AsyncGenerator<string> {
-  let separator = '{';
-  function* properties(object: object): Generator<string> {
-    for (const [key, item] of Object.entries(object)) {
-      // What JSON.stringify leaves out of an object.
-      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-      yield `${separator}${JSON.stringify(key)}:`;
-      separator = ',';
-      if (!Array.isArray(item)) {
-        yield embedJson(item);
-        continue;
-      }
-      let open = '[';
-      for (const element of item) {
-        // An array's holes and unserialisable items are null to JSON.stringify.
-        const json = JSON.stringify(element) as string | undefined;
-        yield `${open}${json === undefined ? 'null' : scriptSafe(json)}`;
-        open = ',';
-      }
-      yield open === '[' ? '[]' : ']';
-    }
+/** `embedJson` of a value in pieces: an object's array-valued properties an item at a time, the rest as one piece each. */
+function* embedJsonChunks(value: unknown): Generator<string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    yield embedJson(value);
+    return;
   }
-  yield* properties(value);
-  if (later) yield* properties(await later);
+  let separator = '{';
+  for (const [key, item] of Object.entries(value)) {
+    // What JSON.stringify leaves out of an object.
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    yield `${separator}${JSON.stringify(key)}:`;
+    separator = ',';
+    if (!Array.isArray(item)) {
+      yield embedJson(item);
+      continue;
+    }
+    let open = '[';
+    for (const element of item) {
+      // An array's holes and unserialisable items are null to JSON.stringify.
+      const json = JSON.stringify(element) as string | undefined;
+      yield `${open}${json === undefined ? 'null' : scriptSafe(json)}`;
+      open = ',';
+    }
+    yield open === '[' ? '[]' : ']';
+  }
   yield separator === '{' ? '{}' : '}';
 }

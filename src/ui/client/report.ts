@@ -1,19 +1,10 @@
-/**
- * The static report: the same client over one run's answers, inlined in the page, so it opens from `file://` with no
- * server. The page holds a `<script type="application/json" id="needlework-report">` (the run, the title, the view to
- * open first) and one `<script type="application/json" data-api="<path>">` per API answer it holds, each the very JSON
- * the server answers that path with (built by the same functions, src/ui/answers.ts). `inlined` is undefined in the
- * served UI.
- */
-export interface ReportInfo {
-  /** The run the report is of. */
-  run: string;
-  title: string;
-  /** When the report was written: ISO 8601, UTC. */
-  generatedAt: string;
-  /** The view the report opens at (a path of the UI: `/runs/<id>?filter=failing`). */
-  home: string;
-}
+import type { ReportInfo } from './types.js';
+
+// The static report: the same client over one run's answers, inlined in the page, so it opens from `file://` with no
+// server. The page holds a `<script type="application/json" id="needlework-report">` (the run, the title, the view to
+// open first) and one `<script type="application/json" data-api="<path>">` per API answer it holds, each the very JSON
+// the server answers that path with (built by the same functions, src/ui/answers.ts). `inlined` is undefined in the
+// served UI.
 
 /** The answers a report holds, each parsed when first asked for. */
 export class InlinedAnswers {

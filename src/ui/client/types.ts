@@ -121,6 +121,11 @@ export interface CheckRow {
    */
   place?: string;
   casePlace?: string;
+  /**
+   * Which file of its workup id the check's workup is (1-based, in byte order of their paths: the workup view's
+   * `?file=`), when that id names several in the run (two live tests of one name in two folders).
+   */
+  workupFile?: number;
 }
 
 /** `GET /api/runs/:id`: one run and its checks, with what its comparison says of each case x criterion. */
@@ -465,4 +470,19 @@ export interface ExpectedPath {
     from?: string;
     to?: string;
   }>;
+}
+
+/**
+ * What the static report of a run says of itself (`<script type="application/json" id="needlework-report">`): it is
+ * the client over one run's answers, each inlined in a `<script type="application/json" data-api="<path>">` as the
+ * server would answer that path (src/report/html).
+ */
+export interface ReportInfo {
+  /** The run the report is of. */
+  run: string;
+  title: string;
+  /** When the report was written: ISO 8601, UTC. */
+  generatedAt: string;
+  /** The view the report opens at (a path of the UI: `/runs/<id>?filter=failing`). */
+  home: string;
 }

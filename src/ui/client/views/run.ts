@@ -281,7 +281,7 @@ function itemElement(item: Item, runId: string): HTMLElement {
 /** The check's workup, as a link to its view. */
 function workupLink(runId: string, c: CheckRow): HTMLElement {
   const text = `${c.workup}${c.trial !== undefined ? ` #${c.trial}` : ''}`;
-  const a = link(workupPath(runId, c.workup), text);
+  const a = link(workupPath(runId, c.workup, c.workupFile), text);
   a.className = 'c workup';
   a.title = `the workup ${text}: its steps, note and what was expected`;
   return a;
@@ -300,7 +300,7 @@ function showCheck(info: HTMLElement, c: CheckRow, runId: string): void {
       'p',
       { class: 'muted' },
       'workup ',
-      link(workupPath(runId, c.workup), c.workup),
+      link(workupPath(runId, c.workup, c.workupFile), c.workup),
       `${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
     ),
     el('p', { class: 'reason' }, c.reason ?? 'no reason recorded'),
