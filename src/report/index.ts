@@ -44,12 +44,6 @@ export type {
   TrendSummary,
   TrendTrials,
 } from '../history/types.js';
-export type { CheckError, CheckRecord } from './checks.js';
-export { collectChecks } from './collect.js';
-export { type GateRow, type GateText, gateStory, gateText } from './gate-text.js';
-export { type ReportContents, readReport } from './html/read.js';
-export type { JUnitPropertyName } from './junit/properties.js';
-export { renderTrendTable, type TrendTableOptions } from './trend-table.js';
 export type {
   CheckRow,
   CompareRow,
@@ -64,3 +58,9 @@ export type {
   TrialsView,
   WorkupAnswer,
 } from '../ui/client/types.js';
+export type { CheckError, CheckRecord } from './checks.js';
+export { collectChecks } from './collect.js';
+export { type GateRow, type GateText, gateStory, gateText } from './gate-text.js';
+export { type ReportContents, readReport } from './html/read.js';
+export type { JUnitPropertyName } from './junit/properties.js';
+export { renderTrendTable, type TrendTableOptions } from './trend-table.js';

@@ -36,7 +36,9 @@ describe('the HTML page written in pieces', () => {
     expect(readReport(page).answers.get(path)).toEqual(JSON.parse(json));
     expect(readReport(page).info).toEqual(INFO);
     // The title is text; the one script of the page is the client's, after every answer.
-    expect(page).toContain('<title>a &#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62; report</title>');
+    expect(page).toContain(
+      '<title>a &#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62; report</title>',
+    );
     expect(page.match(/<script>/g)).toHaveLength(1);
     expect(page.indexOf('<script>')).toBeGreaterThan(page.lastIndexOf('data-api='));
     // The lists come an item at a time, not as one string.

@@ -44,7 +44,13 @@ export async function writeReport(
   },
 ): Promise<WrittenReport> {
   const { records, root } = options;
-  const run = buildTrendRun(records, { commit: 'feedc0de'.repeat(5) }, options.now ?? new Date(), undefined, root);
+  const run = buildTrendRun(
+    records,
+    { commit: 'feedc0de'.repeat(5) },
+    options.now ?? new Date(),
+    undefined,
+    root,
+  );
   const workups = await workupLoader(root).forChecks(records);
   const html = await renderHtmlPage(
     {
@@ -55,7 +61,9 @@ export async function writeReport(
     },
     reportAnswers({
       run,
-      ...(options.baseline && { compared: { baseline: options.baseline, comparison: compare(run, options.baseline) } }),
+      ...(options.baseline && {
+        compared: { baseline: options.baseline, comparison: compare(run, options.baseline) },
+      }),
       ...(options.history && { trend: Promise.resolve(overviewOf([...options.history, run])) }),
       records,
       root,
@@ -90,6 +98,12 @@ export async function openReport(
 
 /** Goes to a view of the open report (`/runs/<id>/trials`) as a link to it would, and waits for it to be drawn. */
 export async function goTo(page: Page, path: string): Promise<void> {
-  await page.evaluate(`(() => { document.body.dataset.ready = ''; location.hash = ${JSON.stringify(`#${path}`)}; })()`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  // The view shown already is not drawn again (no hashchange).
+  const moved = await page.evaluate(`(() => {
+    if (location.hash === ${JSON.stringify(`#${path}`)}) return false;
+    document.body.dataset.ready = '';
+    location.hash = ${JSON.stringify(`#${path}`)};
+    return true;
+  })()`);
+  if (moved) await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
 }

@@ -49,7 +49,12 @@ export async function runReport(options: ReportOptions, io: Io): Promise<number>
       });
     const baseline = (await findBaseline(source, run)).run;
     title = `needlework run ${run.id}`;
-    const info: ReportInfo = { run: run.id, title, generatedAt: new Date().toISOString(), home: reportHome(run) };
+    const info: ReportInfo = {
+      run: run.id,
+      title,
+      generatedAt: new Date().toISOString(),
+      home: reportHome(run),
+    };
     const answers = reportAnswers({
       run,
       ...(baseline && { compared: { baseline, comparison: compare(run, baseline) } }),
@@ -69,7 +74,10 @@ export async function runReport(options: ReportOptions, io: Io): Promise<number>
 }
 
 /** A workup of a stored run as `needlework ui` answers it: read from the file its stored checks name. */
-function storedWorkupAnswer(store: Store, runId: string): (ref: WorkupRef) => Promise<WorkupAnswer | undefined> {
+function storedWorkupAnswer(
+  store: Store,
+  runId: string,
+): (ref: WorkupRef) => Promise<WorkupAnswer | undefined> {
   return async (ref) => {
     const found = await workupRoute(store.engine, runId, ref.workup, String(ref.file));
     return found.status === 200 ? (found.body as WorkupAnswer) : undefined;

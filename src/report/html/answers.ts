@@ -2,13 +2,7 @@ import type { TrendOverview } from '../../history/store/source.js';
 import type { TrendCheck, TrendRun } from '../../history/types.js';
 import { projectPath } from '../../io/display-path.js';
 import { byteCompare } from '../../model/order.js';
-import {
-  type Compared,
-  comparisonAnswer,
-  runDetail,
-  trendsAnswer,
-  trialsAnswer,
-} from '../../ui/answers.js';
+import { type Compared, comparisonAnswer, runDetail, trendsAnswer, trialsAnswer } from '../../ui/answers.js';
 import type { PlainTest, PlainTests, WorkupAnswer } from '../../ui/client/types.js';
 import type { CheckRecord } from '../checks.js';
 import { CHARTED_RUNS } from '../run-history.js';
@@ -63,7 +57,10 @@ export async function* reportAnswers(input: ReportInput): AsyncGenerator<ReportA
   if (tests?.length)
     detail.tests = { total: tests.length, failed: tests.filter((t) => t.state === 'failed').length };
   yield [runPath, detail];
-  yield [`/api/compare?${new URLSearchParams({ current: run.id })}`, comparisonAnswer(run, input.compared, false)];
+  yield [
+    `/api/compare?${new URLSearchParams({ current: run.id })}`,
+    comparisonAnswer(run, input.compared, false),
+  ];
   yield [`${runPath}/trials`, trialsAnswer(run)];
   if (tests?.length) yield [`${runPath}/tests`, { run: run.id, tests } satisfies PlainTests];
   if (input.workup)
@@ -165,13 +162,16 @@ function withPlaces(
   records: readonly CheckRecord[],
   root: string,
 ): void {
-  const key = (c: {
-    spec: string;
-    case?: string | undefined;
-    workup: string;
-    criterion: string;
-    trial?: number | string | undefined;
-  }, path: string | undefined) => `${c.spec}\0${c.case ?? ''}\0${c.workup}\0${c.criterion}\0${c.trial ?? ''}\0${path ?? ''}`;
+  const key = (
+    c: {
+      spec: string;
+      case?: string | undefined;
+      workup: string;
+      criterion: string;
+      trial?: number | string | undefined;
+    },
+    path: string | undefined,
+  ) => `${c.spec}\0${c.case ?? ''}\0${c.workup}\0${c.criterion}\0${c.trial ?? ''}\0${path ?? ''}`;
   const places = new Map<string, { place?: string; casePlace?: string }>();
   for (const { meta } of records) {
     if (!meta || meta.specFile === undefined || (!meta.place && !meta.casePlace)) continue;

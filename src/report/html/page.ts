@@ -74,7 +74,10 @@ export function contentSecurityPolicy(own: ReportClient = reportClient()): strin
 }
 
 /** The whole report: one file with the client, its style and the run's answers inline, which opens from `file://`. */
-export async function renderHtmlPage(info: ReportInfo, answers: AsyncIterable<ReportAnswer>): Promise<string> {
+export async function renderHtmlPage(
+  info: ReportInfo,
+  answers: AsyncIterable<ReportAnswer>,
+): Promise<string> {
   let page = '';
   for await (const chunk of htmlPageChunks(info, answers)) page += chunk;
   return page;

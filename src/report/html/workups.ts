@@ -34,7 +34,8 @@ export function loadedWorkupAnswer(
         },
       });
     const found = byPath.get(ref.path);
-    if (found && 'workup' in found) return workupAnswer(found.workup, ref.checks, { ...source, path: ref.path });
+    if (found && 'workup' in found)
+      return workupAnswer(found.workup, ref.checks, { ...source, path: ref.path });
     return workupAnswer(undefined, ref.checks, {
       ...source,
       path: ref.path,

@@ -81,3 +81,31 @@ export function badge(kind: string, text?: string): HTMLElement {
 export function cell(cls: string, text: string | undefined, title = text): HTMLElement {
   return el('span', { class: `c ${cls}`, title }, text ?? '');
 }
+
+/**
+ * Marks a table to become a stack of cards on a narrow screen (style.css, below 700 px): each row a card, each cell a
+ * line that starts with its column's name, so no table is wider than a phone's screen. Call it again once rows are
+ * added.
+ */
+export function stacked(table: HTMLTableElement): HTMLTableElement {
+  table.classList.add('stack');
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
+  for (const row of table.querySelectorAll('tbody tr'))
+    [...row.children].forEach((cell, i) => {
+      const head = heads[i];
+      if (head) (cell as HTMLElement).dataset['label'] = head;
+    });
+  return table;
+}
+
+/** A table of `rows` under `heads`, stacked into cards on a narrow screen (`stacked`). */
+export function stackedTable(cls: string, heads: string[], rows: HTMLElement[]): HTMLTableElement {
+  return stacked(
+    el(
+      'table',
+      { class: cls },
+      el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
+      el('tbody', null, ...rows),
+    ),
+  );
+}

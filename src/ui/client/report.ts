@@ -71,7 +71,8 @@ export class InlinedAnswers {
   }
 }
 
-const BASE = 'http://report.invalid';
+/** Paths are read against a base of no scheme a browser fetches (a file: base would keep a Windows drive letter). */
+export const BASE = 'report:/';
 
 /**
  * An API path as the report keys its answers: each path segment percent-encoded alike, the query's parameters in

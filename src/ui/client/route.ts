@@ -1,10 +1,8 @@
-import { inlined } from './report.js';
+import { BASE, inlined } from './report.js';
 
 // Where a view's path lives in the address: served, the path itself (`/runs/<id>?filter=failing`); in the static
 // report, which opens from file:// where there is no server to answer another path, after the `#` of the one file
 // (`report.html#/runs/<id>?filter=failing`). Every view is a URL either way.
-
-const BASE = 'http://ui.invalid';
 
 /** The view's URL: its path and query, as the views read them. */
 export function currentUrl(): URL {

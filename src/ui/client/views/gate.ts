@@ -1,4 +1,4 @@
-import { badge, el, link, query } from '../dom.js';
+import { badge, el, link, query, stackedTable } from '../dom.js';
 import type { RunDetail } from '../types.js';
 import { casePath } from './compare.js';
 
@@ -15,37 +15,24 @@ export function gateSection(detail: RunDetail): HTMLElement | null {
     { class: 'gate', 'aria-label': 'the regression gate' },
     el('p', { class: `headline ${gate.regressed ? 'v-fail' : 'v-pass'}` }, gate.headline),
   );
-  if (gate.rows.length) {
-    const body = el('tbody');
-    for (const row of gate.rows)
-      body.append(
-        el(
-          'tr',
-          { class: `s-${row.status}` },
-          el('td', null, badge(row.status)),
-          el('td', { class: 'ident' }, link(casePath(row), row.case)),
-          el('td', { class: 'ident' }, row.criterion),
-          el('td', null, `${row.before} -> ${row.after}`),
-          el('td', null, [row.basis, row.afterReason ?? row.beforeReason].filter(Boolean).join(': ')),
-        ),
-      );
+  if (gate.rows.length)
     section.append(
-      el(
-        'table',
-        { class: 'gate-rows' },
-        el(
-          'thead',
-          null,
+      stackedTable(
+        'gate-rows',
+        ['', 'case', 'criterion', 'before -> after', 'why'],
+        gate.rows.map((row) =>
           el(
             'tr',
-            null,
-            ...['', 'case', 'criterion', 'before -> after', 'why'].map((h) => el('th', null, h)),
+            { class: `s-${row.status}` },
+            el('td', null, badge(row.status)),
+            el('td', { class: 'ident' }, link(casePath(row), row.case)),
+            el('td', { class: 'ident' }, row.criterion),
+            el('td', null, `${row.before} -> ${row.after}`),
+            el('td', null, [row.basis, row.afterReason ?? row.beforeReason].filter(Boolean).join(': ')),
           ),
         ),
-        body,
       ),
     );
-  }
   const more = gate.changed - gate.rows.length;
   section.append(
     el(

@@ -1,4 +1,4 @@
-import { el, fmt } from '../dom.js';
+import { el, fmt, stackedTable } from '../dom.js';
 import type { RunDetail } from '../types.js';
 import { empty } from '../vlist.js';
 
@@ -36,9 +36,10 @@ export function meansSection(detail: RunDetail): HTMLElement {
   }
   if (groups.size === 0) return empty('This run recorded no needlework check.');
   const rows = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);
-  const body = el('tbody');
-  for (const g of rows)
-    body.append(
+  return stackedTable(
+    'means',
+    ['spec', 'criterion', 'metric', 'mean', 'over', 'failed'],
+    rows.map((g) =>
       el(
         'tr',
         null,
@@ -49,23 +50,6 @@ export function meansSection(detail: RunDetail): HTMLElement {
         el('td', { class: 'num' }, String(g.count)),
         el('td', { class: 'num' }, String(g.failed)),
       ),
-    );
-  return el(
-    'div',
-    { class: 'scroll' },
-    el(
-      'table',
-      { class: 'means' },
-      el(
-        'thead',
-        null,
-        el(
-          'tr',
-          null,
-          ...['spec', 'criterion', 'metric', 'mean', 'over', 'failed'].map((h) => el('th', null, h)),
-        ),
-      ),
-      body,
     ),
   );
 }

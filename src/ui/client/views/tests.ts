@@ -1,6 +1,6 @@
 import { get } from '../api.js';
 import type { ViewContext } from '../app.js';
-import { badge, el, link } from '../dom.js';
+import { badge, el, link, stackedTable } from '../dom.js';
 import type { PlainTests } from '../types.js';
 import { empty } from '../vlist.js';
 
@@ -33,35 +33,17 @@ export function testsView(id: string) {
       root.append(empty('This run had no plain Vitest test.'));
       return;
     }
-    const body = el('tbody');
-    for (const test of answer.tests.slice(0, SHOWN)) {
+    const rows = answer.tests.slice(0, SHOWN).map((test) => {
       const verdict = test.state === 'passed' ? 'pass' : test.state === 'failed' ? 'fail' : 'na';
-      body.append(
-        el(
-          'tr',
-          { class: `v-${verdict}` },
-          el('td', null, badge(verdict, test.state)),
-          el('td', { class: 'ident' }, test.file),
-          el('td', null, test.name),
-          el('td', { class: 'reason' }, test.errors.join('\n')),
-        ),
+      return el(
+        'tr',
+        { class: `v-${verdict}` },
+        el('td', null, badge(verdict, test.state)),
+        el('td', { class: 'ident' }, test.file),
+        el('td', null, test.name),
+        el('td', { class: 'reason' }, test.errors.join('\n')),
       );
-    }
-    root.append(
-      el(
-        'div',
-        { class: 'scroll' },
-        el(
-          'table',
-          { class: 'plain-tests' },
-          el(
-            'thead',
-            null,
-            el('tr', null, ...['state', 'file', 'test', 'error'].map((h) => el('th', null, h))),
-          ),
-          body,
-        ),
-      ),
-    );
+    });
+    root.append(stackedTable('plain-tests', ['state', 'file', 'test', 'error'], rows));
   };
 }

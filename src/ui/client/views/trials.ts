@@ -1,6 +1,6 @@
 import { get } from '../api.js';
 import type { ViewContext } from '../app.js';
-import { badge, el, link, pct, when } from '../dom.js';
+import { badge, el, link, pct, stacked, when } from '../dom.js';
 import type { TrialsView } from '../types.js';
 import { empty } from '../vlist.js';
 import { casePath } from './compare.js';
@@ -78,6 +78,7 @@ export function trialsView(id: string) {
       };
       drawRows(0, SHOWN);
       table.append(body);
+      stacked(table);
       const section = el(
         'section',
         null,
@@ -99,6 +100,7 @@ export function trialsView(id: string) {
         );
         more.addEventListener('click', () => {
           drawRows(drawn, drawn + SHOWN);
+          stacked(table);
           drawn += SHOWN;
           if (drawn >= c.rows.length) more.remove();
           else

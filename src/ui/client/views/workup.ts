@@ -1,5 +1,5 @@
 import type { ViewContext } from '../app.js';
-import { badge, cell, el, fmt, link, query } from '../dom.js';
+import { badge, cell, el, fmt, link, query, stacked } from '../dom.js';
 import type {
   ExpectedCalls,
   ExpectedPath,
@@ -145,11 +145,13 @@ function table(cls: string, heads: string[], rows: HTMLElement[]): HTMLElement {
   return el(
     'div',
     { class: 'scroll' },
-    el(
-      'table',
-      { class: `trials ${cls}` },
-      el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
-      el('tbody', null, ...rows),
+    stacked(
+      el(
+        'table',
+        { class: `trials ${cls}` },
+        el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
+        el('tbody', null, ...rows),
+      ),
     ),
   );
 }
