@@ -146,15 +146,14 @@ export function matrixSection(detail: RunDetail): HTMLElement {
       k += span;
     }
     const heads = el('tr', { class: 'm-heads' }, el('th', { scope: 'col' }, 'task'));
-    sortedColumns.forEach((column) =>
+    for (const column of sortedColumns)
       heads.append(
         el(
           'th',
           { scope: 'col', tabindex: '0', title: describe(undefined, column, undefined) },
           el('span', null, column.criterion),
         ),
-      ),
-    );
+      );
     body = el('tbody');
     drawRows = (to) => {
       for (const r of rowOrder.slice(drawn, to)) {
