@@ -75,6 +75,7 @@ function readHistory(
     return own;
   };
   let compared: Promise<ComparedRun> | undefined;
+  let gate: Promise<RunGate | undefined> | undefined;
   let charted: Promise<TrendOverview | undefined> | undefined;
   const read: RunHistory = {
     compared: () => {
@@ -96,7 +97,10 @@ function readHistory(
       );
       return compared;
     },
-    gate: () => read.compared().then((c) => c.gate),
+    gate: () => {
+      gate ??= read.compared().then((c) => c.gate);
+      return gate;
+    },
     charted: () => {
       charted ??= trendWriteBegun().then(() =>
         afterTrendWrite(location, async (lent) =>

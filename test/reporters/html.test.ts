@@ -170,7 +170,7 @@ let root: string;
 let html: string;
 let report: ReportContents;
 let browser: Browser | undefined;
-let page: Page & { errors: string[]; requests: string[] };
+let page: Page & { errors: string[]; fetched: string[] };
 const dialogs: string[] = [];
 let file: string;
 
@@ -337,7 +337,7 @@ describe('the HTML report in Chromium', () => {
     await page.goBack();
     await expect.poll(checkRows).toBe(7);
     expect(page.errors).toEqual([]);
-    expect(page.requests).toEqual([]);
+    expect(page.fetched).toEqual([]);
   });
 
   it('filters checks by failing, search text and spec, each in the URL', async (ctx) => {
@@ -422,7 +422,7 @@ describe('the HTML report in Chromium', () => {
       ),
     ).toBe(1);
     expect(dialogs).toEqual([]);
-    expect(page.requests).toEqual([]);
+    expect(page.fetched).toEqual([]);
     expect(page.errors).toEqual([]);
   });
 

@@ -80,16 +80,16 @@ export async function openReport(
   file: string,
   viewport = { width: 1280, height: 900 },
   hash = '',
-): Promise<Page & { errors: string[]; requests: string[] }> {
-  const page = (await browser.newPage({ viewport })) as Page & { errors: string[]; requests: string[] };
+): Promise<Page & { errors: string[]; fetched: string[] }> {
+  const page = (await browser.newPage({ viewport })) as Page & { errors: string[]; fetched: string[] };
   page.errors = [];
-  page.requests = [];
+  page.fetched = [];
   page.on('pageerror', (error) => page.errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') page.errors.push(message.text());
   });
   page.on('request', (request) => {
-    if (!request.url().startsWith('file:')) page.requests.push(request.url());
+    if (!request.url().startsWith('file:')) page.fetched.push(request.url());
   });
   await page.goto(`${pathToFileURL(file).href}${hash}`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
@@ -100,7 +100,8 @@ export async function openReport(
 export async function goTo(page: Page, path: string): Promise<void> {
   // The view shown already is not drawn again (no hashchange).
   const moved = await page.evaluate(`(() => {
-    if (location.hash === ${JSON.stringify(`#${path}`)}) return false;
+    const home = JSON.parse(document.getElementById('needlework-report').textContent).home;
+    if ((location.hash.startsWith('#/') ? location.hash.slice(1) : home) === ${JSON.stringify(path)}) return false;
     document.body.dataset.ready = '';
     location.hash = ${JSON.stringify(`#${path}`)};
     return true;
