@@ -355,6 +355,18 @@ describe('the HTML report in Chromium', () => {
     await expect.poll(count).toBe('1 of 7 checks');
   });
 
+  it('says plainly that what needs the whole history is not in the report', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    await goTo(page, '/case?spec=compound-alpha&task=guessed');
+    expect(await page.locator('main .error').textContent()).toBe(
+      `A case over time is not in this report, which holds run ${run()} alone: the whole history is in the results store (npx needlework ui).`,
+    );
+    // The list of runs (and the brand's link to it) is the report's own run.
+    await goTo(page, '/runs');
+    expect(page.url()).toMatch(new RegExp(`#/runs/${run()}\\?filter=failing$`));
+    expect(await page.locator('nav a').allTextContents()).toEqual(['Run', 'Compare', 'Trends']);
+  });
+
   it('marks citations and claims in the note, and shows the steps and the required path', async (ctx) => {
     if (!hasChromium) ctx.skip(NO_CHROMIUM);
     const workupPath = (id: string) => `/runs/${run()}/workups/${id}`;
