@@ -230,14 +230,22 @@ describe('the HTML file', () => {
     expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 
-  it('embeds its answers with < escaped, so agent text cannot close a script element', () => {
-    const blocks = [...html.matchAll(/<script type="application\/json"[^>]*>([\s\S]*?)<\/script>/g)].map(
-      (m) => m[1]!,
+  it('packs its answers where agent text cannot be markup: base64 of gzip, and JSON with < escaped', () => {
+    const packed =
+      /<script type="application\/octet-stream" id="needlework-answers-0">([\s\S]*?)<\/script>/.exec(
+        html,
+      )?.[1];
+    expect(packed).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    // What the agent wrote is in the answers, and nowhere in the page as it is.
+    expect(JSON.stringify(report.answers.get(`/api/runs/${run()}`))).toContain(
+      '<script>window.__pwned = \\"summary\\"',
     );
-    expect(blocks.length).toBeGreaterThan(5);
-    for (const block of blocks) expect(block).not.toContain('<');
-    expect(html).toContain('\\u003cscript\\u003ewindow.__pwned = \\"summary\\"\\u003c/script\\u003e');
+    expect(html).not.toContain('__pwned');
+    for (const id of ['needlework-report', 'needlework-index'])
+      expect(new RegExp(`id="${id}">([^<]*)</script>`).test(html), id).toBe(true);
     expect(embedJson({ s: '</script>\u2028&' })).toBe('{"s":"\\u003c/script\\u003e\\u2028\\u0026"}');
+    // Small: 7 checks and 8 workups in a few kilobytes.
+    expect(packed!.length).toBeLessThan(20_000);
   });
 
   it('sets a strict Content-Security-Policy with a hash for its one script and one stylesheet', () => {
@@ -250,7 +258,7 @@ describe('the HTML file', () => {
     expect(html).toContain(`http-equiv="Content-Security-Policy" content="${csp.replaceAll("'", '&#39;')}"`);
     // One script runs: the client's. Every other script element is data.
     expect(html.match(/<script>/g)).toHaveLength(1);
-    expect(html.match(/<script(?! type="application\/json")[^>]*>/g)).toEqual(['<script>']);
+    expect(html.match(/<script(?! type="application\/(json|octet-stream)")[^>]*>/g)).toEqual(['<script>']);
     expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
   });
 
@@ -430,7 +438,7 @@ describe('the HTML report in Chromium', () => {
     expect(
       await page.$$eval(
         'script',
-        (s) => s.filter((x) => x.getAttribute('type') !== 'application/json').length,
+        (s) => s.filter((x) => !x.getAttribute('type')?.startsWith('application/')).length,
       ),
     ).toBe(1);
     expect(dialogs).toEqual([]);

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { ReportInfo } from '../../ui/client/types.js';
 
 /** What a static report holds: what it says of itself, and each API answer it inlines, by its path. */
@@ -8,18 +9,32 @@ export interface ReportContents {
 }
 
 /**
- * Reads the data out of a static HTML report, as a tool (or a test) would: the page's `needlework-report` block and
- * its `data-api` blocks (see `htmlPageChunks`). Each answer is the JSON the served UI answers its path with; its types
- * are `RunDetail`, `Comparison`, `TrialsView`, `Trends`, `WorkupAnswer` and `PlainTests`.
+ * Reads the data out of a static HTML report, as a tool (or a test) would: what the page says of itself
+ * (`needlework-report`), and each answer where `needlework-index` says it lies in the segments of `needlework-answers-<n>`
+ * (gzip, base64; see `htmlPageChunks`). Each answer is the JSON the served UI answers its path with; its types are `RunDetail`,
+ * `Comparison`, `TrialsView`, `Trends`, `WorkupAnswer` and `PlainTests`.
  */
 export function readReport(html: string): ReportContents {
-  const info = /<script type="application\/json" id="needlework-report">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  if (info === undefined) throw new Error('not a needlework HTML report: it has no needlework-report block');
+  const block = (id: string) =>
+    new RegExp(`<script type="[^"]+" id="${id}">([\\s\\S]*?)</script>`).exec(html)?.[1];
+  const info = block('needlework-report');
+  const index = block('needlework-index');
+  if (info === undefined || index === undefined)
+    throw new Error('not a needlework HTML report: it lacks its needlework-report or needlework-index block');
+  const segments = new Map<number, string>();
+  const segment = (n: number): string => {
+    let text = segments.get(n);
+    if (text === undefined) {
+      const packed = block(`needlework-answers-${n}`);
+      if (packed === undefined)
+        throw new Error(`not a whole needlework HTML report: it lacks needlework-answers-${n}`);
+      text = gunzipSync(Buffer.from(packed, 'base64')).toString('utf8');
+      segments.set(n, text);
+    }
+    return text;
+  };
   const answers = new Map<string, unknown>();
-  for (const m of html.matchAll(/<script type="application\/json" data-api="([^"]*)">([\s\S]*?)<\/script>/g))
-    answers.set(
-      (m[1] as string).replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
-      JSON.parse(m[2] as string),
-    );
+  for (const [path, n, from, to] of JSON.parse(index) as Array<[string, number, number, number]>)
+    answers.set(path, JSON.parse(segment(n).slice(from, to)));
   return { info: JSON.parse(info) as ReportInfo, answers };
 }

@@ -2,48 +2,53 @@ import type { ReportInfo } from './types.js';
 
 // The static report: the same client over one run's answers, inlined in the page, so it opens from `file://` with no
 // server. The page holds a `<script type="application/json" id="needlework-report">` (the run, the title, the view to
-// open first) and one `<script type="application/json" data-api="<path>">` per API answer it holds, each the very JSON
-// the server answers that path with (built by the same functions, src/ui/answers.ts). `inlined` is undefined in the
-// served UI.
+// open first), the answers' JSON one after another, in segments each gzip-compressed and base64-encoded
+// (`needlework-answers-<n>`), and where each answer lies by its API path (`needlework-index`); each is the very JSON the
+// server answers that path with (built by the same functions, src/ui/answers.ts). `inlined` is undefined in the served
+// UI.
 
-/** The answers a report holds, each parsed when first asked for. */
+/** The answers a report holds: each segment inflated when first needed, each answer parsed when first asked for. */
 export class InlinedAnswers {
-  private blocks: Map<string, HTMLScriptElement> | undefined;
-  private readonly parsed = new Map<string, unknown>();
+  private readonly index = new Map<string, [number, number, number]>();
+  private readonly segments = new Map<number, Promise<string>>();
+  private readonly parsed = new Map<string, Promise<unknown>>();
 
-  constructor(readonly info: ReportInfo) {}
-
-  private held(): Map<string, HTMLScriptElement> {
-    if (!this.blocks) {
-      this.blocks = new Map();
-      for (const block of document.querySelectorAll<HTMLScriptElement>(
-        'script[type="application/json"][data-api]',
-      ))
-        this.blocks.set(answerKey(block.dataset['api'] ?? ''), block);
-    }
-    return this.blocks;
+  constructor(
+    readonly info: ReportInfo,
+    index: Array<[string, number, number, number]>,
+    private readonly packed: (segment: number) => string,
+  ) {
+    for (const [path, segment, from, to] of index) this.index.set(answerKey(path), [segment, from, to]);
   }
 
   /** The answer to an API path, or undefined when the report does not hold it. */
-  answer<T>(path: string): T | undefined {
+  answer<T>(path: string): Promise<T> | undefined {
     const key = answerKey(path);
-    if (this.parsed.has(key)) return this.parsed.get(key) as T;
-    const block = this.held().get(key);
-    if (!block) return undefined;
-    const value = JSON.parse(block.textContent ?? 'null') as T;
-    this.parsed.set(key, value);
-    return value;
+    const at = this.index.get(key);
+    if (!at) return undefined;
+    let found = this.parsed.get(key);
+    if (!found) {
+      const [segment, from, to] = at;
+      let text = this.segments.get(segment);
+      if (!text) {
+        text = inflate(this.packed(segment));
+        this.segments.set(segment, text);
+      }
+      found = text.then((whole) => JSON.parse(whole.slice(from, to)));
+      this.parsed.set(key, found);
+    }
+    return found as Promise<T>;
   }
 
   /** Whether the report holds an answer to `path`. */
   holds(path: string): boolean {
-    return this.held().has(answerKey(path));
+    return this.index.has(answerKey(path));
   }
 
   /** The values of `param` among the answers held for the API path `path` (the trends' `last`, say). */
   values(path: string, param: string): string[] {
     const out: string[] = [];
-    for (const key of this.held().keys()) {
+    for (const key of this.index.keys()) {
       const url = new URL(key, BASE);
       const value = url.searchParams.get(param);
       if (url.pathname === path && value !== null) out.push(value);
@@ -71,6 +76,15 @@ export class InlinedAnswers {
   }
 }
 
+/** The answers' text: base64, then gzip, undone by the browser's own DecompressionStream. */
+async function inflate(base64: string): Promise<string> {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text();
+}
+
 /** Paths are read against a base of no scheme a browser fetches (a file: base would keep a Windows drive letter). */
 export const BASE = 'report:/';
 
@@ -90,9 +104,14 @@ export function answerKey(path: string): string {
 }
 
 function readReport(): InlinedAnswers | undefined {
-  const block = document.getElementById('needlework-report');
-  if (!block) return undefined;
-  return new InlinedAnswers(JSON.parse(block.textContent ?? '{}') as ReportInfo);
+  const info = document.getElementById('needlework-report');
+  const index = document.getElementById('needlework-index');
+  if (!info || !index) return undefined;
+  return new InlinedAnswers(
+    JSON.parse(info.textContent ?? '{}') as ReportInfo,
+    JSON.parse(index.textContent ?? '[]') as Array<[string, number, number, number]>,
+    (segment) => document.getElementById(`needlework-answers-${segment}`)?.textContent ?? '',
+  );
 }
 
 /** The report's answers; undefined in the served UI. */
