@@ -211,7 +211,7 @@ const html = await renderHtmlPage(
     trend: Promise.resolve(trend),
     records: checks,
     root,
-    workup: loadedWorkupAnswer(entry, checks, workups, root),
+    workup: loadedWorkupAnswer(entry, workups, root),
   }),
 );
 const htmlS = secs(start);

@@ -116,7 +116,7 @@ export class NeedleworkHtmlReporter implements Reporter {
       ...(charted && { trend: charted }),
       records: checks,
       root: this.root,
-      workup: loadedWorkupAnswer(run, checks, workups, this.root),
+      workup: loadedWorkupAnswer(run, workups, this.root),
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, htmlPageChunks(info, answers)))

@@ -184,7 +184,7 @@ describe('the workups of a report', () => {
     const loaded = new Map<string, LoadedWorkup>([
       ['w/a/agentTest-finds-the-link', { error: 'w/a: no such file or folder' }],
     ]);
-    const answers = await answersOf({ run, workup: loadedWorkupAnswer(run, records, loaded, '/p') });
+    const answers = await answersOf({ run, workup: loadedWorkupAnswer(run, loaded, '/p') });
     const first = answers.get(`/api/runs/${run.id}/workups/agentTest-finds-the-link`) as WorkupAnswer;
     const second = answers.get(`/api/runs/${run.id}/workups/agentTest-finds-the-link?file=2`) as WorkupAnswer;
     expect(first.files).toEqual(['w/a/agentTest-finds-the-link', 'w/b/agentTest-finds-the-link']);
@@ -206,7 +206,7 @@ describe('the workups of a report', () => {
   it('says a workup with no file was built in memory, and keeps its checks', async () => {
     const records = [live(undefined, 'fail', 'in-memory')];
     const run = buildTrendRun(records, {}, new Date(0));
-    const answers = await answersOf({ run, workup: loadedWorkupAnswer(run, records, new Map(), '/p') });
+    const answers = await answersOf({ run, workup: loadedWorkupAnswer(run, new Map(), '/p') });
     const answer = answers.get(`/api/runs/${run.id}/workups/in-memory`) as WorkupAnswer;
     expect(answer.problem?.kind).toBe('no-file');
     expect(answer.checks).toHaveLength(1);

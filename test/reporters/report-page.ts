@@ -67,7 +67,7 @@ export async function writeReport(
       ...(options.history && { trend: Promise.resolve(overviewOf([...options.history, run])) }),
       records,
       root,
-      workup: loadedWorkupAnswer(run, records, workups, root),
+      workup: loadedWorkupAnswer(run, workups, root),
     }),
   );
   await writeFile(file, html);

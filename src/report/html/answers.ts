@@ -173,13 +173,14 @@ function withPlaces(
     path: string | undefined,
   ) => `${c.spec}\0${c.case ?? ''}\0${c.workup}\0${c.criterion}\0${c.trial ?? ''}\0${path ?? ''}`;
   const places = new Map<string, { place?: string; casePlace?: string }>();
+  const named = cachedProjectPath(root);
   for (const { meta } of records) {
     if (!meta || meta.specFile === undefined || (!meta.place && !meta.casePlace)) continue;
-    const file = projectPath(root, meta.specFile);
+    const file = named(meta.specFile);
     const where: { place?: string; casePlace?: string } = {};
     if (meta.place) where.place = `${file}:${meta.place.line}:${meta.place.column}`;
     if (meta.casePlace) where.casePlace = `${file}:${meta.casePlace.line}:${meta.casePlace.column}`;
-    const k = key(meta, meta.workupPath === undefined ? undefined : projectPath(root, meta.workupPath));
+    const k = key(meta, meta.workupPath === undefined ? undefined : named(meta.workupPath));
     if (!places.has(k)) places.set(k, where);
   }
   if (places.size === 0) return;
@@ -188,4 +189,17 @@ function withPlaces(
     const row = rows[i];
     if (where && row) Object.assign(row, where);
   });
+}
+
+/** `projectPath` from `root`, each path worked out once: a run names its few spec files thousands of times. */
+export function cachedProjectPath(root: string): (path: string) => string {
+  const known = new Map<string, string>();
+  return (path) => {
+    let found = known.get(path);
+    if (found === undefined) {
+      found = projectPath(root, path);
+      known.set(path, found);
+    }
+    return found;
+  };
 }

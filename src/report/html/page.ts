@@ -138,7 +138,7 @@ export async function* htmlPageChunks(
       packed = new PackedText();
     }
     const from = packed.length;
-    for (const piece of jsonChunks(answer)) await packed.write(piece);
+    for (const piece of jsonChunks(answer)) if (packed.write(piece)) await packed.drained();
     index.push([path, segment, from, packed.length]);
     const done = packed.take();
     if (done) yield done;
@@ -167,14 +167,21 @@ class PackedText {
     this.gzip.on('data', (chunk: Buffer) => this.out.push(chunk));
   }
 
-  /** Adds a piece of text; waits when the compressor has more to do than its buffer holds. */
-  async write(piece: string): Promise<void> {
+  /**
+   * Adds a piece of text; true when the compressor has more to do than its buffer holds, and the writer should wait for
+   * `drained` (a check, not a promise per piece: an answer is thousands of pieces).
+   */
+  write(piece: string): boolean {
     this.length += piece.length;
     this.batch += piece;
-    if (this.batch.length < BATCH) return;
+    if (this.batch.length < BATCH) return false;
     const full = !this.gzip.write(this.batch);
     this.batch = '';
-    if (full) await new Promise((resolve) => this.gzip.once('drain', resolve));
+    return full;
+  }
+
+  drained(): Promise<void> {
+    return new Promise((resolve) => this.gzip.once('drain', () => resolve()));
   }
 
   /** What has come out of the compressor so far, as base64 (all but the last bytes short of three). */

@@ -2,27 +2,21 @@ import type { TrendRun } from '../../history/types.js';
 import { projectPath } from '../../io/display-path.js';
 import type { WorkupAnswer } from '../../ui/client/types.js';
 import { workupAnswer } from '../../ui/workup-data.js';
-import type { CheckRecord } from '../checks.js';
 import type { LoadedWorkup } from '../workups.js';
 import type { WorkupRef } from './answers.js';
 
 /**
- * The answer of each workup of a run as it ran, from the workups its reporters loaded (by the path a check gives), with
+ * The answer of each workup of a run as it ran, from the workups its reporters loaded (keyed by the path a check gives), with
  * `workupAnswer`, as the served UI builds it from a file: what could not be read is said in the answer, as there.
  */
 export function loadedWorkupAnswer(
   run: TrendRun,
-  records: readonly CheckRecord[],
   loaded: ReadonlyMap<string, LoadedWorkup>,
   root: string,
 ): (ref: WorkupRef) => Promise<WorkupAnswer> {
-  // The run's checks name a workup's path from the root; the loaded workups are keyed by the path as the check gave it.
+  // The run's checks name a workup's path from the root; the loaded ones are keyed by the path as a check gave it.
   const byPath = new Map<string, LoadedWorkup>();
-  for (const { meta } of records)
-    if (meta?.workupPath !== undefined) {
-      const found = loaded.get(meta.workupPath);
-      if (found) byPath.set(projectPath(root, meta.workupPath), found);
-    }
+  for (const [path, found] of loaded) byPath.set(projectPath(root, path), found);
   return async (ref) => {
     const source = { run: run.id, workup: ref.workup, files: ref.files };
     if (ref.path === undefined)
