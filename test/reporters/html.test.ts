@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
+import { buildTrendRun } from '../../src/history/entry.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { contentSecurityPolicy, embedJson } from '../../src/report/html/page.js';
 import { type ReportContents, readReport } from '../../src/report/html/read.js';
@@ -483,6 +484,12 @@ describe('the HTML report in Chromium', () => {
           metric: criterion === 'traversed' ? 'trajectory' : criterion.replace('-', '_'),
           value,
           verdict: value >= 0.8 ? 'pass' : 'fail',
+          ...(value < 0.8 && {
+            summary:
+              criterion === 'traversed'
+                ? 'the ledger never reached CO_LOCATED: it names Compound-Alpha without traversing to it'
+                : `expected ${criterion.replace('-', '_')} >= 0.8, got ${value}`,
+          }),
           ...(criterion === 'traversed'
             ? {
                 evidence: {
@@ -523,12 +530,22 @@ describe('the HTML report in Chromium', () => {
         { commit: `${i}abcdef0123` },
       ),
     );
+    // The run before: the same workups, where guessed still traversed the whole path.
+    const before = buildTrendRun(
+      checks.map((c) =>
+        c.meta?.workup === 'guessed' && c.meta.criterion === 'traversed'
+          ? { ...c, state: 'passed' as const, meta: { ...c.meta, value: 1, verdict: 'pass' as const } }
+          : c,
+      ),
+      { commit: '5abcdef0123', branch: 'main' },
+      new Date(Date.now() - 3_600_000),
+    );
     const shotFile = join(root, 'out/screenshot.html');
     await writeReport(shotFile, {
       records: checks,
       root: resolve(fixtures, '../..'),
-      history,
-      baseline: history.at(-1)!,
+      history: [...history, before],
+      baseline: before,
       title: 'needlework report',
     });
     const shot = await openReport(browser!, shotFile, { width: 1200, height: 900 });
