@@ -12,10 +12,10 @@ import { buildTrendRun } from '../dist/src/history/entry.js';
 import { readHistory, serializeHistory } from '../dist/src/history/history.js';
 import { metricMeans } from '../dist/src/history/means.js';
 import { parseNote } from '../dist/src/note/parse.js';
-import { reportAnswers, reportHome } from '../dist/src/report/html/answers.js';
-import { renderHtmlPage } from '../dist/src/report/html/page.js';
-import { loadedWorkupAnswer } from '../dist/src/report/html/workups.js';
 import { buildJUnitXml } from '../dist/src/report/junit/build.js';
+import { reportAnswers, reportHome } from '../dist/src/ui/report/answers.js';
+import { renderHtmlPage } from '../dist/src/ui/report/page.js';
+import { loadedWorkupAnswer } from '../dist/src/ui/report/workups.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from '../test/reporters/browser.mjs';
 
 const WORKUPS = 1000;

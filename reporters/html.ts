@@ -4,9 +4,6 @@ import { historyLocation } from '../src/history/store/open.js';
 import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
-import { reportAnswers, reportHome } from '../src/report/html/answers.js';
-import { htmlPageChunks } from '../src/report/html/page.js';
-import { loadedWorkupAnswer } from '../src/report/html/workups.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
 import { ownRun, runHistory } from '../src/report/run-history.js';
 import {
@@ -16,6 +13,9 @@ import {
   workupLoader,
 } from '../src/report/workups.js';
 import type { ReportInfo } from '../src/ui/client/types.js';
+import { reportAnswers, reportHome } from '../src/ui/report/answers.js';
+import { htmlPageChunks } from '../src/ui/report/page.js';
+import { loadedWorkupAnswer } from '../src/ui/report/workups.js';
 
 export interface NeedleworkHtmlOptions {
   /**

@@ -16,7 +16,7 @@ import type {
 } from './client/types.js';
 import { checkRow, runRow } from './rows.js';
 
-// The API's answers built from runs alone: the served UI (src/ui/data.ts, over a store) and the static report (src/report/html,
+// The API's answers built from runs alone: the served UI (src/ui/data.ts, over a store) and the static report (src/ui/report,
 // over one run's data, inlined) both call these, so a report and the UI cannot tell a run two ways.
 
 /** A run's comparison with its baseline; `text` when the gate's words of it are already known (else worded here). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultReporters } from '../../src/cli/commands/run-reporters.js';
 import { inCI } from '../../src/io/ci.js';
-import { readReport } from '../../src/report/html/read.js';
+import { readReport } from '../../src/ui/report/read.js';
 import { needleworkReporters } from '../../src/vitest/reporters.js';
 import { BIN, needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';

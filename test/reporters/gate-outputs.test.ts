@@ -8,9 +8,9 @@ import { NeedleworkSummaryReporter } from '../../reporters/summary.js';
 import { type NeedleworkTrendOptions, NeedleworkTrendReporter } from '../../reporters/trend.js';
 import { withStore } from '../../src/history/store/open.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { readReport } from '../../src/report/html/read.js';
 import { runHistory } from '../../src/report/run-history.js';
 import type { Comparison } from '../../src/ui/client/types.js';
+import { readReport } from '../../src/ui/report/read.js';
 import type { CheckMeta } from '../../src/vitest/meta.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {

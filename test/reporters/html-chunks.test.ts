@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { ReportAnswer } from '../../src/report/html/answers.js';
-import { htmlPageChunks, renderHtmlPage } from '../../src/report/html/page.js';
-import { readReport } from '../../src/report/html/read.js';
 import type { ReportInfo } from '../../src/ui/client/types.js';
+import type { ReportAnswer } from '../../src/ui/report/answers.js';
+import { htmlPageChunks, renderHtmlPage } from '../../src/ui/report/page.js';
+import { readReport } from '../../src/ui/report/read.js';
 
 const INFO: ReportInfo = {
   run: 'r1',

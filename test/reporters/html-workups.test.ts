@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
-import { type ReportContents, readReport } from '../../src/report/html/read.js';
 import type { RunDetail, WorkupAnswer } from '../../src/ui/client/types.js';
+import { type ReportContents, readReport } from '../../src/ui/report/read.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
 
 // Two live tests named alike in two files, as `agentTest` saves them: one workup id, two folders

@@ -6,9 +6,9 @@ import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import { buildTrendRun } from '../../src/history/entry.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { contentSecurityPolicy, embedJson } from '../../src/report/html/page.js';
-import { type ReportContents, readReport } from '../../src/report/html/read.js';
 import type { RunDetail, Trends, WorkupAnswer } from '../../src/ui/client/types.js';
+import { contentSecurityPolicy, embedJson } from '../../src/ui/report/page.js';
+import { type ReportContents, readReport } from '../../src/ui/report/read.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {
   checkMeta,

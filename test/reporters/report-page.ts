@@ -7,11 +7,11 @@ import { metricMeans } from '../../src/history/means.js';
 import type { TrendOverview } from '../../src/history/store/source.js';
 import type { TrendRun } from '../../src/history/types.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { reportAnswers, reportHome } from '../../src/report/html/answers.js';
-import { renderHtmlPage } from '../../src/report/html/page.js';
-import { type ReportContents, readReport } from '../../src/report/html/read.js';
-import { loadedWorkupAnswer } from '../../src/report/html/workups.js';
 import { workupLoader } from '../../src/report/workups.js';
+import { reportAnswers, reportHome } from '../../src/ui/report/answers.js';
+import { renderHtmlPage } from '../../src/ui/report/page.js';
+import { type ReportContents, readReport } from '../../src/ui/report/read.js';
+import { loadedWorkupAnswer } from '../../src/ui/report/workups.js';
 
 /** A history's runs as the store's overview gives them: each run's head and each metric's means, oldest first. */
 export function overviewOf(runs: readonly TrendRun[]): TrendOverview {

@@ -6,7 +6,7 @@ import { NeedleworkJUnitReporter } from '../../reporters/junit.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import { openStore } from '../../src/history/store/open.js';
 import type { TrendHistory } from '../../src/history/types.js';
-import { readReport } from '../../src/report/html/read.js';
+import { readReport } from '../../src/ui/report/read.js';
 import { historyOf } from '../history/read.js';
 import {
   checkMeta,

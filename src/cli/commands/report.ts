@@ -6,10 +6,10 @@ import { openSource, resolveStore, storeName } from '../../history/store/open.js
 import { Store } from '../../history/store/store.js';
 import { displayPath } from '../../io/display-path.js';
 import { writeReportFile } from '../../io/report-file.js';
-import { reportAnswers, reportHome, type WorkupRef } from '../../report/html/answers.js';
-import { htmlPageChunks } from '../../report/html/page.js';
 import { CHARTED_RUNS } from '../../report/run-history.js';
 import type { ReportInfo, WorkupAnswer } from '../../ui/client/types.js';
+import { reportAnswers, reportHome, type WorkupRef } from '../../ui/report/answers.js';
+import { htmlPageChunks } from '../../ui/report/page.js';
 import { workupRoute } from '../../ui/workup-route.js';
 import type { Io } from '../io.js';
 

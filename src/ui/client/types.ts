@@ -475,7 +475,7 @@ export interface ExpectedPath {
 /**
  * What the static report of a run says of itself (`<script type="application/json" id="needlework-report">`): it is
  * the client over one run's answers, each inlined in a `<script type="application/json" data-api="<path>">` as the
- * server would answer that path (src/report/html).
+ * server would answer that path (src/ui/report).
  */
 export interface ReportInfo {
   /** The run the report is of. */

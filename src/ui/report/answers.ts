@@ -2,10 +2,10 @@ import type { TrendOverview } from '../../history/store/source.js';
 import type { TrendCheck, TrendRun } from '../../history/types.js';
 import { projectPath } from '../../io/display-path.js';
 import { byteCompare } from '../../model/order.js';
-import { type Compared, comparisonAnswer, runDetail, trendsAnswer, trialsAnswer } from '../../ui/answers.js';
-import type { PlainTest, PlainTests, WorkupAnswer } from '../../ui/client/types.js';
-import type { CheckRecord } from '../checks.js';
-import { CHARTED_RUNS } from '../run-history.js';
+import type { CheckRecord } from '../../report/checks.js';
+import { CHARTED_RUNS } from '../../report/run-history.js';
+import { type Compared, comparisonAnswer, runDetail, trendsAnswer, trialsAnswer } from '../answers.js';
+import type { PlainTest, PlainTests, WorkupAnswer } from '../client/types.js';
 
 /** One answer of the report: the API path the client asks for it by, and the very JSON the server answers it with. */
 export type ReportAnswer = [path: string, answer: unknown];

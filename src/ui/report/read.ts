@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { ReportInfo } from '../../ui/client/types.js';
+import type { ReportInfo } from '../client/types.js';
 
 /** What a static report holds: what it says of itself, and each API answer it inlines, by its path. */
 export interface ReportContents {
@@ -13,6 +13,20 @@ export interface ReportContents {
  * (`needlework-report`), and each answer where `needlework-index` says it lies in the segments of `needlework-answers-<n>`
  * (gzip, base64; see `htmlPageChunks`). Each answer is the JSON the served UI answers its path with; its types are `RunDetail`,
  * `Comparison`, `TrialsView`, `Trends`, `WorkupAnswer` and `PlainTests`.
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { gzipSync } from 'node:zlib';
+ * import { readReport } from 'needlework';
+ *
+ * // A report's blocks as the HTML reporter writes them (a real one: needlework-report/report.html after a run in CI).
+ * const answer = JSON.stringify({ run: { id: 'r1', failed: 0 }, checks: [] });
+ * const html = `<script type="application/json" id="needlework-report">{"run":"r1","title":"t","generatedAt":"2026-11-28T10:00:00.000Z","home":"/runs/r1"}</script>
+ * <script type="application/octet-stream" id="needlework-answers-0">${gzipSync(answer).toString('base64')}</script>
+ * <script type="application/json" id="needlework-index">[["/api/runs/r1",0,0,${answer.length}]]</script>`;
+ * const { info, answers } = readReport(html);
+ * assert.deepEqual(answers.get(`/api/runs/${info.run}`), { run: { id: 'r1', failed: 0 }, checks: [] });
+ * ```
  */
 export function readReport(html: string): ReportContents {
   const block = (id: string) =>

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { clientFolder } from '../../ui/assets.js';
-import type { ReportInfo } from '../../ui/client/types.js';
+import { clientFolder } from '../assets.js';
+import type { ReportInfo } from '../client/types.js';
 import type { ReportAnswer } from './answers.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { TrendRun } from '../../history/types.js';
 import { projectPath } from '../../io/display-path.js';
-import type { WorkupAnswer } from '../../ui/client/types.js';
-import { workupAnswer } from '../../ui/workup-data.js';
-import type { LoadedWorkup } from '../workups.js';
+import type { LoadedWorkup } from '../../report/workups.js';
+import type { WorkupAnswer } from '../client/types.js';
+import { workupAnswer } from '../workup-data.js';
 import type { WorkupRef } from './answers.js';
 
 /**
