@@ -3,7 +3,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { historyLocation } from '../src/history/store/open.js';
 import { displayPath, projectPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
-import { collectChecks, recordTestLocations } from '../src/report/collect.js';
+import { collectChecks, collectModuleChecks, recordTestLocations } from '../src/report/collect.js';
 import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
 import { runHistory } from '../src/report/run-history.js';
@@ -75,6 +75,11 @@ export class NeedleworkJUnitReporter implements Reporter {
     this.root = vitest.config.root;
     this.startedAt = new Date();
     recordTestLocations(vitest);
+  }
+
+  /** A finished module's checks are collected now, while the next module runs, rather than after the last test. */
+  onTestModuleEnd(module: TestModule): void {
+    collectModuleChecks(module, this.root);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {

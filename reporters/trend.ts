@@ -19,7 +19,7 @@ import { type Retention, retentionPolicy } from '../src/history/store/retention.
 import type { Store } from '../src/history/store/store.js';
 import type { TrendRun } from '../src/history/types.js';
 import { terminalSafe } from '../src/io/terminal.js';
-import { collectChecks } from '../src/report/collect.js';
+import { collectChecks, collectModuleChecks } from '../src/report/collect.js';
 import { detectEnvironment, metaLoader } from '../src/report/environment.js';
 import { gateStory, type RunGate } from '../src/report/gate-text.js';
 import { lendTrendBaseline, lendTrendStore, trackTrendWrite } from '../src/report/pending-trend.js';
@@ -158,6 +158,11 @@ export class NeedleworkTrendReporter implements Reporter {
     if (--this.uncollected === 0) this.openEarly();
   }
 
+  /** A finished module's checks are collected now, while the next module runs, rather than after the last test. */
+  onTestModuleEnd(module: TestModule): void {
+    collectModuleChecks(module, this.root());
+  }
+
   /**
    * Opens the store before the tests end (see `OPEN_AT_START_BELOW_SPEC_BYTES` and `OPEN_EARLY_BELOW_BYTES`), so that
    * the append after the last test does not wait for PostgreSQL to start. A run that will not append opens nothing.
@@ -229,7 +234,7 @@ export class NeedleworkTrendReporter implements Reporter {
     const opened = this.opened ?? this.open();
     this.opened = undefined;
     const root = this.root();
-    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root, opened));
+    return trackTrendWrite(this.storeLocation(root), this.write(testModules, root, opened), opened.started);
   }
 
   private retention(): Retention {

@@ -99,6 +99,26 @@ eachEngine((engine, server) => {
     }
   });
 
+  it('gives back text as a parameter carries it: tabs, newlines, quotes, backslashes, \\N, astral characters; a lone surrogate as U+FFFD', async () => {
+    const { store } = await fresh();
+    try {
+      const reason = 'tab\there\nline "quoted" back\\slash \\N 🧵 ';
+      const run = trendRun(1, [
+        trendCheck({ spec: 's\t1', case: '\\N', workup: 'w', reason: `${reason}\uD800 and \uDC00.` }),
+        trendCheck({ spec: 's\t1', workup: 'w-empty', reason: '', trial: 'warm\n"up"' }),
+      ]);
+      await store.append(run);
+      const back = await store.run(run.id);
+      expect(back?.checks[0]?.reason).toBe(`${reason}\uFFFD and \uFFFD.`);
+      expect(back?.checks.map((c) => [c.spec, c.case, c.trial, c.reason])).toEqual([
+        ['s\t1', '\\N', undefined, `${reason}\uFFFD and \uFFFD.`],
+        ['s\t1', undefined, 'warm\n"up"', ''],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('records its schema version once, reopens without migrating again, and refuses a newer schema naming the store', async () => {
     const { location, store } = await fresh();
     await store.append(richRun(1));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { collectChecks } from '../../src/report/collect.js';
+import { collectChecks, collectModuleChecks } from '../../src/report/collect.js';
 import { recordTrialStatistics } from '../../src/report/trials.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
 
@@ -54,5 +54,64 @@ describe('collectChecks shared by the reporters of one run', () => {
     expect(stats.map((s) => [s.criterion, s.overall.trials, s.overall.passes])).toEqual([['surfaced', 2, 2]]);
     expect(recordTrialStatistics(c!.checks)).not.toBe(stats);
     expect(recordTrialStatistics(c!.checks)).toEqual(stats);
+  });
+});
+
+// A reporter collects each module's records as the module ends (`collectModuleChecks`, from `onTestModuleEnd`), while
+// the next module runs; the run's collection takes them as they are, in the same report order as without.
+describe('collectModuleChecks ahead of the run', () => {
+  let root: string;
+  const early: CheckRecord[][] = [];
+  let withEarly: readonly CheckRecord[] = [];
+  let without: readonly CheckRecord[] = [];
+
+  beforeAll(async () => {
+    const file = (spec: string, tasks: string[]) =>
+      testFileSource(
+        tasks.map((task, i) => ({
+          describe: [spec, task],
+          name: i % 2 ? 'surfaced' : 'grounded',
+          meta: checkMeta({ spec, workup: task, criterion: 'surfaced' }),
+          outcome: i === 1 ? ('fail' as const) : ('pass' as const),
+        })),
+      );
+    // Files whose report order (by file, then by full name) is not the order their tests were declared or run in.
+    root = await makeProject({
+      'z.check.mjs': file('zeta', ['t-9', 't-1', 't-5']),
+      'a.check.mjs': file('alpha', ['t-3', 't-2']),
+    });
+    await runVitest(root, [
+      {
+        onTestModuleEnd(testModule) {
+          early.push([...collectModuleChecks(testModule, root)]);
+        },
+        onTestRunEnd(testModules) {
+          withEarly = collectChecks(testModules, root);
+        },
+      },
+    ]);
+    await runVitest(root, [
+      {
+        onTestRunEnd(testModules) {
+          without = collectChecks(testModules, root);
+        },
+      },
+    ]);
+  });
+  afterAll(() => removeProject(root));
+
+  it('gives the run the records collected as each module ended, in report order', () => {
+    const shown = (records: readonly CheckRecord[]) => records.map((r) => [r.file, r.fullName, r.state]);
+    expect(early).toHaveLength(2);
+    expect(shown(withEarly)).toEqual(shown(without));
+    expect(shown(withEarly)).toEqual([
+      ['a.check.mjs', 'alpha > t-2 > surfaced', 'failed'],
+      ['a.check.mjs', 'alpha > t-3 > grounded', 'passed'],
+      ['z.check.mjs', 'zeta > t-1 > surfaced', 'failed'],
+      ['z.check.mjs', 'zeta > t-5 > grounded', 'passed'],
+      ['z.check.mjs', 'zeta > t-9 > grounded', 'passed'],
+    ]);
+    // The very records made as the modules ended: nothing was collected twice.
+    for (const record of withEarly) expect(early.flat()).toContain(record);
   });
 });

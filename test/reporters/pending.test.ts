@@ -10,6 +10,7 @@ import {
   lendTrendBaseline,
   lendTrendStore,
   trackTrendWrite,
+  trendWriteBegun,
 } from '../../src/report/pending-trend.js';
 import { gateOf, runHistory } from '../../src/report/run-history.js';
 import { trendCheck, trendRun } from './trend-data.js';
@@ -175,6 +176,29 @@ describe("a run's reports under a trend write", () => {
     });
     await charts;
     expect(charted).toBe(overview);
+    write.finish();
+  });
+
+  it("let the store's thread start before they build: they wait until the write's store is being opened", async () => {
+    const write = controlledWrite();
+    const opening = controlledWrite();
+    trackTrendWrite('/store/i', write.promise, opening.promise);
+    let begun = false;
+    const waiting = trendWriteBegun().then(() => {
+      begun = true;
+    });
+    // The store's opening takes turns of the event loop (its folder, its lock): a microtask is not enough.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(begun).toBe(false);
+    opening.finish();
+    await waiting;
+    expect(begun).toBe(true);
+    // A write whose store never reaches its thread (it failed first) holds no report back once it has ended.
+    const failed = controlledWrite();
+    trackTrendWrite('/store/j', failed.promise, new Promise(() => undefined)).catch(() => undefined);
+    const after = trendWriteBegun();
+    failed.fail(new Error('cannot open'));
+    await after;
     write.finish();
   });
 });

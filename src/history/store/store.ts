@@ -1,9 +1,9 @@
 import type { MetricSeries } from '../means.js';
 import type { TrendRun } from '../types.js';
 import {
-  CHECK_COLUMNS,
-  type CheckRow,
+  CHECK_COLUMNS_JSON,
   checkParams,
+  checkRowsOfColumns,
   fullRun,
   INSERT_RUN,
   RUN_COLUMNS,
@@ -182,18 +182,14 @@ export class Store implements RunSource {
   }
 
   /**
-   * The run of a row with its checks, read as one JSON array the database builds: a row a check costs the embedded
-   * engine's wire protocol and its JavaScript field parser 2-3x the time (3,000 checks: 270-340 ms cold, 90-200 ms
-   * warm, against 50-145 ms), on either engine.
+   * The run of a row with its checks, read as one JSON text the database builds (`CHECK_COLUMNS_JSON`): a row a check
+   * costs the embedded engine's wire protocol and its JavaScript field parser 2-3x the time (3,000 checks: 270-340 ms
+   * cold, 90-200 ms warm, against 50-145 ms), on either engine.
    */
   private async withChecks(row: RunRow): Promise<TrendRun> {
-    const [result] = await this.engine.query<{ checks: string }>(
-      `SELECT coalesce(json_agg(c ORDER BY c.ord), '[]')::text AS checks
-       FROM (SELECT ord, ${CHECK_COLUMNS} FROM needlework_checks WHERE run = $1) c`,
-      [row.seq],
-    );
-    const checks = JSON.parse(result?.checks ?? '[]') as CheckRow[];
-    return fullRun(runHead(row), checks.map(trendCheck));
+    const [result] = await this.engine.query<{ columns: string }>(CHECK_COLUMNS_JSON, [row.seq]);
+    const columns = JSON.parse(result?.columns ?? '[]') as unknown[][];
+    return fullRun(runHead(row), checkRowsOfColumns(columns).map(trendCheck));
   }
 
   /** The SQL condition of a filter. A run named by `before` or `after` is looked up by id for its time and order. */
