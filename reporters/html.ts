@@ -6,6 +6,7 @@ import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
 import { ownRun, runHistory } from '../src/report/run-history.js';
+import { recordTrialStatistics } from '../src/report/trials.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
@@ -116,6 +117,8 @@ export class NeedleworkHtmlReporter implements Reporter {
       ...(charted && { trend: charted }),
       records: checks,
       root: this.root,
+      // The JUnit report of the run computes them too: once for both.
+      trials: recordTrialStatistics(checks),
       workup: loadedWorkupAnswer(run, workups, this.root),
     });
     const path = resolve(this.root, this.options.outputFile);

@@ -3,7 +3,7 @@ import type { TrendOverview } from '../history/store/source.js';
 import type { TrendCheck, TrendRun } from '../history/types.js';
 import { byteCompare } from '../model/order.js';
 import { type GateRow, type GateText, gateText } from '../report/gate-text.js';
-import { trialStatistics } from '../trials/summary.js';
+import { type CriterionStatistics, trialStatistics } from '../trials/summary.js';
 import { fittedAxis, runLabel, UNIT_AXIS } from './axis.js';
 import type {
   CheckRow,
@@ -121,8 +121,12 @@ export function runDetail(run: TrendRun, compared: Compared | undefined): RunDet
   return detail;
 }
 
-/** `GET /api/runs/<id>/trials`: per spec x criterion x task, k of n passed, pass@k and pass^k, each trial's verdict. */
-export function trialsAnswer(run: TrendRun): TrialsView {
+/**
+ * `GET /api/runs/<id>/trials`: per spec x criterion x task, k of n passed, pass@k and pass^k, each trial's verdict.
+ * `stats`: the run's trial statistics when already computed (the reports of a run compute them once for all): none
+ * of what the answer takes from them depends on the bootstrap's resamples.
+ */
+export function trialsAnswer(run: TrendRun, stats?: readonly CriterionStatistics[]): TrialsView {
   // As the reports do (src/report/trials.ts): only workups that name a task are trials of one.
   const named = run.checks.filter((c) => c.task !== undefined);
   const verdicts = new Map<string, TrialsView['criteria'][number]['rows'][number]['verdicts']>();
@@ -137,10 +141,9 @@ export function trialsAnswer(run: TrendRun): TrialsView {
     list.push({ workup: c.workup, ...(c.trial !== undefined && { trial: c.trial }), verdict: c.verdict });
   }
   // The view shows no interval of a metric's mean: one bootstrap resample (the fewest allowed) spares the 1,000.
-  const stats = trialStatistics(named, { resamples: 1 });
   return {
     run: runRow(run),
-    criteria: stats.map((s) => ({
+    criteria: (stats ?? trialStatistics(named, { resamples: 1 })).map((s) => ({
       spec: s.spec,
       criterion: s.criterion,
       metric: s.metric,

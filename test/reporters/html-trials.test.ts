@@ -2,7 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTrendRun } from '../../src/history/entry.js';
 import type { CheckRecord } from '../../src/report/checks.js';
+import { recordTrialStatistics } from '../../src/report/trials.js';
+import { trialsAnswer } from '../../src/ui/answers.js';
 import type { RunDetail, TrialsView } from '../../src/ui/client/types.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import { goTo, openReport, type WrittenReport, writeReport } from './report-page.js';
@@ -43,6 +46,11 @@ describe('the HTML report of repeated trials', () => {
     expect(grounded.rows[0]!.verdicts.map((v) => v.verdict)).toEqual(['pass', 'fail', 'pass', 'pass']);
     const detail = answer<RunDetail>(`/api/runs/${report.run.id}`);
     expect(detail.flaky).toEqual(['needle\0grounded\0\0book']);
+  });
+
+  it('is the same answer from the statistics the JUnit report computes (with its bootstrap) as from its own', () => {
+    const run = buildTrendRun(records, {}, new Date(0));
+    expect(trialsAnswer(run, recordTrialStatistics(records))).toEqual(trialsAnswer(run));
   });
 
   it('holds an empty trials answer when no workup names a task', async () => {

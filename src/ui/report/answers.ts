@@ -4,6 +4,7 @@ import { projectPath } from '../../io/display-path.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../../report/checks.js';
 import { CHARTED_RUNS } from '../../report/run-history.js';
+import type { CriterionStatistics } from '../../trials/summary.js';
 import { type Compared, comparisonAnswer, runDetail, trendsAnswer, trialsAnswer } from '../answers.js';
 import type { PlainTest, PlainTests, WorkupAnswer } from '../client/types.js';
 
@@ -38,6 +39,8 @@ export interface ReportInput {
   records?: readonly CheckRecord[];
   /** The project root, from which places are named. @default process.cwd() */
   root?: string;
+  /** The run's trial statistics, when the reports of the run have them (`recordTrialStatistics`: computed once for all). */
+  trials?: readonly CriterionStatistics[];
   /** The answer of one workup of the run (`/api/runs/<run>/workups/<workup>`), or undefined when it is not shown. */
   workup?: (ref: WorkupRef) => Promise<WorkupAnswer | undefined>;
 }
@@ -61,7 +64,7 @@ export async function* reportAnswers(input: ReportInput): AsyncGenerator<ReportA
     `/api/compare?${new URLSearchParams({ current: run.id })}`,
     comparisonAnswer(run, input.compared, false),
   ];
-  yield [`${runPath}/trials`, trialsAnswer(run)];
+  yield [`${runPath}/trials`, trialsAnswer(run, input.trials)];
   if (tests?.length) yield [`${runPath}/tests`, { run: run.id, tests } satisfies PlainTests];
   if (input.workup)
     for (const ref of workupRefs(run.checks)) {
