@@ -230,6 +230,7 @@ if (!hasChromium) {
 } else {
   const file = join(root, 'report.html');
   await writeFile(file, html);
+  // BENCH_KEEP_REPORT=<path> keeps the report to look at (its answers' sizes, in a browser).
   if (process.env.BENCH_KEEP_REPORT) await writeFile(process.env.BENCH_KEEP_REPORT, html);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
