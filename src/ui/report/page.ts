@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
 import { clientFolder } from '../assets.js';
 import type { ReportInfo } from '../client/types.js';
@@ -43,15 +44,19 @@ let client: ReportClient | undefined;
 /** The built client (read once), or a clear error when it is not built. */
 export function reportClient(): ReportClient {
   if (client) return client;
-  const folder = clientFolder();
+  // Built, the bundle sits beside this module; run from source (the tests), it is read from dist.
+  const beside = fileURLToPath(new URL('./bundle.js', import.meta.url));
+  const bundle = existsSync(beside)
+    ? beside
+    : fileURLToPath(new URL('../../../dist/src/ui/report/bundle.js', import.meta.url));
   try {
     client = {
-      script: readFileSync(join(folder, 'bundle.js'), 'utf8'),
-      style: readFileSync(join(folder, 'style.css'), 'utf8'),
+      script: readFileSync(bundle, 'utf8'),
+      style: readFileSync(join(clientFolder(), 'style.css'), 'utf8'),
     };
   } catch (error) {
     throw new Error(
-      `the HTML report's client is not built (${folder}): run npm run build (${(error as Error).message})`,
+      `the HTML report's client is not built (${bundle}): run npm run build (${(error as Error).message})`,
     );
   }
   return client;
