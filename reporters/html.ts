@@ -4,16 +4,19 @@ import { historyLocation } from '../src/history/store/open.js';
 import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import { collectChecks } from '../src/report/collect.js';
-import { buildHtmlData, chartedTrend } from '../src/report/html/data.js';
-import { htmlPageChunks } from '../src/report/html/page.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
-import { runHistory } from '../src/report/run-history.js';
+import { ownRun, runHistory } from '../src/report/run-history.js';
+import { recordTrialStatistics } from '../src/report/trials.js';
 import {
   type LoadedWorkup,
   runWorkupLoader,
   type WorkupPreload,
   workupLoader,
 } from '../src/report/workups.js';
+import type { ReportInfo } from '../src/ui/client/types.js';
+import { reportAnswers, reportHome } from '../src/ui/report/answers.js';
+import { htmlPageChunks } from '../src/ui/report/page.js';
+import { loadedWorkupAnswer } from '../src/ui/report/workups.js';
 
 export interface NeedleworkHtmlOptions {
   /**
@@ -38,10 +41,11 @@ export interface NeedleworkHtmlOptions {
 }
 
 /**
- * Writes one self-contained HTML page (inline style, script and data; no network; works from `file://`): the counts,
- * then the checks failing first, then repeated trials, trend charts and metric means (each folding), then per workup
- * the note with its citations marked, the trajectory as a timeline, the required path against the traversed one and
- * rubric scores. On a phone its tables stack into cards. See docs/report.md.
+ * Writes one self-contained HTML page: the client of `needlework ui` over this run's answers, inlined (its script and
+ * style by hash; no network; opens from `file://`). It opens at the run: the gate's story against its baseline, then
+ * its failing checks; from there its comparison, trials, task x criterion matrix, metric means, plain tests, each
+ * workup (its steps, its note with each citation resolved, what its checks expected laid over them) and the trend up
+ * to it. See docs/report.md.
  * @example
  * ```ts
  * // vitest.config.ts
@@ -92,21 +96,33 @@ export class NeedleworkHtmlReporter implements Reporter {
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
     const history = location ? runHistory(checks, location, this.root, this.startedAt) : undefined;
-    // The charts end with this run, read once the trend reporter has appended it: the rest of the page is built and
-    // written meanwhile, the charts last.
-    const charted = history?.charted().then(chartedTrend);
-    // A write that fails before the charts' turn still leaves charts that failed handled (the write says why).
+    // The trend ends with this run, read once the trend reporter has appended it: the rest of the page is built and
+    // written meanwhile, the trend last.
+    const charted = history?.charted();
+    // A write that fails before the trend's turn still leaves a read that failed handled (the write says why).
     charted?.catch(() => undefined);
-    const gate = await history?.gate();
-    const data = buildHtmlData({
-      checks,
-      root: this.root,
-      workups: await this.workups.forChecks(checks),
+    const { run, baseline, gate } = history
+      ? await history.compared()
+      : { run: await ownRun(checks, this.root), baseline: undefined, gate: undefined };
+    const workups = await this.workups.forChecks(checks);
+    const info: ReportInfo = {
+      run: run.id,
       title: this.options.title,
-      ...(gate && { gate: gate.text }),
+      generatedAt: new Date().toISOString(),
+      home: reportHome(run),
+    };
+    const answers = reportAnswers({
+      run,
+      ...(baseline && gate && { compared: { baseline, comparison: gate.comparison, text: gate.text } }),
+      ...(charted && { trend: charted }),
+      records: checks,
+      root: this.root,
+      // The JUnit report of the run computes them too: once for both.
+      trials: recordTrialStatistics(checks),
+      workup: loadedWorkupAnswer(run, workups, this.root),
     });
     const path = resolve(this.root, this.options.outputFile);
-    if (await writeReportFile(path, htmlPageChunks(data, charted)))
+    if (await writeReportFile(path, htmlPageChunks(info, answers)))
       process.stdout.write(`needlework: HTML report written to ${displayPath(path)}\n`);
   }
 }

@@ -38,6 +38,22 @@ export * from './rubric/index.js';
 export { specKind } from './specs/file.js';
 export { type LoadedSpecs, loadSpec, loadSpecs, parseSpec } from './specs/load.js';
 export * from './trials/index.js';
+// The HTML report's data: the UI API's answers for its run (`readReport` reads them out of a report), and their types.
+export type {
+  CheckRow,
+  CompareRow,
+  Comparison,
+  GateSummary,
+  PlainTest,
+  PlainTests,
+  ReportInfo,
+  RunDetail,
+  RunRow,
+  Trends,
+  TrialsView,
+  WorkupAnswer,
+} from './ui/client/types.js';
+export { type ReportContents, readReport } from './ui/report/read.js';
 export { readLedger } from './workup/ledger.js';
 export { type LoadedWorkups, loadWorkup, loadWorkups, type WorkupFailure } from './workup/load.js';
 export { inSeedOrder, inTrajectoryOrder, saveWorkup, trajectoryText } from './workup/save.js';

@@ -1,5 +1,6 @@
 // The reports' public pieces: the trend history (types, reading and appending, the regression gate and its table),
-// the HTML report's data shape, and the JUnit property names. The reporters themselves are `needlework/reporters/*`.
+// and the JUnit property names. The reporters themselves are `needlework/reporters/*`; the HTML report's data is
+// exported from src/index.ts (src/ui/report).
 
 export {
   CASE_STATUSES,
@@ -43,9 +44,3 @@ export type {
   TrendSummary,
   TrendTrials,
 } from '../history/types.js';
-export type { CheckError, CheckRecord } from './checks.js';
-export { collectChecks } from './collect.js';
-export { type GateRow, type GateText, gateStory, gateText } from './gate-text.js';
-export type { HtmlReportData } from './html/types.js';
-export type { JUnitPropertyName } from './junit/properties.js';
-export { renderTrendTable, type TrendTableOptions } from './trend-table.js';

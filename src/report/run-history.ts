@@ -1,9 +1,9 @@
 import { type CompareOptions, compare } from '../history/compare.js';
 import { buildTrendRun } from '../history/entry.js';
 import { findBaseline } from '../history/gate.js';
-import type { TrendTableData } from '../history/means.js';
-import { detectRevision } from '../history/revision.js';
+import { detectRevision, type Revision } from '../history/revision.js';
 import { openSource } from '../history/store/open.js';
+import type { TrendOverview } from '../history/store/source.js';
 import type { TrendRun } from '../history/types.js';
 import type { CheckRecord } from './checks.js';
 import { gateText, type RunGate } from './gate-text.js';
@@ -21,7 +21,16 @@ export const CHARTED_RUNS = 30;
 export interface RunHistory {
   gate(): Promise<RunGate | undefined>;
   /** The last `CHARTED_RUNS` runs, this one included, with their metric means. */
-  charted(): Promise<TrendTableData | undefined>;
+  charted(): Promise<TrendOverview | undefined>;
+  /** This run as the history keeps it (the trend reporter's, when one appends it), its baseline and its gate. */
+  compared(): Promise<ComparedRun>;
+}
+
+/** A run of the history, with its baseline and its gate against it when it has one. */
+export interface ComparedRun {
+  run: TrendRun;
+  baseline?: TrendRun;
+  gate?: RunGate;
 }
 
 // The JUnit, HTML and summary reporters of one run share one read of the store (one open, one gate), keyed weakly by
@@ -60,24 +69,36 @@ function readHistory(
   root: string,
   startedAt: Date,
 ): RunHistory {
-  let own: Promise<{ baseline?: TrendRun; charted?: TrendTableData }> | undefined;
+  let own: Promise<{ baseline?: TrendRun; charted?: TrendOverview; revision?: Revision }> | undefined;
   const readOwn = () => {
     own ??= readSource(location, root, startedAt);
     return own;
   };
+  let compared: Promise<ComparedRun> | undefined;
   let gate: Promise<RunGate | undefined> | undefined;
-  let charted: Promise<TrendTableData | undefined> | undefined;
-  return {
-    gate: () => {
-      gate ??= trendWriteBegun().then(() =>
+  let charted: Promise<TrendOverview | undefined> | undefined;
+  const read: RunHistory = {
+    compared: () => {
+      compared ??= trendWriteBegun().then(() =>
         afterTrendBaseline(location, async (lent) => {
-          // The gate the trend reporter computed is this run's, when it was built from these checks: every output
+          // The run and gate the trend reporter built are this run's, when built from these checks: every output
           // renders that one comparison, with the gate options the run was given.
-          if (lent?.checks === checks) return lent.gate;
-          const baseline = lent ? lent.baseline : (await readOwn()).baseline;
-          return baseline && gateOf(buildTrendRun(checks, {}), baseline);
+          if (lent?.checks === checks)
+            return {
+              run: lent.run,
+              ...(lent.baseline && { baseline: lent.baseline }),
+              ...(lent.gate && { gate: lent.gate }),
+            };
+          const mine = lent ? undefined : await readOwn();
+          const baseline = lent ? lent.baseline : mine?.baseline;
+          const run = await ownRun(checks, root, mine?.revision);
+          return { run, ...(baseline && { baseline, gate: gateOf(run, baseline) }) };
         }),
       );
+      return compared;
+    },
+    gate: () => {
+      gate ??= read.compared().then((c) => c.gate);
       return gate;
     },
     charted: () => {
@@ -89,6 +110,20 @@ function readHistory(
       return charted;
     },
   };
+  return read;
+}
+
+/**
+ * A run as the history would keep it, built from its checks here (no trend reporter appends it): its revision
+ * (`detectRevision`, unless given), ended now, full, its workups' paths from `root`.
+ */
+export async function ownRun(
+  checks: readonly CheckRecord[],
+  root: string,
+  revision?: Revision,
+): Promise<TrendRun> {
+  const found = revision ?? (await detectRevision(root).catch(() => ({})));
+  return buildTrendRun(checks, found, new Date(), { kind: 'full' }, root);
 }
 
 /** The baseline and the charted runs, read from the store or trend.json at `location` (opened and closed here). */
@@ -96,7 +131,7 @@ async function readSource(
   location: string,
   root: string,
   startedAt: Date,
-): Promise<{ baseline?: TrendRun; charted?: TrendTableData }> {
+): Promise<{ baseline?: TrendRun; charted?: TrendOverview; revision?: Revision }> {
   // No store yet, or one that cannot be read, only means no gate and no charts.
   const source = await openSource(location, root).catch(() => undefined);
   if (!source) return {};
@@ -110,7 +145,7 @@ async function readSource(
       .then((found) => found.run)
       .catch(() => undefined);
     const charted = await source.overview(CHARTED_RUNS).catch(() => undefined);
-    return { ...(baseline && { baseline }), ...(charted && { charted }) };
+    return { revision, ...(baseline && { baseline }), ...(charted && { charted }) };
   } finally {
     await source.close().catch(() => undefined);
   }

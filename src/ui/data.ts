@@ -1,26 +1,10 @@
-import {
-  CASE_STATUSES,
-  type CaseChange,
-  changeKey,
-  compare,
-  type RunComparison,
-} from '../history/compare.js';
+import { compare, type RunComparison } from '../history/compare.js';
 import { findBaseline } from '../history/gate.js';
 import type { Store } from '../history/store/store.js';
-import type { TrendCheck, TrendRun } from '../history/types.js';
-import { gateRow, gateText } from '../report/gate-text.js';
-import { trialStatistics } from '../trials/summary.js';
-import type {
-  CaseHistory,
-  CompareRow,
-  Comparison,
-  RunChange,
-  RunDetail,
-  Trends,
-  TrialsView,
-} from './client/types.js';
+import type { TrendRun } from '../history/types.js';
+import { comparisonAnswer, runChange, runDetail, trendsAnswer, trialsAnswer } from './answers.js';
+import type { CaseHistory, Comparison, RunChange, RunDetail, Trends, TrialsView } from './client/types.js';
 import { caseChecks, facets, type RunsQuery, runsPage } from './queries.js';
-import { checkRow, runRow } from './rows.js';
 
 /** How many checks the run cache holds at most (30,000 checks are about 15 MB of objects). */
 const CACHE_CHECKS = 200_000;
@@ -117,31 +101,7 @@ export class UiData {
       found = (async () => {
         const run = await this.run(id);
         if (!run) throw new Error(`no run ${id}`);
-        const compared = await this.comparison(run);
-        const change: RunChange = {
-          id,
-          regressed: 0,
-          fixed: 0,
-          flaky: 0,
-          moved: 0,
-          stillFailing: 0,
-          added: 0,
-          removed: 0,
-        };
-        if (!compared) return change;
-        const c = compared.comparison.counts;
-        return {
-          ...change,
-          baseline: compared.baseline.id,
-          headline: gateText(compared.comparison).headline,
-          regressed: c.regressed,
-          fixed: c.fixed,
-          flaky: c.flaky,
-          moved: c.moved,
-          stillFailing: c['still-failing'],
-          added: c.added,
-          removed: c.removed,
-        };
+        return runChange(id, await this.comparison(run));
       })();
       this.changes.set(id, found);
       found.catch(() => this.changes.delete(id));
@@ -172,46 +132,13 @@ export class UiData {
     const current = await this.run(currentId);
     if (!current) return undefined;
     if (baselineId !== undefined && !(await this.run(baselineId))) return undefined;
-    const compared = await this.comparison(current, baselineId);
-    const empty = Object.fromEntries(CASE_STATUSES.map((s) => [s, 0])) as Comparison['counts'];
-    if (!compared)
-      return { current: runRow(current), chosen: false, counts: empty, notes: [], criteria: [], rows: [] };
-    const { comparison, baseline } = compared;
-    const text = gateText(comparison);
-    return {
-      current: runRow(current),
-      baseline: runRow(baseline),
-      chosen: baselineId !== undefined,
-      headline: text.headline,
-      counts: comparison.counts,
-      countsText: text.counts,
-      notes: text.notes,
-      criteria: text.criteria.map(({ status, spec, criterion, text, drops }) => ({
-        status,
-        spec,
-        criterion,
-        text,
-        drops,
-      })),
-      rows: comparison.changes.map((change) => compareRow(change, comparison)),
-    };
+    return comparisonAnswer(current, await this.comparison(current, baselineId), baselineId !== undefined);
   }
 
   /** The One run view: the run's checks, and what its comparison with its baseline says of each. */
   async detail(id: string): Promise<RunDetail | undefined> {
     const run = await this.run(id);
-    if (!run) return undefined;
-    const compared = await this.comparison(run);
-    const changes: RunDetail['changes'] = {};
-    for (const change of compared?.comparison.changes ?? []) changes[changeKey(change)] = change.status;
-    const flaky = run.trials.filter((t) => t.passes > 0 && t.passes < t.trials).map((t) => changeKey(t));
-    return {
-      run: runRow(run),
-      checks: run.checks.map(checkRow),
-      ...(compared && { baseline: compared.baseline.id }),
-      changes,
-      flaky,
-    };
+    return run && runDetail(run, await this.comparison(run));
   }
 
   /** The One case view: the case's verdicts across every run, and the first run where each criterion failed. */
@@ -232,98 +159,12 @@ export class UiData {
 
   /** The Trends view: the last runs' pass rates and metric means, and where the model or agent version changed. */
   async trends(last: number): Promise<Trends> {
-    const overview = await this.store.overview(last);
-    const changes: Trends['changes'] = [];
-    overview.runs.forEach((run, index) => {
-      const before = overview.runs[index - 1];
-      if (!before) return;
-      const what: string[] = [];
-      const a = before.environment ?? {};
-      const b = run.environment ?? {};
-      if (a.model !== b.model) what.push(`model ${a.model ?? 'unknown'} -> ${b.model ?? 'unknown'}`);
-      if (a.agentVersion !== b.agentVersion)
-        what.push(`agent ${a.agentVersion ?? 'unknown'} -> ${b.agentVersion ?? 'unknown'}`);
-      if (what.length) changes.push({ index, what: what.join('; ') });
-    });
-    return {
-      total: overview.total,
-      runs: overview.runs.map(runRow),
-      changes,
-      series: overview.series.map((s) => ({
-        spec: s.spec,
-        criterion: s.criterion,
-        metric: s.metric,
-        ...(s.unit !== undefined && { unit: s.unit }),
-        lowerIsBetter: s.lowerIsBetter,
-        means: s.means.map((m) => (m === undefined || !Number.isFinite(m) ? null : m)),
-      })),
-    };
+    return trendsAnswer(await this.store.overview(last));
   }
 
   /** The Trials view: per spec x criterion x task, k of n passed, pass@k and pass^k, and each trial's verdict. */
   async trials(id: string): Promise<TrialsView | undefined> {
     const run = await this.run(id);
-    if (!run) return undefined;
-    // As the reports do (src/report/trials.ts): only workups that name a task are trials of one.
-    const named = run.checks.filter((c) => c.task !== undefined);
-    const verdicts = new Map<string, TrialsView['criteria'][number]['rows'][number]['verdicts']>();
-    for (const c of named) {
-      if (c.state === 'skipped' || c.state === 'pending') continue;
-      const key = trialKey(c);
-      let list = verdicts.get(key);
-      if (!list) {
-        list = [];
-        verdicts.set(key, list);
-      }
-      list.push({ workup: c.workup, ...(c.trial !== undefined && { trial: c.trial }), verdict: c.verdict });
-    }
-    // The view shows no interval of a metric's mean: one bootstrap resample (the fewest allowed) spares the 1,000.
-    const stats = trialStatistics(named, { resamples: 1 });
-    return {
-      run: runRow(run),
-      criteria: stats.map((s) => ({
-        spec: s.spec,
-        criterion: s.criterion,
-        metric: s.metric,
-        ks: Object.keys(s.overall.passAtK),
-        tasks: s.overall.tasks,
-        trials: s.overall.trials,
-        passes: s.overall.passes,
-        passAtK: s.overall.passAtK,
-        passHatK: s.overall.passHatK,
-        rows: s.tasks.map((t) => ({
-          task: t.task,
-          trials: t.trials,
-          passes: t.passes,
-          flaky: t.flaky,
-          passAtK: t.passAtK,
-          passHatK: t.passHatK,
-          verdicts: verdicts.get(`${s.spec}\0${s.criterion}\0${t.task}`) ?? [],
-        })),
-      })),
-    };
+    return run && trialsAnswer(run);
   }
-}
-
-function trialKey(c: TrendCheck): string {
-  return `${c.spec}\0${c.criterion}\0${c.task ?? c.workup}`;
-}
-
-function compareRow(change: CaseChange, comparison: RunComparison): CompareRow {
-  const row = gateRow(change, comparison);
-  return {
-    status: change.status,
-    spec: change.spec,
-    ...(change.case !== undefined && { caseId: change.case }),
-    task: change.task,
-    case: row.case,
-    criterion: change.criterion,
-    before: row.before,
-    after: row.after,
-    ...(row.basis !== undefined && { basis: row.basis }),
-    ...(change.direction !== undefined && { direction: change.direction }),
-    ...(change.before?.reason !== undefined && { beforeReason: change.before.reason }),
-    ...(change.after?.reason !== undefined && { afterReason: change.after.reason }),
-    line: row.line,
-  };
 }

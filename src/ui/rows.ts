@@ -24,8 +24,12 @@ export function runRow(head: RunHead): RunRow {
   };
 }
 
-/** A stored check as the API sends it (the same fields; NaN and Infinity, which JSON cannot carry, as null). */
+/**
+ * A check as the API sends it: the stored check's fields but what the One run view never reads (its workup's path and
+ * its evidence, which the workup's own answer carries), NaN and Infinity (which JSON cannot carry) as null.
+ */
 export function checkRow(check: TrendCheck): CheckRow {
-  if (typeof check.value === 'number' && !Number.isFinite(check.value)) return { ...check, value: null };
-  return check;
+  const { workupPath: _path, evidence: _evidence, ...row } = check;
+  if (typeof row.value === 'number' && !Number.isFinite(row.value)) row.value = null;
+  return row;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultReporters } from '../../src/cli/commands/run-reporters.js';
 import { inCI } from '../../src/io/ci.js';
+import { readReport } from '../../src/ui/report/read.js';
 import { needleworkReporters } from '../../src/vitest/reporters.js';
 import { BIN, needlework } from '../helpers/needlework-run.js';
 import { useTmpDir } from '../helpers/tmp.js';
@@ -165,8 +166,8 @@ describe.skipIf(!existsSync(BIN))('the gate on the command line (needs `npm run 
     const report = await needlework(dir, 'report', '--out', 'stored.html');
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/^needlework: HTML report of run \S+ written to stored\.html$/m);
-    const html = await readFile(join(dir, 'stored.html'), 'utf8');
-    expect(html).toContain('refund-damaged');
+    const stored = readReport(await readFile(join(dir, 'stored.html'), 'utf8'));
+    expect(JSON.stringify(stored.answers.get(`/api/runs/${stored.info.run}`))).toContain('refund-damaged');
     const missing = await needlework(dir, 'report', 'no-such-run');
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('error .needlework/store: no run no-such-run in the results store');

@@ -9,6 +9,8 @@ import { type NeedleworkTrendOptions, NeedleworkTrendReporter } from '../../repo
 import { withStore } from '../../src/history/store/open.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { runHistory } from '../../src/report/run-history.js';
+import type { Comparison } from '../../src/ui/client/types.js';
+import { readReport } from '../../src/ui/report/read.js';
 import type { CheckMeta } from '../../src/vitest/meta.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {
@@ -19,6 +21,7 @@ import {
   runVitest,
   testFileSource,
 } from './harness.js';
+import { openReport } from './report-page.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 /**
@@ -110,10 +113,8 @@ async function twoRuns(name: string, gate: NeedleworkTrendOptions['gate']): Prom
   }
   const terminalLines = printed.join('').split('\n');
   const xml = await readFile(join(out, 'junit.xml'), 'utf8');
-  const html = await readFile(join(out, 'report.html'), 'utf8');
-  const open = '<script type="application/json" id="needlework-data">';
-  const start = html.indexOf(open) + open.length;
-  const data = JSON.parse(html.slice(start, html.indexOf('</script>', start)));
+  const report = readReport(await readFile(join(out, 'report.html'), 'utf8'));
+  const compared = report.answers.get(`/api/compare?current=${report.info.run}`) as Comparison;
   const summary = await readFile(join(out, 'summary.md'), 'utf8');
   const otel = JSON.parse(await readFile(join(out, 'otel.json'), 'utf8'));
   const records: Array<{
@@ -130,9 +131,7 @@ async function twoRuns(name: string, gate: NeedleworkTrendOptions['gate']): Prom
     junit: [
       ...xml.matchAll(/<testcase classname="needlework\.regression-gate\.([^"]+)" name="([^"]+)"/g),
     ].map((m) => `${m[1]} ${m[2]}`),
-    html: data.gate.rows
-      .filter((r: { status: string }) => r.status === 'regressed')
-      .map((r: { case: string; criterion: string }) => `${r.case} ${r.criterion}`),
+    html: compared.rows.filter((r) => r.status === 'regressed').map((r) => `${r.case} ${r.criterion}`),
     summary: [...summary.matchAll(/^\| regressed \| (\S+) \| (\S+) \|/gm)].map((m) => `${m[1]} ${m[2]}`),
     otel: records
       .filter(
@@ -229,19 +228,20 @@ describe('the gate in the HTML report, in a browser', () => {
     if (!hasChromium) return ctx.skip(NO_CHROMIUM);
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.goto(`file://${join(root, 'out-default', 'report.html')}`);
-      expect(await page.isVisible('#gate-section')).toBe(true);
-      expect(await page.textContent('#gate .gate-head')).toMatch(
+      const page = await openReport(browser, join(root, 'out-default', 'report.html'), {
+        width: 1280,
+        height: 900,
+      });
+      expect(await page.isVisible('.gate')).toBe(true);
+      expect(await page.textContent('.gate .headline')).toMatch(
         /^vs \S+: 1 regressed, 1 moved; 1 still failing$/,
       );
-      expect(await page.textContent('#gate table tbody tr:first-child td:first-child')).toBe('regressed');
-      expect(await page.textContent('#gate table tbody tr:first-child td:nth-child(2)')).toBe(
+      expect(await page.textContent('.gate-rows tbody tr:first-child td:first-child')).toBe('regressed');
+      expect(await page.textContent('.gate-rows tbody tr:first-child td:nth-child(2)')).toBe(
         'refunds/refund-late',
       );
       // The first failing check is on the first screen with the gate shown.
-      const firstFail = await page.locator('#checks .v-fail').first().boundingBox();
+      const firstFail = await page.locator('.vlist .r-check.v-fail').first().boundingBox();
       expect(firstFail).not.toBeNull();
       expect(firstFail!.y + firstFail!.height).toBeLessThanOrEqual(900);
     } finally {

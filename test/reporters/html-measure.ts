@@ -64,16 +64,16 @@ export interface DrawnChart {
 }
 
 export function charts(page: Page): Promise<DrawnChart[]> {
-  return page.evaluate(`(() => [...document.querySelectorAll('#trend .chart')].map((chart) => {
+  return page.evaluate(`(() => [...document.querySelectorAll('.charts .figure')].map((chart) => {
     const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width }; };
     const centre = (el) => { const r = el.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
     return {
-      title: chart.querySelector('.label .title').textContent,
+      title: chart.querySelector('figcaption').textContent,
       plot: box(chart.querySelector('rect.plot')),
       points: [...chart.querySelectorAll('.series circle')].map(centre),
-      lines: chart.querySelectorAll('.series polyline').length,
+      lines: chart.querySelectorAll('.series path').length,
       yLabels: [...chart.querySelectorAll('.y-axis text')].map((t) => ({ text: t.textContent, y: centre(t).y })),
-      xLabels: [...chart.querySelectorAll('.x-axis text:not(.caption)')].map((t) => t.textContent),
+      xLabels: [...chart.querySelectorAll('.x-axis text')].map((t) => t.textContent),
       svg: box(chart.querySelector('svg')),
     };
   }))()`);

@@ -1,12 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { buildTrendRun } from '../../src/history/entry.js';
 import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 import type { CheckMeta } from '../../src/model/check.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { buildHtmlData, type HtmlDataInput } from '../../src/report/html/data.js';
-import { renderHtmlPage } from '../../src/report/html/page.js';
-import { workupLoader } from '../../src/report/workups.js';
 import { checkMeta } from './harness.js';
+import { type WrittenReport, writeReport } from './report-page.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 /**
@@ -279,23 +278,40 @@ export async function writeLiveWorkups(root: string): Promise<void> {
   }
 }
 
-/** The realistic report's data, its live workups loaded from `root` by the reporter's own loader. */
-export async function realisticData(root: string, extra: Partial<HtmlDataInput> = {}) {
-  await writeLiveWorkups(root);
-  const checks = realisticChecks();
-  return buildHtmlData({
-    checks,
-    workups: await workupLoader(root).forChecks(checks),
-    history: { schema: 2, runs: realisticRuns() },
-    title: 'support-desk agents',
-    now: new Date(Date.UTC(2026, 10, 23, 12)),
-    ...extra,
-  });
+/**
+ * The run the realistic report compares with, an hour earlier: the same checks, but the three failing citation-recall
+ * checks and the refunds live test passed. Three regressions; the two live tests are two trials of one task, which is
+ * flaky now, as are the tasks whose trials both pass and fail in both runs.
+ */
+export function realisticBaseline(root: string): TrendRun {
+  const records = realisticChecks().map((r) =>
+    r.meta &&
+    r.meta.verdict === 'fail' &&
+    (r.meta.criterion === 'citation-recall' || r.meta.spec === 'matcher')
+      ? { ...r, state: 'passed' as const, meta: { ...r.meta, value: 0.9, verdict: 'pass' as const } }
+      : r,
+  );
+  return buildTrendRun(
+    records,
+    { commit: 'a1b2daddeadbeef0123456789' },
+    new Date(Date.UTC(2026, 10, 23, 11)),
+    undefined,
+    root,
+  );
 }
 
-/** Writes the realistic report as `<root>/report.html` and returns its path. */
-export async function writeRealisticReport(root: string): Promise<string> {
-  const file = join(root, 'report.html');
-  await writeFile(file, await renderHtmlPage(await realisticData(root)));
-  return file;
+/**
+ * Writes the realistic report as `<root>/report.html` (its live workups loaded from `root` by the reporter's own
+ * loader, the 24 runs of history charted with it, compared with `realisticBaseline`).
+ */
+export async function writeRealisticReport(root: string): Promise<WrittenReport> {
+  await writeLiveWorkups(root);
+  return writeReport(join(root, 'report.html'), {
+    records: realisticChecks(),
+    root,
+    baseline: realisticBaseline(root),
+    history: realisticRuns(),
+    title: 'support-desk agents',
+    now: new Date(Date.UTC(2026, 10, 23, 12)),
+  });
 }

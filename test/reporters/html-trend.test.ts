@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fittedAxis, UNIT_AXIS } from '../../src/report/html/axis.js';
-import { htmlTrend, runLabel, trendOverview } from '../../src/report/html/trend.js';
+import { trendsAnswer } from '../../src/ui/answers.js';
+import { fittedAxis, runLabel, UNIT_AXIS } from '../../src/ui/axis.js';
+import { overviewOf } from './report-page.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 describe('fittedAxis', () => {
@@ -69,18 +70,18 @@ describe('fittedAxis', () => {
   });
 });
 
-describe('htmlTrend', () => {
+describe('the trend answer (the report and the UI chart from it)', () => {
   const runs = Array.from({ length: 34 }, (_, i) =>
     trendRun(i, [trendCheck({ criterion: 'steps', metric: 'steps', value: 5 + (i % 3) })], {
       ...(i >= 30 ? { commit: `c0ffee${i}0000000000` } : {}),
     }),
   );
 
-  it('charts the last 30 runs from the runs alone, labelled by commit or time', () => {
-    const trend = htmlTrend(trendOverview(runs));
+  it('labels each run by commit or time, and fits each series its axis', () => {
+    const trend = trendsAnswer(overviewOf(runs.slice(-30)));
     expect(trend.runs).toHaveLength(30);
-    expect(trend.runs.map((r) => r.label).slice(0, 2)).toEqual(['11-22 03:04', '11-22 03:05']);
-    expect(trend.runs.at(-1)?.label).toBe('c0ffee3');
+    expect(trend.labels.slice(0, 2)).toEqual(['11-22 03:04', '11-22 03:05']);
+    expect(trend.labels.at(-1)).toBe('c0ffee3');
     expect(trend.series).toEqual([
       expect.objectContaining({ criterion: 'steps', axis: { min: 5, max: 7, ticks: [5, 5.5, 6, 6.5, 7] } }),
     ]);

@@ -1,12 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTrendRun } from '../../src/history/entry.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { buildHtmlData } from '../../src/report/html/data.js';
-import { renderHtmlPage } from '../../src/report/html/page.js';
+import { recordTrialStatistics } from '../../src/report/trials.js';
+import { trialsAnswer } from '../../src/ui/answers.js';
+import type { RunDetail, TrialsView } from '../../src/ui/client/types.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
+import { goTo, openReport, type WrittenReport, writeReport } from './report-page.js';
 import { trialRecord } from './trial-records.js';
 
 const trial = trialRecord;
@@ -19,73 +21,71 @@ const records = [1, 2, 3, 4].flatMap((i) => [
   trial('refund', i, 'surfaced', true),
 ]);
 
+let dir: string;
+let report: WrittenReport;
+const answer = <T>(path: string) => report.contents.answers.get(path) as T;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'needlework-html-trials-'));
+  report = await writeReport(join(dir, 'report.html'), { records, root: dir, now: new Date(0) });
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
 describe('the HTML report of repeated trials', () => {
-  const data = buildHtmlData({ checks: records, now: new Date(0) });
-
-  it('embeds each criterion with its Wilson interval, the task x criterion matrix, and flags flaky checks', () => {
-    expect(data.trials?.tasks).toEqual(['book', 'refund']);
-    expect(data.trials?.criteria.map((c) => [c.criterion, c.trials, c.passes, c.flakyTasks])).toEqual([
-      ['grounded', 8, 3, ['book']],
-      ['surfaced', 8, 8, []],
+  it('holds each criterion with its interval, pass@k and pass^k per task, and flags flaky checks', () => {
+    const trials = answer<TrialsView>(`/api/runs/${report.run.id}/trials`);
+    expect(trials.criteria.map((c) => [c.criterion, c.trials, c.passes, c.rows.map((r) => r.task)])).toEqual([
+      ['grounded', 8, 3, ['book', 'refund']],
+      ['surfaced', 8, 8, ['book', 'refund']],
     ]);
-    const grounded = data.trials!.criteria[0]!;
-    expect(grounded.low).toBeLessThan(3 / 8);
-    expect(grounded.high).toBeGreaterThan(3 / 8);
-    expect(data.trials?.cells.find((c) => c.task === 'book' && c.criterion === 'grounded')).toMatchObject({
-      passes: 3,
-      trials: 4,
-      flaky: true,
+    const grounded = trials.criteria[0]!;
+    expect(grounded.passRate).toBe(3 / 8);
+    expect(grounded.interval!.low).toBeLessThan(3 / 8);
+    expect(grounded.interval!.high).toBeGreaterThan(3 / 8);
+    expect(grounded.rows[0]).toMatchObject({ task: 'book', passes: 3, trials: 4, flaky: true });
+    expect(grounded.rows[0]!.verdicts.map((v) => v.verdict)).toEqual(['pass', 'fail', 'pass', 'pass']);
+    const detail = answer<RunDetail>(`/api/runs/${report.run.id}`);
+    expect(detail.flaky).toEqual(['needle\0grounded\0\0book']);
+  });
+
+  it('is the same answer from the statistics the JUnit report computes (with its bootstrap) as from its own', () => {
+    const run = buildTrendRun(records, {}, new Date(0));
+    expect(trialsAnswer(run, recordTrialStatistics(records))).toEqual(trialsAnswer(run));
+  });
+
+  it('holds an empty trials answer when no workup names a task', async () => {
+    const plain = records.map((r) => ({ ...r, meta: { ...r.meta!, task: undefined } })) as CheckRecord[];
+    const written = await writeReport(join(dir, 'plain.html'), { records: plain, root: dir });
+    expect(written.contents.answers.get(`/api/runs/${written.run.id}/trials`)).toMatchObject({
+      criteria: [],
     });
-    const flagged = data.checks.filter((c) => c.flaky).map((c) => `${c.workup} ${c.criterion}`);
-    expect(flagged.sort()).toEqual([
-      'book/1 grounded',
-      'book/2 grounded',
-      'book/3 grounded',
-      'book/4 grounded',
-    ]);
   });
 
-  it('has no trials section when no workup names a task', () => {
-    const plain = records.map((r) => ({ ...r, meta: { ...r.meta!, task: undefined } }));
-    expect(buildHtmlData({ checks: plain as CheckRecord[] }).trials).toBeUndefined();
-  });
-
-  it('draws error bars, colours the matrix by pass fraction and marks flaky cells, in the browser', async (ctx) => {
+  it('draws error bars, the task x criterion matrix by pass fraction and flaky checks, in the browser', async (ctx) => {
     if (!hasChromium) return ctx.skip(NO_CHROMIUM);
-    const dir = await mkdtemp(join(tmpdir(), 'needlework-html-trials-'));
     const browser = await launchChromium();
     try {
-      const file = join(dir, 'report.html');
-      await writeFile(file, await renderHtmlPage(data));
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => errors.push(`${m.type()}: ${m.text()}`));
-      await page.goto(pathToFileURL(file).href);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 }).catch((e) => {
-        throw new Error(errors.join('; ') || String(e));
-      });
-      expect(errors).toEqual([]);
+      const page = await openReport(browser, join(dir, 'report.html'));
+      await goTo(page, `/runs/${report.run.id}/trials`);
       expect(await page.locator('svg.errorbar').count()).toBe(2);
+      expect(await page.locator('table.trials').first().locator('tr.flaky td').first().textContent()).toBe(
+        'bookflaky',
+      );
+      await goTo(page, `/runs/${report.run.id}?tab=matrix`);
       const cells = await page
-        .locator('table.matrix td.cell')
-        .evaluateAll((tds) =>
-          tds.map((td) => [
-            td.textContent,
-            (td as unknown as { style: { backgroundColor: string } }).style.backgroundColor,
-            td.classList.contains('flaky'),
-          ]),
-        );
+        .locator('table.m-table .m-cell')
+        .evaluateAll((cells) => cells.map((c) => [c.textContent, c.className]));
       expect(cells).toEqual([
-        ['3/4 ~', 'rgb(209, 237, 182)', true],
-        ['4/4', 'rgb(182, 237, 182)', false],
-        ['0/4', 'rgb(237, 182, 182)', false],
-        ['4/4', 'rgb(182, 237, 182)', false],
+        ['3/4', 'm-cell v-mixed'],
+        ['4/4', 'm-cell v-pass'],
+        ['0/4', 'm-cell v-fail'],
+        ['4/4', 'm-cell v-pass'],
       ]);
-      expect(await page.locator('#checks .badge.v-flaky').count()).toBe(4);
+      await goTo(page, `/runs/${report.run.id}`);
+      expect(await page.locator('.vlist .r-check .b-flaky').count()).toBe(4);
+      expect(page.errors).toEqual([]);
     } finally {
       await browser.close();
-      await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
 });

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
-import type { HtmlReportData } from '../../src/report/html/types.js';
+import type { RunDetail, WorkupAnswer } from '../../src/ui/client/types.js';
+import { type ReportContents, readReport } from '../../src/ui/report/read.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
 
 // Two live tests named alike in two files, as `agentTest` saves them: one workup id, two folders
@@ -54,7 +55,7 @@ const liveTest = (file: string, pass: boolean) =>
   ]);
 
 let root: string;
-let data: HtmlReportData;
+let contents: ReportContents;
 
 beforeAll(async () => {
   root = await makeProject({
@@ -64,32 +65,43 @@ beforeAll(async () => {
     [`${folder('refunds')}/trajectory.json`]: trajectory('issue_refund', 15),
   });
   await runVitest(root, [new NeedleworkHtmlReporter({ outputFile: 'report.html', trendFile: false })]);
-  const html = await readFile(join(root, 'report.html'), 'utf8');
-  const json = /<script type="application\/json" id="needlework-data">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  data = JSON.parse(json!) as HtmlReportData;
+  contents = readReport(await readFile(join(root, 'report.html'), 'utf8'));
 }, 120_000);
 
 afterAll(() => removeProject(root));
 
+const workup = (file: number) =>
+  contents.answers.get(
+    `/api/runs/${contents.info.run}/workups/${ID}${file > 1 ? `?file=${file}` : ''}`,
+  ) as WorkupAnswer;
+
 describe('the HTML reporter on two live tests of one name in two files', () => {
   it('shows two workups, each read from its own folder, with its own check', () => {
     expect(
-      data.workups.map((w) => [w.id, w.path, w.trajectory?.steps[0]?.tool, w.trajectory?.totalLatencyMs]),
+      [1, 2].map((file) => [
+        workup(file).workup,
+        workup(file).path,
+        workup(file).steps[0]?.tool,
+        workup(file).tally?.latencyMs,
+        workup(file).checks.map((c) => c.verdict),
+      ]),
     ).toEqual([
-      [ID, folder('booking'), 'lookup_booking', 20],
-      [ID, folder('refunds'), 'issue_refund', 30],
+      [ID, folder('booking'), 'lookup_booking', 20, ['pass']],
+      [ID, folder('refunds'), 'issue_refund', 30, ['fail']],
     ]);
-    const keyOf = Object.fromEntries(data.workups.map((w) => [w.path, w.key]));
-    expect(data.checks.map((c) => [c.verdict, c.file, c.workupKey])).toEqual([
-      ['fail', 'test/agents/refunds.check.mjs', keyOf[folder('refunds')]],
-      ['pass', 'test/agents/booking.check.mjs', keyOf[folder('booking')]],
+    // Each names the other, so the view links both.
+    expect(workup(1).files).toEqual([folder('booking'), folder('refunds')]);
+    expect(workup(1).problem).toBeUndefined();
+    // The failing check names which of the two it is: the second file.
+    const detail = contents.answers.get(`/api/runs/${contents.info.run}`) as RunDetail;
+    expect(detail.checks.map((c) => [c.verdict, c.workupFile])).toEqual([
+      ['pass', 1],
+      ['fail', 2],
     ]);
   });
 
   it('heads each trajectory with the sums of its steps, not the zeros it records', () => {
-    expect(
-      data.workups.map((w) => w.trajectory && [w.trajectory.totalTokens, w.trajectory.recorded]),
-    ).toEqual([
+    expect([1, 2].map((file) => [workup(file).tally?.tokens, workup(file).tally?.recorded])).toEqual([
       [40, { tokens: 0, latencyMs: 0 }],
       [40, { tokens: 0, latencyMs: 0 }],
     ]);

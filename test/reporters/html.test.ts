@@ -1,15 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
+import { buildTrendRun } from '../../src/history/entry.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { buildHtmlData } from '../../src/report/html/data.js';
-import { contentSecurityPolicy, embedJson, renderHtmlPage } from '../../src/report/html/page.js';
-import type { HtmlReportData } from '../../src/report/html/types.js';
-import { workupLoader } from '../../src/report/workups.js';
+import type { RunDetail, Trends, WorkupAnswer } from '../../src/ui/client/types.js';
+import { contentSecurityPolicy, embedJson } from '../../src/ui/report/page.js';
+import { type ReportContents, readReport } from '../../src/ui/report/read.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from './browser.mjs';
 import {
   checkMeta,
@@ -20,6 +19,7 @@ import {
   testFileSource,
 } from './harness.js';
 import { brokenWords, overflow } from './html-measure.js';
+import { goTo, openReport, writeReport } from './report-page.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
 const fixtures = resolve(import.meta.dirname, '../../fixtures/workups');
@@ -169,10 +169,11 @@ function tests(): GeneratedTest[] {
 
 let root: string;
 let html: string;
+let report: ReportContents;
 let browser: Browser | undefined;
-let page: Page;
+let page: Page & { errors: string[]; fetched: string[] };
 const dialogs: string[] = [];
-const requests: string[] = [];
+let file: string;
 
 beforeAll(async () => {
   root = await makeProject({
@@ -198,23 +199,16 @@ beforeAll(async () => {
     new NeedleworkTrendReporter(),
     new NeedleworkHtmlReporter({ outputFile: 'out/report.html' }),
   ]);
-  html = await readFile(join(root, 'out/report.html'), 'utf8');
+  file = join(root, 'out/report.html');
+  html = await readFile(file, 'utf8');
+  report = readReport(html);
   if (hasChromium) {
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await openReport(browser, file);
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:')) requests.push(request.url());
-    });
-    page.on('pageerror', (error) => console.error('page error:', error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') console.error('console:', message.text());
-    });
-    await page.goto(pathToFileURL(join(root, 'out/report.html')).href);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
   }
 }, 120_000);
 
@@ -223,20 +217,12 @@ afterAll(async () => {
   await removeProject(root);
 });
 
-/** Opens a workup and waits for its body, which the page draws on the (asynchronous) toggle event. */
-async function openWorkup(id: string): Promise<void> {
-  const open = (await page.getAttribute(`details[data-workup="${id}"]`, 'open')) !== null;
-  if (!open) await page.click(`details[data-workup="${id}"] > summary`);
-  await page.waitForSelector(`details[data-workup="${id}"] > .body`);
-}
-
-/** The page's CSP forbids string evaluation, so the tests read the DOM through functions only. */
-const checkRows = () => page.$$eval('#checks tbody tr', (rows) => rows.length);
-
-function embedded(): HtmlReportData {
-  const json = /<script type="application\/json" id="needlework-data">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  return JSON.parse(json!) as HtmlReportData;
-}
+const run = () => report.info.run;
+const detail = () => report.answers.get(`/api/runs/${run()}`) as RunDetail;
+const workup = (id: string) => report.answers.get(`/api/runs/${run()}/workups/${id}`) as WorkupAnswer;
+/** The rows of One run's list shown: its checks (the groups aside). */
+const checkRows = () => page.locator('.vlist .r-check').count();
+const count = () => page.locator('.filters .count').textContent();
 
 describe('the HTML file', () => {
   it('is one file with no external reference', () => {
@@ -245,12 +231,22 @@ describe('the HTML file', () => {
     expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 
-  it('embeds the data with < escaped, so agent text cannot close the script element', () => {
-    const data = html.slice(html.indexOf('id="needlework-data">'));
-    const block = data.slice(0, data.indexOf('</script>'));
-    expect(block).not.toContain('<');
-    expect(block).toContain('\\u003c/script\\u003e');
+  it('packs its answers where agent text cannot be markup: base64 of gzip, and JSON with < escaped', () => {
+    const packed =
+      /<script type="application\/octet-stream" id="needlework-answers-0">([\s\S]*?)<\/script>/.exec(
+        html,
+      )?.[1];
+    expect(packed).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    // What the agent wrote is in the answers, and nowhere in the page as it is.
+    expect(JSON.stringify(report.answers.get(`/api/runs/${run()}`))).toContain(
+      '<script>window.__pwned = \\"summary\\"',
+    );
+    expect(html).not.toContain('__pwned');
+    for (const id of ['needlework-report', 'needlework-index'])
+      expect(new RegExp(`id="${id}">([^<]*)</script>`).test(html), id).toBe(true);
     expect(embedJson({ s: '</script>\u2028&' })).toBe('{"s":"\\u003c/script\\u003e\\u2028\\u0026"}');
+    // Small: 7 checks and 8 workups in a few kilobytes.
+    expect(packed!.length).toBeLessThan(20_000);
   });
 
   it('sets a strict Content-Security-Policy with a hash for its one script and one stylesheet', () => {
@@ -259,158 +255,196 @@ describe('the HTML file', () => {
       /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'sha256-[A-Za-z0-9+/]+=*';/,
     );
     expect(csp).not.toContain('unsafe');
+    expect(csp).toContain("connect-src 'none'");
     expect(html).toContain(`http-equiv="Content-Security-Policy" content="${csp.replaceAll("'", '&#39;')}"`);
+    // One script runs: the client's. Every other script element is data.
     expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html.match(/<script(?! type="application\/(json|octet-stream)")[^>]*>/g)).toEqual(['<script>']);
     expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
   });
 
-  it('carries the checks failing first, the loaded workups and the trend of the history', () => {
-    const data = embedded();
-    expect(data.checks.map((c) => `${c.verdict}:${c.workup}:${c.criterion}`).slice(0, 4)).toEqual([
-      'fail:dangling:citations-resolve',
-      'fail:guessed:traversed',
-      'fail:uncited:citation-recall',
-      'fail:unsupported:citation-precision',
+  it('holds the run (opened at its failures), its loaded workups and the trend of the history with it', () => {
+    expect(report.info.home).toBe(`/runs/${run()}?filter=failing`);
+    expect(detail().run).toMatchObject({ checks: 7, passed: 3, failed: 4, passRate: 3 / 7 });
+    expect(detail().tests).toEqual({ total: 1, failed: 0 });
+    expect(
+      detail()
+        .checks.filter((c) => c.verdict === 'fail')
+        .map((c) => `${c.workup}:${c.criterion}`)
+        .sort(),
+    ).toEqual([
+      'dangling:citations-resolve',
+      'guessed:traversed',
+      'uncited:citation-recall',
+      'unsupported:citation-precision',
     ]);
-    expect(data.summary).toMatchObject({ checks: 7, passed: 3, failed: 4, passRate: 3 / 7, tests: 1 });
-    expect(data.trend?.runs).toHaveLength(3);
-    const dangling = data.workups.find((w) => w.id === 'dangling');
-    expect(dangling?.note?.counts).toMatchObject({ dangling: 1 });
-    const uncited = data.workups.find((w) => w.id === 'uncited');
-    expect(uncited?.note?.counts.uncited).toBeGreaterThanOrEqual(2);
-    const hostile = data.workups.find((w) => w.id === 'hostile');
-    expect(hostile?.trajectory).toMatchObject({ toolCalls: 3, errors: 1, redundant: 1 });
+    expect((report.answers.get('/api/trends?last=30') as Trends).runs).toHaveLength(3);
+    expect(workup('dangling').note?.counts).toMatchObject({ dangling: 1 });
+    expect(workup('uncited').note?.counts.uncited).toBeGreaterThanOrEqual(2);
+    expect(workup('hostile').tally).toMatchObject({ toolCalls: 3, errors: 1, redundant: 1 });
   });
 });
 
 describe('the HTML report in Chromium', () => {
-  it('fits a 390x844 phone screen: nothing wider than the screen, no word broken, every workup open', async (ctx) => {
+  it('fits a 390x844 phone screen: nothing wider than the screen, no word broken, in every view', async (ctx) => {
     if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    const phone = await browser!.newPage({ viewport: { width: 390, height: 844 } });
+    const phone = await openReport(browser!, file, { width: 390, height: 844 });
     try {
-      await phone.goto(pathToFileURL(join(root, 'out/report.html')).href);
-      await phone.waitForSelector('body[data-ready="true"]');
-      // Nothing may stick out past the right edge, not even inside a box that scrolls: on a phone a table's rows
-      // stack into cards instead of hiding their columns behind a sideways scroll.
+      // Nothing may stick out past the right edge, not even inside a box that scrolls: on a phone a row wraps and a
+      // table stacks into cards instead of hiding its columns behind a sideways scroll.
       const fits = { scrollWidth: 390, width: 390, wide: [] };
       expect(await overflow(phone)).toEqual(fits);
       expect(await brokenWords(phone)).toEqual([]);
-      const failing = await phone.$eval('#checks tbody tr', (tr) => {
-        const r = tr.getBoundingClientRect();
-        return { verdict: tr.getAttribute('data-verdict'), top: r.top, width: r.width };
-      });
-      expect(failing.verdict).toBe('fail');
+      const failing = await phone
+        .locator('.vlist .r-check')
+        .first()
+        .evaluate((row) => {
+          const r = row.getBoundingClientRect();
+          return { verdict: row.className, top: r.top, width: r.width };
+        });
+      expect(failing.verdict).toContain('v-fail');
       expect(failing.top).toBeLessThan(844);
-      expect(failing.width).toBeLessThanOrEqual(390 - 2 * 12);
-      for (const summary of await phone.$$('details.workup > summary')) await summary.click();
-      await phone.waitForSelector('details.workup[open] > .body .timeline');
-      expect(await overflow(phone)).toEqual(fits);
-      expect(await brokenWords(phone)).toEqual([]);
+      expect(failing.width).toBeLessThanOrEqual(390 - 2 * 8);
+      for (const path of [
+        `/compare?current=${run()}`,
+        `/runs/${run()}/trials`,
+        `/runs/${run()}/tests`,
+        `/runs/${run()}?tab=means`,
+        '/trends?last=30',
+        ...['grounded', 'guessed', 'dangling', 'uncited', 'unsupported', 'hostile'].map(
+          (w) => `/runs/${run()}/workups/${w}`,
+        ),
+      ]) {
+        await goTo(phone, path);
+        expect(await overflow(phone), path).toEqual(fits);
+        expect(await brokenWords(phone), path).toEqual([]);
+      }
+      expect(phone.errors).toEqual([]);
     } finally {
       await phone.close();
     }
   });
 
-  it('renders the summary, the failing checks first and the trend charts', async (ctx) => {
+  it('opens at the failing checks, under the counts, with the trend charts and plain tests a link away', async (ctx) => {
     if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    expect(await page.textContent('#pass-rate .big')).toBe('42.9%');
-    const verdicts = await page.$$eval('#checks tbody tr', (rows) =>
-      rows.map((r) => r.getAttribute('data-verdict')),
-    );
-    expect(verdicts).toEqual(['fail', 'fail', 'fail', 'fail', 'pass', 'pass', 'pass']);
-    expect(await page.$$eval('#trend svg polyline', (lines) => lines.length)).toBeGreaterThanOrEqual(2);
-    expect(await page.textContent('#tests')).toContain('an ordinary test');
-  });
-
-  it('filters checks and workups by search text, verdict and spec', async (ctx) => {
-    if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    await page.fill('#search', 'dangling');
-    await expect.poll(checkRows).toBe(1);
-    expect(await page.textContent('#checks .count')).toBe('1 of 7 checks');
-    expect(await page.$$eval('#workups details', (d) => d.map((x) => x.getAttribute('data-workup')))).toEqual(
-      ['dangling'],
-    );
-    await page.fill('#search', '');
-    await page.selectOption('#verdict', 'pass');
-    await expect.poll(checkRows).toBe(3);
-    await page.selectOption('#spec', 'icd-203');
-    await expect.poll(checkRows).toBe(1);
-    expect(await page.textContent('#checks tbody tr')).toContain('confidence');
-    await page.selectOption('#verdict', '');
-    await page.selectOption('#spec', '');
-    await expect.poll(checkRows).toBe(7);
-  });
-
-  it('keeps an opened workup open through a redraw, even one a pending search schedules', async (ctx) => {
-    if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    await page.fill('#search', 'e'); // schedules a redraw 80 ms later
-    await page.selectOption('#verdict', ''); // redraws now
-    await openWorkup('grounded');
-    await page.waitForTimeout(300);
-    expect(await page.isVisible('details[data-workup="grounded"] > .body')).toBe(true);
-    await page.fill('#search', 'grounded');
-    await expect.poll(() => page.$$eval('#workups details', (d) => d.length)).toBe(1);
-    expect(await page.isVisible('details[data-workup="grounded"] > .body')).toBe(true);
-    await page.fill('#search', '');
-    await expect.poll(checkRows).toBe(7);
-  });
-
-  it('marks citations and claims in the note, and shows the timeline and paths', async (ctx) => {
-    if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    await openWorkup('dangling');
-    expect(await page.textContent('details[data-workup="dangling"] .note .cite.c-dangling')).toBe('g99');
-    await openWorkup('uncited');
+    expect(page.url()).not.toContain('#');
+    expect(await page.locator('main .meta').nth(1).textContent()).toContain('(pass rate 42.9%)');
     expect(
-      await page.$$eval('details[data-workup="uncited"] .note .s-uncited', (s) =>
-        s.map((x) => x.textContent),
-      ),
-    ).toContain('Halberd and Wren probably know each other personally.');
-    await openWorkup('unsupported');
-    expect(await page.textContent('details[data-workup="unsupported"] .note .s-unsupported')).toBe(
+      await page
+        .locator('.vlist .r-check')
+        .evaluateAll((rows) => rows.map((r) => r.classList.contains('v-fail'))),
+    ).toEqual([true, true, true, true]);
+    expect(await count()).toBe('4 of 7 checks');
+    await page.locator('a.chip', { hasText: 'all' }).click();
+    await expect.poll(checkRows).toBe(7);
+    await page.locator('main a', { hasText: '1 plain tests passed' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('an ordinary test');
+    await page.locator('nav a', { hasText: 'Trends' }).click();
+    await page.locator('svg.chart').first().waitFor({ state: 'attached' });
+    expect(await page.locator('svg.chart .series path').count()).toBeGreaterThanOrEqual(2);
+    await page.goBack();
+    await page.goBack();
+    await expect.poll(checkRows).toBe(7);
+    expect(page.errors).toEqual([]);
+    expect(page.fetched).toEqual([]);
+  });
+
+  it('filters checks by failing, search text and spec, each in the URL', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    await goTo(page, `/runs/${run()}`);
+    await page.fill('.filters input[type=search]', 'dangling');
+    await expect.poll(count).toBe('1 of 7 checks');
+    await page.waitForURL(/#\/runs\/[^?]+\?q=dangling$/);
+    await page.fill('.filters input[type=search]', '');
+    await expect.poll(checkRows).toBe(7);
+    await goTo(page, `/runs/${run()}?spec=icd-203`);
+    await expect.poll(checkRows).toBe(1);
+    expect(await page.locator('.vlist .r-check .crit').textContent()).toBe('confidence');
+    await goTo(page, `/runs/${run()}?filter=failing&q=traversed`);
+    await expect.poll(count).toBe('1 of 7 checks');
+  });
+
+  it('says plainly that what needs the whole history is not in the report', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    await goTo(page, '/case?spec=compound-alpha&task=guessed');
+    expect(await page.locator('main .error').textContent()).toBe(
+      `A case over time is not in this report, which holds run ${run()} alone: the whole history is in the results store (npx needlework ui).`,
+    );
+    // The list of runs (and the brand's link to it) is the report's own run.
+    await goTo(page, '/runs');
+    expect(page.url()).toMatch(new RegExp(`#/runs/${run()}\\?filter=failing$`));
+    expect(await page.locator('nav a').allTextContents()).toEqual(['Run', 'Compare', 'Trends']);
+  });
+
+  it('marks citations and claims in the note, and shows the steps and the required path', async (ctx) => {
+    if (!hasChromium) ctx.skip(NO_CHROMIUM);
+    const workupPath = (id: string) => `/runs/${run()}/workups/${id}`;
+    await goTo(page, workupPath('dangling'));
+    expect(await page.locator('.note-text .cite.m-dangling').textContent()).toBe('g99');
+    await goTo(page, workupPath('uncited'));
+    expect(await page.locator('.note-text .sentence.m-uncited').allTextContents()).toContain(
+      'Halberd and Wren probably know each other personally.',
+    );
+    await goTo(page, workupPath('unsupported'));
+    expect(await page.locator('.note-text .sentence.m-unsupported').first().textContent()).toBe(
       'Kestrel Group owns the Compound-Alpha facility.',
     );
-    expect(await page.textContent('details[data-workup="unsupported"] .note .cite.c-unsupported')).toBe('g6');
-    await openWorkup('guessed');
+    expect(await page.locator('.note-text .cite.m-unsupported').textContent()).toBe('g6');
+    await goTo(page, workupPath('guessed'));
     expect(
-      await page.$$eval('details[data-workup="guessed"] .hop.miss', (h) => h.map((x) => x.textContent)),
-    ).toEqual([]);
-    expect(
-      await page.$$eval('details[data-workup="guessed"] .path', (p) => p.map((x) => x.textContent)),
-    ).toEqual(['required:MEMBER_OF→CO_LOCATED→CO_LOCATED', 'traversed:MEMBER_OF']);
-    await openWorkup('grounded');
-    expect(await page.textContent('details[data-workup="grounded"]')).toContain('Rubric scores');
-    expect(
-      await page.$$eval('details[data-workup="grounded"] .timeline tbody tr', (r) => r.length),
-    ).toBeGreaterThan(3);
+      await page
+        .locator('.paths .hops li')
+        .evaluateAll((hops) => hops.map((h) => `${h.className} ${h.querySelector('code')?.textContent}`)),
+    ).toEqual(['s-traversed MEMBER_OF', 's-missing CO_LOCATED', 's-missing CO_LOCATED']);
+    await goTo(page, workupPath('grounded'));
+    expect(await page.locator('table.w-checks').textContent()).toContain('icd-203');
+    expect(await page.locator('table.w-checks').textContent()).toContain('4 score-1-5');
+    expect(await page.locator('.steps .r-step').count()).toBeGreaterThan(3);
+    // From a failing check of the run to its workup, by its link.
+    await goTo(page, `/runs/${run()}?filter=failing`);
+    await page.locator('.vlist .r-check a.workup', { hasText: 'guessed' }).click();
+    await page.locator('.paths').waitFor();
+    expect(page.url()).toContain(`#/runs/${run()}/workups/guessed`);
   });
 
   it('runs none of the scripts, handlers or javascript: links an agent wrote', async (ctx) => {
     if (!hasChromium) ctx.skip(NO_CHROMIUM);
-    await openWorkup('hostile');
-    const body = 'details[data-workup="hostile"]';
+    await goTo(page, `/runs/${run()}/workups/hostile`);
+    const view = page.locator('main .workup');
     // The note parser keeps a note's prose and drops its raw HTML; what is left must show as the words it is.
-    expect(await page.textContent(`${body} .note`)).toContain(
+    expect(await page.locator('.note-text').textContent()).toContain(
       "Halberd met Wren window.__pwned = 'script' at the quay.",
     );
     // Agent text the parser does not touch (ledger queries, step contents, errors, criteria) shows as written.
-    expect(await page.textContent(`${body} table`)).toContain(
+    expect(await page.locator('table.w-checks').textContent()).toContain(
       '<img src=x onerror="window.__pwned=\'criterion\'">',
     );
-    expect(await page.textContent(body)).toContain('<script>q</script>');
-    expect(await page.textContent(`${body} .timeline`)).toContain('<b>bold</b>');
-    expect(await page.textContent(`${body} .timeline`)).toContain('timeout <i>after</i> 5s');
-    expect(await page.$$eval(`${body} b, ${body} i`, (e) => e.length)).toBe(0);
-    expect(await page.$$eval(`${body} .timeline tr.redundant`, (r) => r.length)).toBe(1);
-    expect(await page.$$eval(`${body} .timeline tr.err`, (r) => r.length)).toBe(1);
+    expect(await view.textContent()).toContain('<script>q</script>');
+    await page.locator('.steps .r-step').first().click();
+    expect(await page.locator('.step-detail').textContent()).toContain('<b>bold</b>');
+    await page.locator('.steps .r-step.has-error').click();
+    expect(await page.locator('.step-detail').textContent()).toContain('timeout <i>after</i> 5s');
+    expect(await view.locator('b, i').count()).toBe(0);
+    expect(await page.locator('.steps .r-step.has-error').count()).toBe(1);
+    expect(await page.locator('.steps .r-step .b-repeat').count()).toBe(1);
     // Click every element of the workup, links included, to fire anything that could fire.
-    for (const handle of await page.$$(`${body} .body *`))
-      await handle.click({ force: true }).catch(() => undefined);
+    for (const handle of await page.$$('main .workup *'))
+      await handle.click({ force: true, timeout: 1_000 }).catch(() => undefined);
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.$$eval('img, iframe, object, embed', (e) => e.length)).toBe(0);
-    expect(await page.$$eval('a[href]', (a) => a.length)).toBe(0);
-    expect(await page.$$eval('script', (s) => s.length)).toBe(2);
+    // Every link is one of the report's own views, after the # of this file.
+    expect(
+      await page.$$eval('a[href]', (a) => a.filter((x) => !x.getAttribute('href')!.startsWith('#/')).length),
+    ).toBe(0);
+    expect(
+      await page.$$eval(
+        'script',
+        (s) => s.filter((x) => !x.getAttribute('type')?.startsWith('application/')).length,
+      ),
+    ).toBe(1);
     expect(dialogs).toEqual([]);
-    expect(requests).toEqual([]);
+    expect(page.fetched).toEqual([]);
+    expect(page.errors).toEqual([]);
   });
 
   it('takes the README screenshot', async (ctx) => {
@@ -450,6 +484,12 @@ describe('the HTML report in Chromium', () => {
           metric: criterion === 'traversed' ? 'trajectory' : criterion.replace('-', '_'),
           value,
           verdict: value >= 0.8 ? 'pass' : 'fail',
+          ...(value < 0.8 && {
+            summary:
+              criterion === 'traversed'
+                ? 'the ledger never reached CO_LOCATED: it names Compound-Alpha without traversing to it'
+                : `expected ${criterion.replace('-', '_')} >= 0.8, got ${value}`,
+          }),
           ...(criterion === 'traversed'
             ? {
                 evidence: {
@@ -480,36 +520,36 @@ describe('the HTML report in Chromium', () => {
         } satisfies CheckRecord;
       }),
     );
-    const history = {
-      schema: 2 as const,
-      runs: [0.7, 0.75, 0.8, 0.78, 0.83, 0.85].map((rate, i) =>
-        trendRun(
-          i + 1,
-          [
-            trendCheck({ value: rate, verdict: rate >= 0.8 ? 'pass' : 'fail' }),
-            trendCheck({ criterion: 'traversed', metric: 'trajectory', value: rate - 0.1 }),
-          ],
-          {
-            commit: `${i}abcdef0123`,
-          },
-        ),
+    const history = [0.7, 0.75, 0.8, 0.78, 0.83, 0.85].map((rate, i) =>
+      trendRun(
+        i + 1,
+        [
+          trendCheck({ value: rate, verdict: rate >= 0.8 ? 'pass' : 'fail' }),
+          trendCheck({ criterion: 'traversed', metric: 'trajectory', value: rate - 0.1 }),
+        ],
+        { commit: `${i}abcdef0123` },
       ),
-    };
-    const data = buildHtmlData({
-      checks,
-      workups: await workupLoader(resolve(fixtures, '../..')).forChecks(checks),
-      history,
+    );
+    // The run before: the same workups, where guessed still traversed the whole path.
+    const before = buildTrendRun(
+      checks.map((c) =>
+        c.meta?.workup === 'guessed' && c.meta.criterion === 'traversed'
+          ? { ...c, state: 'passed' as const, meta: { ...c.meta, value: 1, verdict: 'pass' as const } }
+          : c,
+      ),
+      { commit: '5abcdef0123', branch: 'main' },
+      new Date(Date.now() - 3_600_000),
+    );
+    const shotFile = join(root, 'out/screenshot.html');
+    await writeReport(shotFile, {
+      records: checks,
+      root: resolve(fixtures, '../..'),
+      history: [...history, before],
+      baseline: before,
       title: 'needlework report',
     });
-    const file = join(root, 'out/screenshot.html');
-    await writeFile(file, await renderHtmlPage(data));
-    const shot = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-    await shot.goto(pathToFileURL(file).href);
-    await shot.waitForSelector('body[data-ready="true"]');
-    await shot.selectOption('#verdict', 'fail');
-    await shot.click('details[data-workup="unsupported"] > summary');
-    await shot.waitForSelector('details[data-workup="unsupported"] > .body');
-    await shot.screenshot({ path: resolve(target!), fullPage: true });
+    const shot = await openReport(browser!, shotFile, { width: 1200, height: 900 });
+    await shot.screenshot({ path: resolve(target!) });
     await shot.close();
   });
 });

@@ -177,6 +177,25 @@ describe.skipIf(!hasChromium)(`needlework ui in Chromium${hasChromium ? '' : ` (
     await noScriptRan(page);
   });
 
+  it("heads one run with the gate's headline and its first changed rows, in the gate's words", async () => {
+    const page = await open(`/runs/${SECOND.id}`);
+    await page.locator('.gate').waitFor();
+    const gate = gateText(compare(SECOND, runs[0]!));
+    expect(await page.locator('.gate .headline').textContent()).toBe(gate.headline);
+    expect(
+      await page.locator('.gate-rows tbody tr').evaluateAll((rows) => rows.map((r) => r.textContent)),
+    ).toEqual(
+      gate.rows
+        .filter((r) => r.status === 'regressed')
+        .map((r) => `${r.status}${r.case}${r.criterion}${r.before} -> ${r.after}${r.basis}: ${r.reason}`),
+    );
+    // The first run has no baseline: no gate.
+    await page.goto(new URL(`/runs/${runs[0]!.id}`, ui!.url).toString());
+    await page.locator('.r-check').first().waitFor();
+    expect(await page.locator('.gate').count()).toBe(0);
+    await noScriptRan(page);
+  });
+
   it('shows a case over time and the first run where it failed, with its commit and model', async () => {
     const page = await open('/case?spec=support&case=case-3&task=task-3');
     await page.locator('.first').first().waitFor();
@@ -237,15 +256,16 @@ describe.skipIf(!hasChromium)(`needlework ui in Chromium${hasChromium ? '' : ` (
   it("shows a run's task x criterion matrix, a case name an agent wrote as text, each cell k of n", async () => {
     const page = await open(`/runs/${LAST.id}?tab=matrix`);
     await page.locator('table.m-table').waitFor();
-    expect(await page.locator('tbody th').allTextContents()).toEqual([
+    expect(await page.locator('table.m-table tbody th').allTextContents()).toEqual([
       'case-1',
       'case-2',
       'case-3',
       `refund ${HOSTILE}`,
     ]);
     // Case 2 is flaky in the last run: one of its three trials failed both criteria.
-    expect(await page.locator('tbody tr').nth(1).locator('td').allTextContents()).toEqual(['2/3', '2/3']);
-    expect(await page.locator('tbody tr').nth(3).locator('a').first().getAttribute('title')).toBe(
+    const rows = page.locator('table.m-table tbody tr');
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['2/3', '2/3']);
+    expect(await rows.nth(3).locator('a').first().getAttribute('title')).toBe(
       `refund ${HOSTILE} · support · answer: 3 of 3 passed`,
     );
     await noScriptRan(page);

@@ -1,13 +1,16 @@
 import { resolve } from 'node:path';
 import { UserError } from '../../errors/index.js';
+import { compare } from '../../history/compare.js';
 import { findBaseline } from '../../history/gate.js';
 import { openSource, resolveStore, storeName } from '../../history/store/open.js';
+import { Store } from '../../history/store/store.js';
 import { displayPath } from '../../io/display-path.js';
 import { writeReportFile } from '../../io/report-file.js';
-import { buildHtmlData, chartedTrend } from '../../report/html/data.js';
-import { htmlPageChunks } from '../../report/html/page.js';
-import { CHARTED_RUNS, gateOf } from '../../report/run-history.js';
-import { storedRunChecks } from '../../report/stored-run.js';
+import { CHARTED_RUNS } from '../../report/run-history.js';
+import type { ReportInfo, WorkupAnswer } from '../../ui/client/types.js';
+import { reportAnswers, reportHome, type WorkupRef } from '../../ui/report/answers.js';
+import { htmlPageChunks } from '../../ui/report/page.js';
+import { workupRoute } from '../../ui/workup-route.js';
 import type { Io } from '../io.js';
 
 export interface ReportOptions {
@@ -22,15 +25,17 @@ export interface ReportOptions {
 }
 
 /**
- * Writes the static HTML report of a stored run (default: the latest): its checks, its comparison with its baseline
- * (the one every output of a run renders) and the trend of the store's last runs. Returns 0, or throws a `UserError`
- * naming the store when it holds no such run.
+ * Writes the static HTML report of a stored run (default: the latest): the client of `needlework ui` over the run's
+ * answers, inlined: its checks, its comparison with its baseline (the one every output of a run renders), its trials,
+ * each of its workups read as the UI reads it (from a store that keeps their paths) and the trend of the store's last
+ * runs up to it. Returns 0, or throws a `UserError` naming the store when it holds no such run.
  */
 export async function runReport(options: ReportOptions, io: Io): Promise<number> {
   const root = options.root ?? process.cwd();
   const location = resolveStore(options.store, root);
   const source = await openSource(location, root);
-  let page: AsyncIterable<string>;
+  const path = resolve(root, options.out ?? 'needlework-report/report.html');
+  let written: boolean;
   let title: string;
   try {
     const run = options.run !== undefined ? await source.run(options.run) : await source.latest();
@@ -43,22 +48,38 @@ export async function runReport(options: ReportOptions, io: Io): Promise<number>
             : 'the results store holds no runs',
       });
     const baseline = (await findBaseline(source, run)).run;
-    const overview = await source.overview(CHARTED_RUNS);
     title = `needlework run ${run.id}`;
-    const data = buildHtmlData({
-      checks: storedRunChecks(run),
+    const info: ReportInfo = {
+      run: run.id,
       title,
-      now: new Date(run.time),
-      ...(baseline && { gate: gateOf(run, baseline).text }),
+      generatedAt: new Date().toISOString(),
+      home: reportHome(run),
+    };
+    const answers = reportAnswers({
+      run,
+      ...(baseline && { compared: { baseline, comparison: compare(run, baseline) } }),
+      trend: source.overview(CHARTED_RUNS),
+      ...(source instanceof Store && { workup: storedWorkupAnswer(source, run.id) }),
     });
-    page = htmlPageChunks(data, Promise.resolve(chartedTrend(overview)));
+    // Written while the source is open: the trend and the workups are read from it as the page is written.
+    written = await writeReportFile(path, htmlPageChunks(info, answers));
   } finally {
     await source.close();
   }
-  const path = resolve(root, options.out ?? 'needlework-report/report.html');
-  if (!(await writeReportFile(path, page))) return 1;
+  if (!written) return 1;
   io.out(
     `needlework: HTML report of ${title.replace('needlework run ', 'run ')} written to ${displayPath(path)}`,
   );
   return 0;
+}
+
+/** A workup of a stored run as `needlework ui` answers it: read from the file its stored checks name. */
+function storedWorkupAnswer(
+  store: Store,
+  runId: string,
+): (ref: WorkupRef) => Promise<WorkupAnswer | undefined> {
+  return async (ref) => {
+    const found = await workupRoute(store.engine, runId, ref.workup, String(ref.file));
+    return found.status === 200 ? (found.body as WorkupAnswer) : undefined;
+  };
 }

@@ -1,7 +1,14 @@
-/** The UI's JSON API, read with `fetch` from the page's own origin. */
+import { inlined } from './report.js';
+
+/** The UI's JSON API, read with `fetch` from the page's own origin, or in the static report from its inlined answers. */
 export class ApiError extends Error {}
 
 export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
+  if (inlined) {
+    const answer = inlined.answer<T>(path);
+    if (answer === undefined) throw new ApiError(inlined.missing(path));
+    return answer;
+  }
   const response = await fetch(path, { headers: { accept: 'application/json' }, ...(signal && { signal }) });
   const text = await response.text();
   if (!response.ok) {

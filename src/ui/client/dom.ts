@@ -1,3 +1,5 @@
+import { href } from './route.js';
+
 /**
  * The client builds every page with DOM calls: strings go in as text nodes or `textContent`, never as markup, so a
  * case name, a reason or a model name an agent wrote renders as the characters it is and runs nowhere.
@@ -34,7 +36,7 @@ export function link(path: string, ...children: Child[]): HTMLAnchorElement {
   if (!path.startsWith('/') || path.startsWith('//'))
     throw new Error(`link: ${path} is not a path of the UI`);
   const a = el('a', null, ...children);
-  a.href = path;
+  a.href = href(path);
   return a;
 }
 
@@ -78,4 +80,32 @@ export function badge(kind: string, text?: string): HTMLElement {
 /** A cell that shows one line, cut with an ellipsis, its whole text in the tooltip. */
 export function cell(cls: string, text: string | undefined, title = text): HTMLElement {
   return el('span', { class: `c ${cls}`, title }, text ?? '');
+}
+
+/**
+ * Marks a table to become a stack of cards on a narrow screen (style.css, below 700 px): each row a card, each cell a
+ * line that starts with its column's name, so no table is wider than a phone's screen. Call it again once rows are
+ * added.
+ */
+export function stacked(table: HTMLTableElement): HTMLTableElement {
+  table.classList.add('stack');
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
+  for (const row of table.querySelectorAll('tbody tr'))
+    [...row.children].forEach((cell, i) => {
+      const head = heads[i];
+      if (head) (cell as HTMLElement).dataset['label'] = head;
+    });
+  return table;
+}
+
+/** A table of `rows` under `heads`, stacked into cards on a narrow screen (`stacked`). */
+export function stackedTable(cls: string, heads: string[], rows: HTMLElement[]): HTMLTableElement {
+  return stacked(
+    el(
+      'table',
+      { class: cls },
+      el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
+      el('tbody', null, ...rows),
+    ),
+  );
 }

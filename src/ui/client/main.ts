@@ -1,11 +1,15 @@
 import { ApiError, get } from './api.js';
 import type { View, ViewContext } from './app.js';
 import { clear, el, link } from './dom.js';
+import { inlined } from './report.js';
+import { reportHeader } from './report-header.js';
+import { currentUrl, linkedPath, setPath } from './route.js';
 import type { RunEvent, WorkupAnswer } from './types.js';
 import { caseView } from './views/case.js';
 import { compareView } from './views/compare.js';
 import { runView } from './views/run.js';
 import { runsView } from './views/runs.js';
+import { testsView } from './views/tests.js';
 import { trendsView } from './views/trends.js';
 import { trialsView } from './views/trials.js';
 import { activeList } from './vlist.js';
@@ -14,6 +18,8 @@ const root = document.getElementById('view') as HTMLElement;
 const status = document.getElementById('live') as HTMLElement;
 let listeners: Array<(event: RunEvent) => void> = [];
 let generation = 0;
+/** The URL last drawn: a fragment navigation of the report fires both popstate and hashchange, drawn once. */
+let drawn = '';
 
 /**
  * The view of a path: `/`, `/runs`, `/runs/<id>`, `/runs/<id>/trials`, `/runs/<id>/workups/<workup>`, `/compare`,
@@ -26,6 +32,8 @@ function viewOf(path: string): { view: View; nav: string } | undefined {
   if (parts[0] === 'runs' && parts.length === 2) return { view: runView(parts[1] as string), nav: 'runs' };
   if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'trials')
     return { view: trialsView(parts[1] as string), nav: 'runs' };
+  if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'tests')
+    return { view: testsView(parts[1] as string), nav: 'runs' };
   // The workup view is loaded when first opened (the page starts without it), while its answer is asked for.
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'workups')
     return {
@@ -45,7 +53,13 @@ function render(): void {
   const mine = ++generation;
   listeners = [];
   clear(root);
-  const url = new URL(location.href);
+  const url = currentUrl();
+  // The report holds one run: the list of runs is not in it, so its place (and the brand's) is the report's own view.
+  if (inlined && (url.pathname === '/' || url.pathname === '/runs')) {
+    go(inlined.info.home, true);
+    return;
+  }
+  drawn = url.href;
   const found = viewOf(url.pathname);
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a'))
     a.setAttribute('aria-current', String(a.dataset['nav'] === found?.nav));
@@ -60,28 +74,32 @@ function render(): void {
     url,
     go,
     setQuery(values) {
-      const next = new URL(location.href);
+      const next = currentUrl();
       for (const [key, value] of Object.entries(values))
         if (value === undefined || value === '') next.searchParams.delete(key);
         else next.searchParams.set(key, value);
-      history.replaceState(null, '', next);
+      setPath(next.pathname + next.search, true);
+      drawn = currentUrl().href;
     },
     onRun(listener) {
       if (mine === generation) listeners.push(listener);
     },
     current: () => mine === generation,
   };
-  Promise.resolve(found.view(context)).catch((error: unknown) => {
-    if (mine !== generation) return;
-    clear(root);
-    const message = error instanceof ApiError ? error.message : String((error as Error)?.message ?? error);
-    root.appendChild(el('p', { class: 'error', role: 'alert' }, message));
-  });
+  Promise.resolve(found.view(context))
+    .catch((error: unknown) => {
+      if (mine !== generation) return;
+      clear(root);
+      const message = error instanceof ApiError ? error.message : String((error as Error)?.message ?? error);
+      root.appendChild(el('p', { class: 'error', role: 'alert' }, message));
+    })
+    .finally(() => {
+      if (mine === generation) document.body.dataset['ready'] = 'true';
+    });
 }
 
 function go(path: string, replace = false): void {
-  if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
+  setPath(path, replace);
   render();
 }
 
@@ -97,11 +115,16 @@ document.addEventListener('click', (event) => {
   )
     return;
   const a = (event.target as HTMLElement).closest('a');
-  if (!a || a.origin !== location.origin || a.target) return;
+  const path = a && !a.target ? linkedPath(a) : undefined;
+  if (path === undefined) return;
   event.preventDefault();
-  go(a.pathname + a.search);
+  go(path);
 });
-window.addEventListener('popstate', render);
+const moved = () => {
+  if (currentUrl().href !== drawn) render();
+};
+window.addEventListener('popstate', moved);
+window.addEventListener('hashchange', moved);
 
 document.addEventListener('keydown', (event) => {
   if (event.metaKey || event.ctrlKey || event.altKey) return;
@@ -139,5 +162,6 @@ function connect(): void {
   events.addEventListener('reset', () => render());
 }
 
-connect();
+if (inlined) reportHeader(inlined);
+else connect();
 render();

@@ -115,6 +115,17 @@ export interface CheckRow {
   verdict: 'pass' | 'fail' | 'not-applicable';
   state: 'passed' | 'failed' | 'skipped' | 'pending';
   reason?: string;
+  /**
+   * Where the check's assertion is written in its spec file, `file:line:column` from the project root, and where its
+   * task case starts when elsewhere: known to the static report of a run as it ran (the store does not keep them).
+   */
+  place?: string;
+  casePlace?: string;
+  /**
+   * Which file of its workup id the check's workup is (1-based, in byte order of their paths: the workup view's
+   * `?file=`), when that id names several in the run (two live tests of one name in two folders).
+   */
+  workupFile?: number;
 }
 
 /** `GET /api/runs/:id`: one run and its checks, with what its comparison says of each case x criterion. */
@@ -127,6 +138,46 @@ export interface RunDetail {
   changes: Record<string, CompareRow['status']>;
   /** Keys (as `changes`) of the case x criterion pairs whose trials in this run both passed and failed. */
   flaky: string[];
+  /** The gate's story of the run against its baseline, which heads the view; absent without a baseline. */
+  gate?: GateSummary;
+  /**
+   * The run's plain Vitest tests (no needlework check), counted: known to the static report of a run as it ran, whose
+   * `/api/runs/:id/tests` lists them (the store keeps checks only).
+   */
+  tests?: { total: number; failed: number };
+}
+
+/** `/api/runs/:id/tests`, held by the static report only: the run's plain Vitest tests, failing first. */
+export interface PlainTests {
+  run: string;
+  tests: PlainTest[];
+}
+
+export interface PlainTest {
+  /** The test file, from the project root. */
+  file: string;
+  /** The test's full name (its describe blocks and its own). */
+  name: string;
+  state: CheckRow['state'];
+  /** Wall time, milliseconds. */
+  durationMs: number;
+  /** What it threw (colour codes stripped). */
+  errors: string[];
+}
+
+/** The gate's headline, counts and notes, and the first changed rows (regressed first): the whole list is Compare's. */
+export interface GateSummary {
+  /** `vs 2770e68 (main): 1 regressed; 1 still failing`. */
+  headline: string;
+  /** Whether the gate fails: something regressed. */
+  regressed: boolean;
+  /** `1 regressed, 0 fixed, ...`: every status counted. */
+  counts: string;
+  notes: string[];
+  /** How many case x criterion pairs regressed, were fixed, turned flaky or moved. */
+  changed: number;
+  /** The first of them (at most 3), in the gate's order. */
+  rows: CompareRow[];
 }
 
 /** One run's verdicts of a case (`GET /api/case?spec&case&task`). */
@@ -160,6 +211,10 @@ export interface CaseHistory {
 export interface Trends {
   total: number;
   runs: RunRow[];
+  /** Each run's label under a chart's x axis: its commit's first 7 characters, else its time (`MM-DD HH:MM`, UTC). */
+  labels: string[];
+  /** The pass rate's value axis: 0 to 1. */
+  passRateAxis: Axis;
   /** Indexes into `runs` where the model or the agent version differs from the run before. */
   changes: Array<{ index: number; what: string }>;
   series: Array<{
@@ -170,7 +225,17 @@ export interface Trends {
     lowerIsBetter: boolean;
     /** One mean per run (null where the run has none). */
     means: Array<number | null>;
+    /** The value axis, fitted to the means and their unit (`src/ui/axis.ts`). */
+    axis: Axis;
   }>;
+}
+
+/** A chart's value axis: every value it shows lies in [min, max]. */
+export interface Axis {
+  min: number;
+  max: number;
+  /** Where the axis is labelled, from `min` to `max`, evenly spaced, in the values' unit. */
+  ticks: number[];
 }
 
 /** `GET /api/runs/:id/trials`: trials per spec x criterion x task. */
@@ -185,6 +250,9 @@ export interface TrialsView {
     tasks: number;
     trials: number;
     passes: number;
+    /** passes / trials over every task, a ratio in [0, 1], with its 95% interval clustered by task; null with no trials. */
+    passRate: number | null;
+    interval: { low: number; high: number } | null;
     passAtK: Record<string, number | null>;
     passHatK: Record<string, number | null>;
     rows: Array<{
@@ -402,4 +470,19 @@ export interface ExpectedPath {
     from?: string;
     to?: string;
   }>;
+}
+
+/**
+ * What the static report of a run says of itself (`<script type="application/json" id="needlework-report">`): it is
+ * the client over one run's answers, each inlined in a `<script type="application/json" data-api="<path>">` as the
+ * server would answer that path (src/ui/report).
+ */
+export interface ReportInfo {
+  /** The run the report is of. */
+  run: string;
+  title: string;
+  /** When the report was written: ISO 8601, UTC. */
+  generatedAt: string;
+  /** The view the report opens at (a path of the UI: `/runs/<id>?filter=failing`). */
+  home: string;
 }

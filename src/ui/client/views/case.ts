@@ -65,7 +65,7 @@ function firstText(p: CasePoint): HTMLElement {
     'first failed in ',
     link(`/runs/${encodeURIComponent(p.run)}`, when(p.time)),
     ` (commit ${p.commit?.slice(0, 7) ?? 'unknown'}, model ${p.model ?? 'unknown'}${p.agentVersion ? `, agent ${p.agentVersion}` : ''}, workup `,
-    toWorkup(p.run, p.workup, p.workup || 'none'),
+    toWorkup(p.run, p, p.workup || 'none'),
     ')',
     p.reason ? `: ${p.reason}` : '',
   );
@@ -73,7 +73,7 @@ function firstText(p: CasePoint): HTMLElement {
 
 /** The criterion, linked to the workup the check was of. */
 function workupCell(p: CasePoint): HTMLElement {
-  const a = toWorkup(p.run, p.workup, p.criterion);
+  const a = toWorkup(p.run, p, p.criterion);
   a.className = 'c crit';
   a.title = `${p.criterion} of the workup ${p.workup}${p.trial !== undefined ? ` #${p.trial}` : ''}`;
   return a;

@@ -130,12 +130,20 @@ export function casePath(row: { spec: string; caseId?: string; task: string }): 
   return `/case${query({ spec: row.spec, case: row.caseId, task: row.task })}`;
 }
 
+/** The case, linked to its view: the cell itself, cut with an ellipsis like every cell, its whole name in the tooltip. */
+function caseLink(row: CompareRow): HTMLElement {
+  const a = link(casePath(row), row.case);
+  a.className = 'c case';
+  a.title = row.case;
+  return a;
+}
+
 function compareRowElement(row: CompareRow): HTMLElement {
   return el(
     'div',
     { class: `r-cmp s-${row.status}` },
     el('span', { class: 'c status' }, badge(row.status)),
-    el('span', { class: 'c case', title: row.case }, link(casePath(row), row.case)),
+    caseLink(row),
     cell('crit', row.criterion),
     cell(
       'sides',

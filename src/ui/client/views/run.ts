@@ -4,7 +4,9 @@ import { badge, type Child, cell, el, fmt, link, pct, query, when } from '../dom
 import type { CheckRow, RunDetail } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
 import { casePath } from './compare.js';
+import { gateSection } from './gate.js';
 import { matrixSection, rowLabel } from './matrix.js';
+import { meansSection } from './means.js';
 
 type Item =
   | { kind: 'spec'; spec: string; count: number }
@@ -39,7 +41,8 @@ export function runView(id: string) {
       criterion: url.searchParams.get('criterion') ?? undefined,
       case: url.searchParams.get('case') ?? undefined,
     };
-    const matrix = url.searchParams.get('tab') === 'matrix';
+    const tab = url.searchParams.get('tab');
+    const matrix = tab === 'matrix';
 
     root.append(
       el('h1', null, 'Run ', el('span', { class: 'ident' }, run.id)),
@@ -57,22 +60,30 @@ export function runView(id: string) {
           : el('span', { class: 'muted' }, 'no baseline'),
         ' · ',
         link(`/runs/${encodeURIComponent(run.id)}/trials`, 'trials'),
+        ...plainTests(detail),
       ),
     );
+    const gate = gateSection(detail);
+    if (gate) root.append(gate);
     const tabs = el('div', { class: 'filters tabs' });
-    for (const [name, path] of [
-      ['checks', `/runs/${encodeURIComponent(run.id)}`],
-      ['task x criterion matrix', `/runs/${encodeURIComponent(run.id)}${query({ tab: 'matrix' })}`],
+    for (const [name, value] of [
+      ['checks', undefined],
+      ['task x criterion matrix', 'matrix'],
+      ['metric means', 'means'],
     ] as const) {
-      const a = link(path, name);
+      const a = link(`/runs/${encodeURIComponent(run.id)}${query({ tab: value })}`, name);
       a.className = 'chip';
-      a.setAttribute('aria-pressed', String(name === 'checks' ? !matrix : matrix));
+      a.setAttribute('aria-pressed', String((tab ?? undefined) === value));
       tabs.append(a);
     }
     root.append(tabs);
     if (matrix) {
       root.append(matrixSection(detail));
       performance.mark('needlework:matrix-drawn');
+      return;
+    }
+    if (tab === 'means') {
+      root.append(meansSection(detail));
       return;
     }
     const bar = el('div', { class: 'filters' });
@@ -201,17 +212,36 @@ export function runView(id: string) {
   };
 }
 
+/** The run's plain Vitest tests, counted and linked, where the answer knows them (the report of a run as it ran). */
+function plainTests(detail: RunDetail): Array<string | HTMLElement> {
+  const tests = detail.tests;
+  if (!tests || tests.total === 0) return [];
+  const text = tests.failed
+    ? `${tests.failed} of ${tests.total} plain tests failed`
+    : `${tests.total} plain tests passed`;
+  const a = link(`/runs/${encodeURIComponent(detail.run.id)}/tests`, text);
+  if (tests.failed) a.className = 'v-fail';
+  return [' · ', a];
+}
+
 /** The path of a workup's view (`file`: which of its files, when its id names several in the run). */
 export function workupPath(run: string, workup: string, file?: number): string {
   return `/runs/${encodeURIComponent(run)}/workups/${encodeURIComponent(workup)}${query({ file })}`;
 }
 
 /**
- * `children` linked to the view of the workup a check was of; as plain text for a check of no workup (`''`: what kept
- * a spec or case from being checked, such as a case with no run), which has no view.
+ * `children` linked to the view of the workup a check was of (`workupFile`: which of its id's files); as plain text for
+ * a check of no workup (`''`: what kept a spec or case from being checked, such as a case with no run), which has no
+ * view.
  */
-export function toWorkup(run: string, workup: string, ...children: Child[]): HTMLElement {
-  return workup === '' ? el('span', null, ...children) : link(workupPath(run, workup), ...children);
+export function toWorkup(
+  run: string,
+  { workup, workupFile }: { workup: string; workupFile?: number },
+  ...children: Child[]
+): HTMLElement {
+  return workup === ''
+    ? el('span', null, ...children)
+    : link(workupPath(run, workup, workupFile), ...children);
 }
 
 function cmp(a: string, b: string): number {
@@ -266,7 +296,7 @@ function itemElement(item: Item, runId: string): HTMLElement {
 /** The check's workup, as a link to its view. */
 function workupLink(runId: string, c: CheckRow): HTMLElement {
   const text = `${c.workup || '-'}${c.trial !== undefined ? ` #${c.trial}` : ''}`;
-  const a = toWorkup(runId, c.workup, text);
+  const a = toWorkup(runId, c, text);
   a.className = 'c workup';
   a.title =
     c.workup === ''
@@ -288,9 +318,20 @@ function showCheck(info: HTMLElement, c: CheckRow, runId: string): void {
       'p',
       { class: 'muted' },
       'workup ',
-      toWorkup(runId, c.workup, c.workup || 'none'),
+      toWorkup(runId, c, c.workup || 'none'),
       `${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
     ),
     el('p', { class: 'reason' }, c.reason ?? 'no reason recorded'),
   );
+  const place = placeText(c);
+  if (place) info.append(el('p', { class: 'muted place' }, `written at ${place}`));
+}
+
+/** Where the check is written: its assertion, and its case when that starts elsewhere in the same file. */
+function placeText(c: CheckRow): string | undefined {
+  if (!c.place || !c.casePlace) return c.place ?? c.casePlace;
+  const file = (place: string) => place.split(':').slice(0, -2).join(':');
+  return file(c.place) === file(c.casePlace)
+    ? `${c.place} (case at ${c.casePlace.split(':').slice(-2).join(':')})`
+    : `${c.place} (case at ${c.casePlace})`;
 }

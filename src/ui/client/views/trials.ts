@@ -1,6 +1,6 @@
 import { get } from '../api.js';
 import type { ViewContext } from '../app.js';
-import { badge, el, link, pct, when } from '../dom.js';
+import { badge, el, link, pct, stacked, when } from '../dom.js';
 import type { TrialsView } from '../types.js';
 import { empty } from '../vlist.js';
 import { casePath } from './compare.js';
@@ -78,6 +78,7 @@ export function trialsView(id: string) {
       };
       drawRows(0, SHOWN);
       table.append(body);
+      stacked(table);
       const section = el(
         'section',
         null,
@@ -85,7 +86,8 @@ export function trialsView(id: string) {
         el(
           'p',
           { class: 'meta' },
-          `${c.passes} of ${c.trials} trials passed over ${c.tasks} tasks · ${c.ks.map((k) => `pass@${k} ${pct(c.passAtK[k])}, pass^${k} ${pct(c.passHatK[k])}`).join(' · ')}`,
+          `${c.passes} of ${c.trials} trials passed over ${c.tasks} tasks: ${pct(c.passRate)}${c.interval ? ` [${pct(c.interval.low)}, ${pct(c.interval.high)}]` : ''} · ${c.ks.map((k) => `pass@${k} ${pct(c.passAtK[k])}, pass^${k} ${pct(c.passHatK[k])}`).join(' · ')}`,
+          errorBar(c.passRate, c.interval),
         ),
         el('div', { class: 'scroll' }, table),
       );
@@ -98,6 +100,7 @@ export function trialsView(id: string) {
         );
         more.addEventListener('click', () => {
           drawRows(drawn, drawn + SHOWN);
+          stacked(table);
           drawn += SHOWN;
           if (drawn >= c.rows.length) more.remove();
           else
@@ -108,4 +111,25 @@ export function trialsView(id: string) {
       root.append(section);
     }
   };
+}
+
+/** The pass rate as a point on [0, 1] with its 95% interval as a bar (none without trials). */
+function errorBar(rate: number | null, interval: { low: number; high: number } | null): Element {
+  const SVG = 'http://www.w3.org/2000/svg';
+  const make = (tag: string, attrs: Record<string, string | number>) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+    return node;
+  };
+  const bar = make('svg', { width: 120, height: 14, class: 'errorbar', role: 'img' });
+  const x = (v: number) => (4 + v * 112).toFixed(1);
+  bar.append(make('line', { x1: x(0), x2: x(1), y1: 7, y2: 7, class: 'axis' }));
+  if (interval)
+    bar.append(
+      make('line', { x1: x(interval.low), x2: x(interval.high), y1: 7, y2: 7, class: 'range' }),
+      make('line', { x1: x(interval.low), x2: x(interval.low), y1: 3, y2: 11, class: 'range' }),
+      make('line', { x1: x(interval.high), x2: x(interval.high), y1: 3, y2: 11, class: 'range' }),
+    );
+  if (rate !== null) bar.append(make('circle', { cx: x(rate), cy: 7, r: 3 }));
+  return bar;
 }

@@ -1,5 +1,5 @@
 import type { ViewContext } from '../app.js';
-import { badge, cell, el, fmt, link, query } from '../dom.js';
+import { badge, cell, el, fmt, link, query, stacked } from '../dom.js';
 import type {
   ExpectedCalls,
   ExpectedPath,
@@ -61,7 +61,7 @@ export function drawWorkup(main: HTMLElement, answer: WorkupAnswer, context: Vie
         answer.task !== undefined ? `task ${answer.task}` : '',
         answer.trial !== undefined ? `trial ${answer.trial}` : '',
         answer.tally
-          ? `${answer.steps.length} steps, ${answer.tally.toolCalls} tool calls, ${answer.tally.errors} errors, ${answer.tally.redundant} repeated, ${answer.tally.tokens} tokens, ${fmt(answer.tally.latencyMs)} ms`
+          ? `${answer.steps.length} steps, ${answer.tally.toolCalls} tool calls, ${answer.tally.errors} errors, ${answer.tally.redundant} repeated, ${answer.tally.tokens} tokens, ${fmt(answer.tally.latencyMs)} ms${recordedText(answer.tally)}`
           : '',
       ]
         .filter(Boolean)
@@ -110,6 +110,15 @@ export function drawWorkup(main: HTMLElement, answer: WorkupAnswer, context: Vie
   if (answer.ledger.length > 0) root.append(el('h2', null, 'Ledger'), ledgerTable(answer));
 }
 
+/** The trajectory's own totals where they differ from the sums of its steps (an SDK's usage, a run's wall time). */
+function recordedText(tally: NonNullable<WorkupAnswer['tally']>): string {
+  const own = [
+    tally.recorded?.latencyMs !== undefined ? `${fmt(tally.recorded.latencyMs)} ms` : '',
+    tally.recorded?.tokens !== undefined ? `${tally.recorded.tokens} tokens` : '',
+  ].filter(Boolean);
+  return own.length ? ` (the trajectory records ${own.join(' and ')} in all)` : '';
+}
+
 function workupPathOf(answer: WorkupAnswer, file?: number): string {
   return workupPath(answer.run, answer.workup, file);
 }
@@ -145,11 +154,13 @@ function table(cls: string, heads: string[], rows: HTMLElement[]): HTMLElement {
   return el(
     'div',
     { class: 'scroll' },
-    el(
-      'table',
-      { class: `trials ${cls}` },
-      el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
-      el('tbody', null, ...rows),
+    stacked(
+      el(
+        'table',
+        { class: `trials ${cls}` },
+        el('thead', null, el('tr', null, ...heads.map((h) => el('th', null, h)))),
+        el('tbody', null, ...rows),
+      ),
     ),
   );
 }

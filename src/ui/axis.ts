@@ -1,7 +1,8 @@
-import type { HtmlAxis } from './types.js';
+import type { TrendRun } from '../history/types.js';
+import type { Axis } from './client/types.js';
 
 /** The [0, 1] axis of a score or a pass rate, in quarters. */
-export const UNIT_AXIS: HtmlAxis = { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1] };
+export const UNIT_AXIS: Axis = { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1] };
 
 /** About this many intervals between ticks: enough to read a value off, few enough to label in a small chart. */
 const INTERVALS = 4;
@@ -13,7 +14,7 @@ const INTERVALS = 4;
  * (1, 2, 2.5 or 5 times a power of ten). A single value or a flat series gets a band around it, so its points sit
  * inside the plot rather than on its edge.
  */
-export function fittedAxis(values: ReadonlyArray<number | null | undefined>, unit?: string): HtmlAxis {
+export function fittedAxis(values: ReadonlyArray<number | null | undefined>, unit?: string): Axis {
   const present = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (present.length === 0) return UNIT_AXIS;
   let lo = Math.min(...present);
@@ -37,7 +38,7 @@ export function fittedAxis(values: ReadonlyArray<number | null | undefined>, uni
 }
 
 /** An axis from `min` to `max` with whole-number ticks where the span allows, else quarters. */
-function evenAxis(min: number, max: number): HtmlAxis {
+function evenAxis(min: number, max: number): Axis {
   const step = max - min <= 8 && Number.isInteger(min) && Number.isInteger(max) ? 1 : (max - min) / INTERVALS;
   return { min, max, ticks: ticks(min, max, step) };
 }
@@ -58,4 +59,11 @@ function ticks(min: number, max: number, step: number): number[] {
 /** Drops the float noise of repeated steps (0.30000000000000004 is 0.3). */
 function tidy(value: number): number {
   return Number(value.toPrecision(12));
+}
+
+/** A run as its x-axis label: the commit's first 7 characters, else its time (`MM-DD HH:MM`, UTC). */
+export function runLabel(run: Pick<TrendRun, 'time' | 'commit'>): string {
+  if (run.commit) return run.commit.slice(0, 7);
+  const time = /^\d{4}-(\d\d-\d\d)T(\d\d:\d\d)/.exec(run.time);
+  return time ? `${time[1]} ${time[2]}` : run.time;
 }

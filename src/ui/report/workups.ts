@@ -1,0 +1,44 @@
+import type { TrendRun } from '../../history/types.js';
+import { projectPath } from '../../io/display-path.js';
+import type { LoadedWorkup } from '../../report/workups.js';
+import type { WorkupAnswer } from '../client/types.js';
+import { workupAnswer } from '../workup-data.js';
+import type { WorkupRef } from './answers.js';
+
+/**
+ * The answer of each workup of a run as it ran, from the workups its reporters loaded (keyed by the path a check gives), with
+ * `workupAnswer`, as the served UI builds it from a file: what could not be read is said in the answer, as there.
+ */
+export function loadedWorkupAnswer(
+  run: TrendRun,
+  loaded: ReadonlyMap<string, LoadedWorkup>,
+  root: string,
+): (ref: WorkupRef) => Promise<WorkupAnswer> {
+  // The run's checks name a workup's path from the root; the loaded ones are keyed by the path as a check gave it.
+  const byPath = new Map<string, LoadedWorkup>();
+  for (const [path, found] of loaded) byPath.set(projectPath(root, path), found);
+  return async (ref) => {
+    const source = { run: run.id, workup: ref.workup, files: ref.files };
+    if (ref.path === undefined)
+      return workupAnswer(undefined, ref.checks, {
+        ...source,
+        problem: {
+          kind: 'no-file',
+          message: `the workup ${ref.workup} has no file: its test built it in memory`,
+        },
+      });
+    const found = byPath.get(ref.path);
+    if (found && 'workup' in found)
+      return workupAnswer(found.workup, ref.checks, { ...source, path: ref.path });
+    return workupAnswer(undefined, ref.checks, {
+      ...source,
+      path: ref.path,
+      problem: {
+        kind: found ? 'unreadable' : 'gone',
+        message: found
+          ? `the workup file ${ref.path} cannot be read: ${found.error}`
+          : `the workup file ${ref.path} is not there`,
+      },
+    });
+  };
+}
