@@ -306,6 +306,7 @@ export class NeedleworkTrendReporter implements Reporter {
       await (this.revision ?? detectRevision(root)),
       new Date(),
       this.scope(),
+      root,
     );
     const environment = await detectEnvironment(checks, root, this.metas);
     if (environment) run.environment = environment;

@@ -3,8 +3,8 @@
 import { redundancyRate, toolEfficiency } from '../metrics/trajectory/efficiency.js';
 import { errorRecoveryRate } from '../metrics/trajectory/error-recovery.js';
 import {
+  alignTrajectory,
   type MatchTrajectoryOptions,
-  matchTrajectory,
   type ToolCall,
   type TrajectoryMatchResult,
 } from '../metrics/trajectory/match.js';
@@ -27,9 +27,14 @@ export function describeCall(call: ToolCall): string {
   return `${call.tool ?? '(no tool)'}(${JSON.stringify(call.args)})`;
 }
 
+/** The tool calls of a trajectory as the match compares them. */
+function callsOf(trajectory: Trajectory): ToolCall[] {
+  return toolCalls(trajectory).map((s) => ({ tool: s.tool_name, args: s.tool_input ?? {} }));
+}
+
 /** The tool calls of a trajectory as failures print them, for a diff of the expected calls against the run's. */
 function callTexts(trajectory: Trajectory): string[] {
-  return toolCalls(trajectory).map((s) => describeCall({ tool: s.tool_name, args: s.tool_input ?? {} }));
+  return callsOf(trajectory).map(describeCall);
 }
 
 const RUN_IN_EXPECTED =
@@ -65,6 +70,10 @@ function listed(calls: readonly ToolCall[], max = 5): string {
  * to the workup's gold trajectory. A failure names the missing and the extra calls and, for `subset` and `superset`
  * arguments, which side they constrain; its evidence holds both call lists for a diff. Returns the match too, for a
  * matcher's message.
+ *
+ * The evidence also holds what a reader lays over the run's steps: the expected calls (`reference`, tool and
+ * arguments), the argument mode (`args`) and the match's own pairing (`alignment`: `pairs` of [run call, expected
+ * call] and the positions of the missing and extra calls, counted among the tool calls), so no reader matches again.
  */
 export function trajectoryMatch(
   workup: Workup,
@@ -73,10 +82,11 @@ export function trajectoryMatch(
 ): { measured: Measured; result?: TrajectoryMatchResult } {
   const mode = options.mode ?? 'strict';
   const missing = missingTrajectory(workup, reference, true);
-  const result = missing ? undefined : matchTrajectory(workup.trajectory!, reference!, options);
-  const value = result ? result.pass : null;
+  const aligned = missing ? undefined : alignTrajectory(workup.trajectory!, reference!, options);
+  const { alignment, ...match } = aligned ?? { alignment: undefined };
+  const value = aligned ? aligned.pass : null;
   const args = options.toolArgs ?? 'exact';
-  const failure = result && !result.pass ? result : undefined;
+  const failure = aligned && !aligned.pass ? aligned : undefined;
   const rule = failure ? argumentsRule(mode, args) : undefined;
   return {
     measured: {
@@ -93,19 +103,22 @@ export function trajectoryMatch(
               ...(failure.extra.length > 0 ? [`extra ${listed(failure.extra)}`] : []),
               ...(rule ? [`arguments ${args}: ${rule}`] : []),
             ].join('; ')}`
-          : `${mode} match holds: ${result!.missing.length} missing, ${result!.extra.length} extra`),
-      evidence: result
+          : `${mode} match holds: ${aligned!.missing.length} missing, ${aligned!.extra.length} extra`),
+      evidence: aligned
         ? {
             mode,
-            missing: result.missing,
-            extra: result.extra,
-            ...(result.reason && { reason: result.reason }),
+            args,
+            missing: aligned.missing,
+            extra: aligned.extra,
+            ...(aligned.reason && { reason: aligned.reason }),
+            reference: callsOf(reference!),
+            alignment,
             // The two call lists, for the failure's diff (`- expected`, `+ run`), as toMatchTrajectory shows it.
             ...(failure && { expected: callTexts(reference!), actual: callTexts(workup.trajectory!) }),
           }
         : {},
     },
-    ...(result && { result }),
+    ...(aligned && { result: match as TrajectoryMatchResult }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { projectPath } from '../io/display-path.js';
 import type { CheckMeta } from '../model/check.js';
 import { byteCompare } from '../model/order.js';
 import { tallyTrials } from '../trials/tally.js';
@@ -21,6 +22,7 @@ export function buildTrendRun(
   revision: Revision,
   now: Date = new Date(),
   scope: TrendScope = { kind: 'full' },
+  root?: string,
 ): TrendRun {
   const trendChecks: TrendCheck[] = [];
   for (const check of checks) {
@@ -42,6 +44,9 @@ export function buildTrendRun(
     if (meta.threshold !== undefined) entry.threshold = meta.threshold;
     if (meta.comparator) entry.comparator = meta.comparator;
     if (meta.summary) entry.reason = meta.summary;
+    if (meta.workupPath !== undefined)
+      entry.workupPath = root === undefined ? meta.workupPath : projectPath(root, meta.workupPath);
+    if (meta.evidence && Object.keys(meta.evidence).length > 0) entry.evidence = meta.evidence;
     trendChecks.push(entry);
   }
   trendChecks.sort(
@@ -63,6 +68,7 @@ export function buildTrendRun(
   if (revision.branch) run.branch = revision.branch;
   if (revision.source) run.source = revision.source;
   if (revision.baseBranch) run.baseBranch = revision.baseBranch;
+  if (root !== undefined) run.root = root;
   return run;
 }
 

@@ -33,6 +33,11 @@ export interface TrendRun {
   baseBranch?: string;
   /** What ran: the model and agent version the run's workups name in their `meta` (several, comma-separated). */
   environment?: TrendEnvironment;
+  /**
+   * The project root the run ran in (an absolute path on the machine that ran it), against which its checks'
+   * `workupPath` are resolved: `needlework ui` reads a run's workups from there, and from nowhere else.
+   */
+  root?: string;
   /** Which tests the run ran: the regression gate compares a run only with earlier runs of the same scope. */
   scope: TrendScope;
   /** Counts and rates over the run's needlework checks. */
@@ -118,6 +123,14 @@ export interface TrendCheck {
   task?: string;
   /** Which trial of its task the workup is (a 1-based number or a label), when it says. */
   trial?: number | string;
+  /**
+   * The workup's folder or file, relative to the run's `root` with `/` separators (absolute when it lies outside
+   * it); absent for a workup built in memory. With `evidence`, what the workup view of `needlework ui` reads; the
+   * store keeps both, but reads them back only with one workup's checks (a whole run is read without them).
+   */
+  workupPath?: string;
+  /** The check's metric-specific evidence (the expected tool calls and their alignment, a required path, ...). */
+  evidence?: Record<string, unknown>;
   /** The criterion (`surfaced`, `traversed`, ...). */
   criterion: string;
   /** The metric the verdict rests on (`recall`, `pivot_burden`, ...). */

@@ -4,7 +4,16 @@ import type { SourcePosition } from '../model/note.js';
 export class LineIndex {
   private readonly starts: number[] = [0];
 
-  constructor(text: string) {
+  /** With `yaml`, a lone `\r` ends a line too, as YAML reads it (JSON and notes count `\n` alone). */
+  constructor(text: string, { yaml = false }: { yaml?: boolean } = {}) {
+    // A scan, not a regular expression: V8 keeps the last string one was run on (RegExp.input), a whole spec.
+    if (yaml && text.includes('\r')) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.starts.push(i + 1);
+      }
+      return;
+    }
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
 

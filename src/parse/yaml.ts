@@ -1,199 +1,262 @@
-import { load as loadJsYaml } from 'js-yaml';
-import type { CST, Document, LineCounter } from 'yaml';
+// A YAML file as needlework reads it: js-yaml's values (src/parse/yaml-read.ts), every node's place, and, when the
+// whole text cannot be read, the items of its top-level lists that fail left out (src/parse/yaml-items.ts), so that
+// one broken item (a case) is reported at its place and the rest of the file still reads.
 import { type Diagnostic, UserError } from '../errors/index.js';
-import { MAX_DEPTH, TOO_DEEP, yamlMayBeTooDeep } from './depth.js';
-import { LineIndex } from './position.js';
-import { MAX_YAML_ERRORS, yamlErrors } from './yaml-errors.js';
-import { yamlPackage } from './yaml-package.js';
+import { LineIndex, type Place } from './position.js';
+import { type TopItem, topLists, withoutItems } from './yaml-items.js';
+import { atOf, readYamlNodes, YamlError, type YamlNode, type YamlRead } from './yaml-read.js';
 
-/** The most aliases one YAML file may expand; a "billion laughs" file is refused instead of exhausting memory. */
-export const MAX_YAML_ALIASES = 100;
-/** What a file past that limit is told (the `yaml` package's message for it). */
-export const EXCESSIVE_ALIASES =
-  'cannot expand the document: Excessive alias count indicates a resource exhaustion attack';
+export { MAX_ALIAS_NODES, TOO_MANY_ALIASED } from './yaml-read.js';
 
+/** How many YAML errors of one file are reported, each placed; the rest are counted. */
+export const MAX_YAML_ERRORS = 1000;
+
+/** A YAML document's value, and where its nodes are written. */
 export interface ParsedYaml {
   value: unknown;
-  doc: Document.Parsed;
-  lines: LineCounter;
+  places: YamlPlaces;
 }
 
-/** A problem the `yaml` package found in a text, at its offset. */
-export interface YamlProblem {
-  offset: number;
-  message: string;
+/** An item of a top-level list that could not be read, with its problem; the document holds null in its place. */
+export interface BrokenItem {
+  /** The root key whose list it is in (`cases`), or undefined for a document that is a list. */
+  list: string | undefined;
+  index: number;
+  /** The line of its `-`. */
+  line: number;
+  diagnostics: Diagnostic[];
 }
 
 /**
- * What the `yaml` package makes of one YAML text: its first document, or its problems (with, when it read no further
- * than `MAX_YAML_ERRORS` syntax errors, the offset of the last token it read) and its syntax tree as far as it read, or
- * nothing to say where a text goes wrong (`unreadable`), or no document at all (`empty`).
- */
-export type YamlReading =
-  | { doc: Document.Parsed; lines: LineCounter }
-  | { problems: YamlProblem[]; readTo?: number; tokens: readonly CST.Token[] }
-  | 'unreadable'
-  | 'empty';
-
-/**
- * Parses one YAML document. Syntax errors, duplicate keys, alias bombs and nesting deeper than `MAX_DEPTH` become a
- * `UserError` with every problem's line and column; the document is kept so schema errors can be placed on their node
- * too.
+ * Reads one YAML document, or throws a `UserError` with every problem found, each at its line and column: a syntax
+ * error, a duplicate key, a tag outside the core schema, nesting deeper than `MAX_DEPTH`, aliases past
+ * `MAX_ALIAS_NODES`, a second document.
  */
 export function parseYaml(text: string, file: string): ParsedYaml {
-  const reading = readYaml(text);
-  if (reading === 'unreadable') throw unreadable(text, file);
-  if (reading === 'empty') throw new UserError({ file, message: 'expected a YAML document, found nothing' });
-  // Problems are placed in the text itself: the parser's line counter misses the lines inside a token it rejects (a
-  // block scalar where none may stand), which put later errors lines too early.
-  if ('problems' in reading) throw new UserError(yamlProblems(reading, new LineIndex(text), file));
-  const { doc, lines } = reading;
-  try {
-    return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }), doc, lines };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UserError({ file, message: `cannot expand the document: ${message}` });
-  }
-}
-
-/**
- * The diagnostics of a reading's problems, placed by `index` at `place(offset)` (the offset itself, unless the text
- * read was cut from a larger one).
- */
-export function yamlProblems(
-  reading: { problems: readonly YamlProblem[]; readTo?: number },
-  index: LineIndex,
-  file: string,
-  place: (offset: number) => number = (offset) => offset,
-): Diagnostic[] {
-  const errors = reading.problems.map((p) => ({ offset: place(p.offset), message: p.message }));
-  // Stopped early, the composer saw the document up to where reading stopped: its first errors are the file's.
-  const more =
-    reading.readTo === undefined
-      ? undefined
-      : `and more YAML errors after line ${index.position(place(reading.readTo)).line}; needlework read no further`;
-  return yamlErrors(errors, index, file, more);
-}
-
-/**
- * Reads one YAML text with the `yaml` package. The depth is measured on the syntax tree, which its parser builds
- * without recursion, before its composer (which recurses once per level) builds the document.
- */
-export function readYaml(text: string): YamlReading {
-  const { Composer, LineCounter, Parser, YAMLParseError } = yamlPackage();
-  const tooDeep = (offset: number) => ({ problems: [{ offset, message: TOO_DEEP }], tokens: [] });
-  // A text that may nest too deep is first parsed a little past where it may: a deep one is refused after parsing a
-  // few hundred levels, not all of them.
-  const suspect = yamlMayBeTooDeep(text);
-  if (suspect !== -1) {
-    const head = yamlTooDeep(Array.from(new Parser().parse(text.slice(0, suspect + 4 * MAX_DEPTH))));
-    if (head !== -1) return tooDeep(head);
-  }
-  const lines = new LineCounter();
-  const tokens: CST.Token[] = [];
-  let syntaxErrors = 0;
-  try {
-    withoutStackTraces(() => {
-      for (const token of new Parser(lines.addNewLine).parse(text)) {
-        tokens.push(token);
-        // A file this broken is read no further: composing a million stray tokens took seconds for as many errors.
-        if (token.type === 'error' && ++syntaxErrors > MAX_YAML_ERRORS) break;
-      }
-    });
-  } catch (error) {
-    // The `yaml` parser recurses when a run of items ends under a broken indentation (3,000 `- { a: b }` lines after
-    // a stray `}`): js-yaml reads the same text without recursion and says where it first goes wrong.
-    if (!(error instanceof RangeError)) throw error;
-    return 'unreadable';
-  }
-  const deep = yamlTooDeep(tokens);
-  if (deep !== -1) return tooDeep(deep);
-  // What `parseDocument` does, on the tokens already parsed: the first document, and an error for any other.
-  let doc: Document.Parsed | undefined;
-  // `logLevel: 'error'`: a collection used as a key becomes its text, which the spec's schema then reports as an
-  // unknown key, at its line; the yaml package would also print a Node warning about it on stderr.
-  const composer = new Composer({ prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
-  withoutStackTraces(() => {
-    for (const next of composer.compose(tokens, true, text.length)) {
-      if (!doc) doc = next;
-      else {
-        doc.errors.push(
-          new YAMLParseError(
-            [next.range[0], next.range[1]],
-            'MULTIPLE_DOCS',
-            'Source contains multiple documents; please use YAML.parseAllDocuments()',
-          ),
-        );
-        break;
-      }
-    }
-  });
-  if (!doc) return 'empty';
-  if (doc.errors.length === 0) return { doc, lines };
-  const problems = doc.errors.map((error) => ({ offset: error.pos[0], message: error.message }));
-  return syntaxErrors > MAX_YAML_ERRORS
-    ? { problems, readTo: tokens.at(-1)!.offset, tokens }
-    : { problems, tokens };
-}
-
-/**
- * Runs `fn` with no stack traces captured. The `yaml` package makes an Error for every problem it meets, each
- * capturing a stack trace that nobody reads (its message and place become ours): the fuzz bench's slowest input, 227 KB
- * of cases with thousands of duplicate keys, spent 12% of its CPU there.
- */
-function withoutStackTraces(fn: () => void): void {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    fn();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
-/**
- * The offset of the first list or mapping nested deeper than `max` in a YAML syntax tree, or -1: a walk with an
- * explicit stack, so a document of any depth is measured without recursion.
- */
-export function yamlTooDeep(tokens: readonly CST.Token[], max = MAX_DEPTH): number {
-  const stack: Array<[CST.Token, number]> = tokens.map((t) => [t, 0]);
-  while (stack.length > 0) {
-    const [token, depth] = stack.pop()!;
-    switch (token.type) {
-      case 'document':
-        if (token.value) stack.push([token.value, depth]);
-        break;
-      case 'block-map':
-      case 'block-seq':
-      case 'flow-collection': {
-        if (depth + 1 > max) return token.offset;
-        for (const item of token.items) {
-          if ('key' in item && item.key) stack.push([item.key, depth + 1]);
-          if ('value' in item && item.value) stack.push([item.value, depth + 1]);
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return -1;
-}
-
-/** The first syntax error js-yaml finds in `text`, placed, for a text the `yaml` parser could not read. */
-function unreadable(text: string, file: string): UserError {
-  try {
-    loadJsYaml(text);
-  } catch (error) {
-    const mark = (error as { mark?: { line: number; column: number } }).mark;
-    const reason = (error as { reason?: string }).reason;
-    if (mark && reason)
-      return new UserError({
+  const { broken, ...parsed } = readYaml(text, file);
+  if (broken.length > 0)
+    throw new UserError(
+      capped(
+        broken.flatMap((item) => item.diagnostics),
         file,
-        line: mark.line + 1,
-        column: mark.column + 1,
-        message: `not valid YAML: ${reason}`,
-      });
+      ),
+    );
+  return parsed;
+}
+
+/**
+ * Reads one YAML document; where js-yaml cannot read it whole, reads what it can of it. When the problem stands in an
+ * item of a list at the document's top (`cases:`), the items that fail (alone, or where they stand) are left out, each
+ * with its problem, as `broken` (null in the value, placed at its `-`), and the document is read without them: the
+ * other items read as written, with their places and aliases. Throws a `UserError` when the problem stands elsewhere
+ * (with every problem found where the rest of the document fails too).
+ */
+export function readYaml(text: string, file: string): ParsedYaml & { broken: BrokenItem[] } {
+  let lines: LineIndex | undefined;
+  const index = () => {
+    lines ??= new LineIndex(text, { yaml: true });
+    return lines;
+  };
+  const diagnostic = (error: YamlError): Diagnostic => ({
+    file,
+    ...placeOf(index(), error.offset),
+    message: error.message,
+  });
+  let read: YamlRead;
+  try {
+    read = readYamlNodes(text);
+  } catch (error) {
+    if (!(error instanceof YamlError)) throw error;
+    const recovered = readItems(text, error);
+    if (!recovered) throw new UserError(diagnostic(error));
+    if ('errors' in recovered) throw new UserError(capped(recovered.errors.map(diagnostic), file));
+    const broken = recovered.broken.map(
+      (b): BrokenItem => ({
+        list: b.list,
+        index: b.index,
+        line: index().position(b.at).line,
+        diagnostics: [diagnostic(b.error)],
+      }),
+    );
+    return { value: recovered.value, places: new YamlPlaces(recovered.root, index), broken };
   }
-  return new UserError({ file, message: 'not valid YAML: its structure is too irregular to read' });
+  return { value: read.value, places: new YamlPlaces(read.root, index), broken: [] };
+}
+
+/** The first `MAX_YAML_ERRORS` diagnostics, and a last line counting the others. */
+function capped(diagnostics: Diagnostic[], file: string): Diagnostic[] {
+  if (diagnostics.length <= MAX_YAML_ERRORS) return diagnostics;
+  return [
+    ...diagnostics.slice(0, MAX_YAML_ERRORS),
+    { file, message: `and ${diagnostics.length - MAX_YAML_ERRORS} more YAML errors` },
+  ];
+}
+
+type Recovered =
+  | {
+      value: unknown;
+      root: YamlNode | undefined;
+      broken: Array<{ list: string | undefined; index: number; at: number; error: YamlError }>;
+    }
+  | { errors: YamlError[] };
+
+/** How many times a text is read again with one more item left out before its first failure is all it says. */
+const MAX_ROUNDS = 8;
+
+/** One item of a top-level list, and where it stands. */
+interface Entry {
+  list: string | undefined;
+  index: number;
+  item: TopItem;
+}
+
+/**
+ * A text that failed whole (`failure`), read again with some items of its top-level lists left out (blanked: every
+ * other offset stays the file's): each item that fails alone and holds the failure or stands after it, and the last
+ * one before it that fails alone (an unclosed bracket or quote that js-yaml read on to the failure). Everything before
+ * the failure read where it stands: an item there that fails alone only for the way it was cut from its text reads
+ * there again, and an item that fails alone for an alias of an anchor outside it is read where it stands. The value,
+ * with each item left out null, and the errors of those items (the item that holds the failure fails with it); when
+ * the rest fails too, after the failure, every error found. Undefined where that does not explain the failure: no
+ * item at or before it left out, a reading that fails before it (the items were not cut as js-yaml reads them), or one
+ * the lists do not match.
+ */
+function readItems(text: string, failure: YamlError): Recovered | undefined {
+  const lists = topLists(text);
+  const entries = lists.flatMap((list) =>
+    list.items.map((item, index): Entry => ({ list: list.key, index, item })),
+  );
+  const holds = (entry: Entry, error: YamlError) =>
+    entry.item.start <= error.offset && error.offset < entry.item.end;
+  const left = new Map<Entry, YamlError>();
+  let before: [Entry, YamlError] | undefined;
+  for (const entry of entries) {
+    try {
+      // Under a key of its own, as its list stands: js-yaml says what it would say there.
+      const head = entry.list === undefined ? '' : 'k:\n';
+      readYamlNodes(head + text.slice(entry.item.start, entry.item.end), entry.item.start - head.length);
+    } catch (error) {
+      if (!(error instanceof YamlError)) throw error;
+      if (error.message.startsWith(UNKNOWN_ALIAS)) continue;
+      if (holds(entry, failure)) left.set(entry, failure);
+      else if (entry.item.end <= failure.offset) before = [entry, error];
+      else left.set(entry, error);
+    }
+  }
+  if (before) left.set(...before);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    let read: YamlRead;
+    try {
+      read = readYamlNodes(
+        withoutItems(
+          text,
+          [...left.keys()].map((entry) => entry.item),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof YamlError)) throw error;
+      // Before the failure, only an alias of an item left out may fail; after it, an item that fails where it stands
+      // (a limit passed there) is left out in turn, and the rest's own error is the file's, with the items'.
+      const entry = entries.find((e) => holds(e, error));
+      if (error.offset < failure.offset && !error.message.startsWith(UNKNOWN_ALIAS)) return undefined;
+      if (entry && !left.has(entry)) {
+        left.set(entry, error);
+        continue;
+      }
+      if (entry) return undefined;
+      const errors = new Set([failure, ...left.values()]);
+      if (error.offset !== failure.offset) errors.add(error);
+      return { errors: [...errors].sort((a, b) => a.offset - b.offset) };
+    }
+    // js-yaml reads in order: what failed at `failure` was written before it.
+    if (![...left.keys()].some((entry) => entry.item.start <= failure.offset)) return undefined;
+    for (const list of lists) {
+      const value = list.key === undefined ? read.value : property(read.value, list.key);
+      if (!Array.isArray(value) || value.length !== list.items.length) return undefined;
+    }
+    const broken = [...left]
+      .sort(([a], [b]) => a.item.start - b.item.start)
+      .map(([entry, error]) => {
+        // An item left out is placed at its `-`.
+        const node = entry.list === undefined ? read.root : entryNode(read.root, entry.list);
+        if (typeof node === 'object' && node.items) node.items[entry.index] = entry.item.dash;
+        return { list: entry.list, index: entry.index, at: entry.item.dash, error };
+      });
+    return { value: read.value, root: read.root, broken };
+  }
+  return undefined;
+}
+
+/** js-yaml's words for an alias of no anchor it has read. */
+const UNKNOWN_ALIAS = 'not valid YAML: unidentified alias';
+
+/** A mapping's own property, or undefined. */
+function property(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/** The node of `key`'s value in a mapping's node. */
+function entryNode(node: YamlNode | undefined, key: string): YamlNode | undefined {
+  const entries = typeof node === 'object' ? node.entries : undefined;
+  if (!entries) return undefined;
+  for (let i = 0; i < entries.length; i += 3)
+    if (entries[i] === key) return entries[i + 2] as YamlNode | undefined;
+  return undefined;
+}
+
+function placeOf(lines: LineIndex, offset: number): Place {
+  const { line, column } = lines.position(offset);
+  return { line, column };
+}
+
+/** Where the parts of a YAML document are written, by data path (`['cases', '3', 'expect']`). */
+export class YamlPlaces {
+  constructor(
+    private readonly root: YamlNode | undefined,
+    private readonly lines: () => LineIndex,
+  ) {}
+
+  /**
+   * Where the node at a data path is written, or with `key` that key of the mapping at the path; a path that leaves
+   * the document is placed at its deepest node (a missing key at the mapping that lacks it).
+   */
+  where(path: readonly string[], key?: string): Place | undefined {
+    const { node } = this.walk(path);
+    if (node === undefined) return undefined;
+    const at = key === undefined ? undefined : keyNode(node, key);
+    return placeOf(this.lines(), at === undefined ? atOf(node) : atOf(at));
+  }
+
+  /** Where `key` of the mapping at exactly `path` is written; undefined when the document writes no such key. */
+  keyAt(path: readonly string[], key: string): Place | undefined {
+    const { node, whole } = this.walk(path);
+    const at = whole && node !== undefined ? keyNode(node, key) : undefined;
+    return at === undefined ? undefined : placeOf(this.lines(), atOf(at));
+  }
+
+  /** The node at a data path, or the deepest one on it, and whether that is the path's own. */
+  private walk(path: readonly string[]): { node: YamlNode | undefined; whole: boolean } {
+    let node = this.root;
+    for (const segment of path) {
+      const child = typeof node === 'object' ? childNode(node, segment) : undefined;
+      if (child === undefined) return { node, whole: false };
+      node = child;
+    }
+    return { node, whole: true };
+  }
+}
+
+function childNode(node: YamlNode & object, segment: string): YamlNode | undefined {
+  if (node.items) return /^(?:0|[1-9][0-9]*)$/.test(segment) ? node.items[Number(segment)] : undefined;
+  return node.entries ? entryNode(node, segment) : undefined;
+}
+
+/** Where `key` of a mapping's node is written (the first time, if it is written twice). */
+function keyNode(node: YamlNode, key: string): YamlNode | undefined {
+  const entries = typeof node === 'object' ? node.entries : undefined;
+  if (!entries) return undefined;
+  for (let i = 0; i < entries.length; i += 3) if (entries[i] === key) return entries[i + 1] as YamlNode;
+  return undefined;
 }

@@ -12,19 +12,11 @@ import type {
   TaskCase,
 } from '../model/spec.js';
 import { toolCallTrajectory } from '../model/trajectory.js';
-import { locate, type Place } from '../parse/locate.js';
+import type { Place } from '../parse/position.js';
 import { placeProblems, schemaProblems } from '../parse/schema.js';
-import { parseYaml } from '../parse/yaml.js';
-import { loadYamlFast } from '../parse/yaml-fast.js';
+import { readYaml } from '../parse/yaml.js';
 import { normalizeRubric, type RubricYaml } from './normalize.js';
-import {
-  documentKeyPlace,
-  fastKeyPlace,
-  fastWhere,
-  type KeyPlace,
-  rubricPlaces,
-  Unplaced,
-} from './places.js';
+import { type KeyPlace, rubricPlaces, yamlKeyPlace } from './places.js';
 import { parseSchemaSpec } from './schema-spec.js';
 
 /** A case of the YAML, once the schema has accepted it. */
@@ -69,44 +61,30 @@ interface CasesYaml {
 }
 
 /**
- * Parses and validates a task-cases file. It is read on the light path (js-yaml's values, each case's line and every
- * node's start: a 10,000-case file stays far below the `yaml` Document's memory, and one bad case among them costs no
- * second parse); a file with a construct that path leaves alone, or a problem it cannot place exactly, is read again
- * with the `yaml` Document, which places every diagnostic the same way (`parseCasesDocument`).
+ * Parses and validates a task-cases file. A case that cannot be read as YAML (a syntax error inside it) is an invalid
+ * case, at its place, and the other cases still read (see `readYaml`); a problem outside the cases fails the file.
  */
 export function parseCasesText(text: string, file: string): CasesSpec {
-  return parseCasesLight(text, file) ?? parseCasesDocument(text, file);
-}
-
-/** A task-cases file read with the `yaml` Document alone (what the light path falls back to, and is tested against). */
-export function parseCasesDocument(text: string, file: string): CasesSpec {
-  const { value, doc, lines } = parseYaml(text, file);
-  return parseCases(value, file, {
-    where: (path, key) => locate(doc, lines, path, key),
-    caseLine: (index) => locate(doc, lines, ['cases', String(index)])?.line,
-    place: documentKeyPlace(doc, lines),
-  });
-}
-
-/** The cases on the light path; undefined when that path cannot read or place all of the file. */
-export function parseCasesLight(text: string, file: string): CasesSpec | undefined {
-  const fast = loadYamlFast(text, { file });
-  if (!fast) return undefined;
-  const caseLine = (index: number, node: unknown) => {
-    const at = node !== null && typeof node === 'object' ? fast.startAt(['cases', String(index)]) : undefined;
-    return at === undefined ? undefined : fast.lines().position(at).line;
-  };
-  try {
-    const spec = parseCases(fast.value, file, {
-      where: fastWhere(fast),
-      caseLine,
-      place: fastKeyPlace(fast),
-    });
-    return spec.cases.every((c) => c.line !== undefined) ? spec : undefined;
-  } catch (error) {
-    if (error instanceof Unplaced) return undefined;
-    throw error;
-  }
+  const { value, places, broken } = readYaml(text, file);
+  const unread = new Map<number, Diagnostic[]>();
+  for (const item of broken) if (item.list === 'cases') unread.set(item.index, item.diagnostics);
+  if (unread.size < broken.length)
+    throw new UserError(
+      inFileOrder(
+        broken.flatMap((item) => item.diagnostics),
+        file,
+      ),
+    );
+  return parseCases(
+    value,
+    file,
+    {
+      where: (path, key) => places.where(path, key),
+      caseLine: (index) => places.where(['cases', String(index)])?.line,
+      place: yamlKeyPlace(places),
+    },
+    unread,
+  );
 }
 
 type Where = (path: readonly string[], key?: string) => { line: number; column: number } | undefined;
@@ -117,7 +95,7 @@ type Where = (path: readonly string[], key?: string) => { line: number; column: 
  */
 interface Places {
   where: Where;
-  caseLine(index: number, node: unknown): number | undefined;
+  caseLine(index: number): number | undefined;
   place: KeyPlace;
 }
 
@@ -127,8 +105,16 @@ interface Places {
  * other cases load. A problem of the file as a whole (its `defaults` included: a bad default is every case's) throws
  * a `UserError` that holds every problem of the file, each case's too, so one pass of `validate` shows them all.
  */
-function parseCases(value: unknown, file: string, { where, caseLine, place }: Places): CasesSpec {
-  const problems = schemaProblems('cases', value);
+function parseCases(
+  value: unknown,
+  file: string,
+  { where, caseLine, place }: Places,
+  /** The YAML problems of each case that could not be read (null in `value`). */
+  unread: ReadonlyMap<number, Diagnostic[]>,
+): CasesSpec {
+  const problems = schemaProblems('cases', value).filter(
+    (p) => !(p.segments[0] === 'cases' && unread.has(Number(p.segments[1]))),
+  );
   const whole = problems.filter((p) => p.segments[0] !== 'cases' || p.segments.length < 2);
   const fileProblems = placeProblems(whole, file, where);
   const record = value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -149,7 +135,7 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
     );
 
   const yaml = value as CasesYaml;
-  const byCase = new Map<number, Diagnostic[]>();
+  const byCase = new Map<number, Diagnostic[]>(unread);
   for (const p of problems) {
     const index = Number(p.segments[1]);
     byCase.set(index, [...(byCase.get(index) ?? []), ...placeProblems([p], file, where)]);
@@ -160,7 +146,7 @@ function parseCases(value: unknown, file: string, { where, caseLine, place }: Pl
   // A rubric file named by many cases (a default `judge:`) is read and checked once per cases file (`rubricFiles`).
   yaml.cases.forEach((c, index) => {
     const path = ['cases', String(index)];
-    const line = caseLine(index, c);
+    const line = caseLine(index);
     const diagnostics = byCase.get(index) ?? [];
     const id = typeof c?.id === 'string' ? c.id : `case ${index + 1}`;
     const first = seen.get(id);

@@ -12,6 +12,7 @@ import { DOOR_PREFIX, type DoorFile, doorPath, removeDoor, writeDoor } from './d
 import { authorized, isDoorOperation, serveDoor } from './door/serve.js';
 import { allowedHosts, isLoopback, refusal, SECURITY_HEADERS } from './guard.js';
 import { LiveFeed, SERVER_POLL_MS } from './live.js';
+import { workupRoute } from './workup-route.js';
 
 /** The port `needlework ui` tries first; the next few are tried when it is taken and no `--port` was given. */
 export const DEFAULT_PORT = 4173;
@@ -155,6 +156,10 @@ async function serve(store: Store, options: UiOptions): Promise<UiServer> {
     if (head === 'runs' && id !== undefined && sub === 'trials' && parts.length === 3) {
       const trials = await data.trials(id);
       return trials ? json(response, 200, trials) : notFound(response, `no run ${id}`);
+    }
+    if (head === 'runs' && id !== undefined && sub === 'workups' && parts.length === 4) {
+      const found = await workupRoute(store.engine, id, parts[3] as string, query.get('file'));
+      return json(response, found.status, found.body);
     }
     if (head === 'compare' && parts.length === 1) {
       const current = text('current');

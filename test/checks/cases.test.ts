@@ -21,6 +21,23 @@ describe('task cases: tool_calls', () => {
   it('passes when the calls match in any order', async () => {
     const c = await checksBy(spec, run([{ name: 'book' }, { name: 'search', args: { city: 'Paris' } }]));
     expect(c['tool-calls']).toMatchObject({ verdict: 'pass', spec: 'set', specKind: 'cases', case: 'c' });
+    // What a reader lays over the steps: the expected calls and the match's own pairing, by call position.
+    expect(c['tool-calls']!.evidence).toMatchObject({
+      mode: 'unordered',
+      args: 'exact',
+      reference: [
+        { tool: 'search', args: { city: 'Paris' } },
+        { tool: 'book', args: {} },
+      ],
+      alignment: {
+        pairs: [
+          [1, 0],
+          [0, 1],
+        ],
+        missing: [],
+        extra: [],
+      },
+    });
   });
 
   it('with match superset and args superset, passes a run that calls more and gives more arguments', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromOpenAIMessages } from '../../src/adapters/openai.js';
 import {
+  alignTrajectory,
   type MatchTrajectoryOptions,
   matchTrajectory,
   type ToolArgsMatchMode,
@@ -303,6 +304,51 @@ describe('properties', () => {
   });
 });
 
+describe('alignTrajectory: the pairing the verdict rests on', () => {
+  it("gives matchTrajectory's result, and names its missing and extra calls by position", () => {
+    fc.assert(
+      fc.property(matchCase, (k) => {
+        const options = { mode: k.mode, toolArgs: k.toolArgs, toolArgsOverrides: k.overrides };
+        const [actual, reference] = [traj(k.actual), traj(k.reference)];
+        const { alignment, ...result } = alignTrajectory(actual, reference, options);
+        expect(result).toEqual(matchTrajectory(actual, reference, options));
+        const asCall = (x: Call) => ({ tool: x.tool, args: x.args ?? {} });
+        expect(alignment.missing.map((j) => asCall(k.reference[j]!))).toEqual(result.missing);
+        expect(alignment.extra.map((i) => asCall(k.actual[i]!))).toEqual(result.extra);
+        // A call is paired once at most, with a call of its own tool, and never also missing or extra.
+        const left = new Set(alignment.pairs.map(([i]) => i));
+        const right = new Set(alignment.pairs.map(([, j]) => j));
+        expect(left.size).toBe(alignment.pairs.length);
+        expect(right.size).toBe(alignment.pairs.length);
+        for (const [i, j] of alignment.pairs) expect(k.actual[i]!.tool).toBe(k.reference[j]!.tool);
+        for (const j of alignment.missing) expect(right.has(j)).toBe(false);
+        if (k.mode !== 'unordered') for (const i of alignment.extra) expect(left.has(i)).toBe(false);
+        // Every reference call is paired or missing where the mode requires it; every actual call where it forbids extras.
+        if (k.mode !== 'subset') expect(right.size + alignment.missing.length).toBe(k.reference.length);
+        if (k.mode === 'subset' || k.mode === 'strict')
+          expect(left.size + alignment.extra.length).toBe(k.actual.length);
+      }),
+    );
+  });
+
+  it('pairs out-of-order calls in an unordered match, and leaves allowed extras unpaired in a superset match', () => {
+    const a = alignTrajectory(traj([read, search]), traj([search, read]), { mode: 'unordered' });
+    expect(a.pass).toBe(true);
+    expect(a.alignment).toEqual({
+      pairs: [
+        [1, 0],
+        [0, 1],
+      ],
+      missing: [],
+      extra: [],
+    });
+    const b = alignTrajectory(traj([weather, search, read]), traj([search]), { mode: 'superset' });
+    expect(b.alignment).toEqual({ pairs: [[1, 0]], missing: [], extra: [] });
+    const strict = alignTrajectory(traj([search, weather]), traj([search, read, read]), { mode: 'strict' });
+    expect(strict.alignment).toEqual({ pairs: [[0, 0]], missing: [1, 2], extra: [1] });
+  });
+});
+
 describe('chat logs whose steps were never read', () => {
   // Argument texts that are equal once parsed but not as text, malformed JSON, JSON that is no object, a long integer,
   // and arguments given as an object rather than text: the match must give the same result as on the built steps.
@@ -379,6 +425,32 @@ describe('chat logs whose steps were never read', () => {
       ),
       { numRuns: 500, seed: 15 },
     );
+  });
+
+  it('aligns the calls of a strict match over messages: parallel calls in any order, by position', () => {
+    const output = chat([
+      [
+        { tool: 'g', args: '{"x":1}' },
+        { tool: 'f', args: '{"x":1}' },
+      ],
+      [{ tool: 'h', args: '{}' }],
+    ]);
+    const reference = chat([
+      [
+        { tool: 'f', args: '{"x":1}' },
+        { tool: 'g', args: '{"x":1}' },
+      ],
+      [{ tool: 'f', args: '{}' }],
+    ]);
+    const { alignment } = alignTrajectory(fromOpenAIMessages(output), fromOpenAIMessages(reference));
+    expect(alignment).toEqual({
+      pairs: [
+        [0, 1],
+        [1, 0],
+      ],
+      missing: [2],
+      extra: [2],
+    });
   });
 
   it('calls a custom argument function even when the argument texts are equal', () => {

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineCounter, parseDocument } from 'yaml';
 import { jsonLocator } from '../../src/parse/json-places.js';
-import { locate } from '../../src/parse/locate.js';
+import { documentPlaces } from '../helpers/yaml-document.js';
 
 /** Every data path of a JSON value, as `locate` takes them. */
 function paths(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
@@ -18,15 +17,14 @@ describe('jsonLocator', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 5 }), fc.constantFrom(undefined, 2), (value, indent) => {
         const text = JSON.stringify({ root: value }, null, indent);
-        const lines = new LineCounter();
-        const doc = parseDocument(text, { lineCounter: lines });
+        const reference = documentPlaces(text);
         const place = jsonLocator(text);
         for (const path of paths(JSON.parse(text))) {
-          expect(place(path)).toEqual(locate(doc, lines, path));
+          expect(place(path)).toEqual(reference(path));
           if (path.length > 0) {
             const parent = path.slice(0, -1);
             const key = path.at(-1)!;
-            expect(place(parent, key)).toEqual(locate(doc, lines, parent, key));
+            expect(place(parent, key)).toEqual(reference(parent, key));
           }
         }
       }),

@@ -176,6 +176,31 @@ describe('buildTrendRun', () => {
     expect(validate({ schema: 2, runs: [run] }), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it("keeps the run's root and each check's workup path (from that root) and evidence, for the workup view", () => {
+    const meta = (workupPath: string) =>
+      checkMeta({
+        spec: 's',
+        workup: 'w',
+        criterion: 'tool-calls',
+        workupPath,
+        evidence: { mode: 'strict', alignment: { pairs: [[0, 0]], missing: [], extra: [] } },
+      });
+    const run = buildTrendRun(
+      [record({ meta: meta('/project/runs/w') }), record({ meta: meta('/elsewhere/w') })],
+      {},
+      new Date('2026-11-22T03:04:05.678Z'),
+      { kind: 'full' },
+      '/project',
+    );
+    expect(run.root).toBe('/project');
+    expect(run.checks.map((c) => c.workupPath)).toEqual(['runs/w', '/elsewhere/w']);
+    expect(run.checks[0]!.evidence).toEqual({
+      mode: 'strict',
+      alignment: { pairs: [[0, 0]], missing: [], extra: [] },
+    });
+    expect(validate({ schema: 2, runs: [run] }), JSON.stringify(validate.errors)).toBe(true);
+  });
+
   it('gives a null pass rate when nothing was decided', () => {
     expect(buildTrendRun([], {}).summary.passRate).toBeNull();
   });

@@ -234,6 +234,24 @@ describe.skipIf(!hasChromium)(`needlework ui in Chromium${hasChromium ? '' : ` (
     await page.close();
   });
 
+  it("shows a run's task x criterion matrix, a case name an agent wrote as text, each cell k of n", async () => {
+    const page = await open(`/runs/${LAST.id}?tab=matrix`);
+    await page.locator('table.m-table').waitFor();
+    expect(await page.locator('tbody th').allTextContents()).toEqual([
+      'case-1',
+      'case-2',
+      'case-3',
+      `refund ${HOSTILE}`,
+    ]);
+    // Case 2 is flaky in the last run: one of its three trials failed both criteria.
+    expect(await page.locator('tbody tr').nth(1).locator('td').allTextContents()).toEqual(['2/3', '2/3']);
+    expect(await page.locator('tbody tr').nth(3).locator('a').first().getAttribute('title')).toBe(
+      `refund ${HOSTILE} · support · answer: 3 of 3 passed`,
+    );
+    await noScriptRan(page);
+    await page.close();
+  });
+
   it('shows a run appended while the page is open, without a reload, within a second', async () => {
     const page = await open('/runs');
     await page.locator('.vlist .r-run').first().waitFor();
@@ -259,6 +277,7 @@ describe.skipIf(!hasChromium)(`needlework ui in Chromium${hasChromium ? '' : ` (
       '/case?spec=support&case=case-3&task=task-3',
       '/trends',
       `/runs/${LAST.id}/trials`,
+      `/runs/${LAST.id}?tab=matrix`,
     ]) {
       const page = await open(path, 390);
       await page.locator('main > *').first().waitFor();

@@ -89,6 +89,17 @@ ${RUN_METRICS('TRUE')}`,
     name: 'checks without a foreign key check',
     sql: 'ALTER TABLE needlework_checks DROP CONSTRAINT needlework_checks_run_fkey;',
   },
+  {
+    // What the workup view of `needlework ui` reads: where a run ran, where each check's workup is (relative to it),
+    // and each check's evidence (JSON text: the expected tool calls and their alignment, a required path). Read only
+    // with one workup's checks, never with a whole run.
+    version: 4,
+    name: "each check's workup path and evidence, and the run's root",
+    sql: `
+ALTER TABLE needlework_runs ADD COLUMN root text;
+ALTER TABLE needlework_checks ADD COLUMN workup_path text;
+ALTER TABLE needlework_checks ADD COLUMN evidence text;`,
+  },
 ];
 
 /** The schema version this needlework writes and reads. */

@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../parse/json.js';
 import { trendTrials } from '../entry.js';
 import { scopeKey } from '../scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
@@ -6,7 +7,7 @@ import { RUN_METRICS } from './migrations.js';
 /** A run without its checks: what lists of runs and the trend table need. */
 export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
 
-/** The columns of `needlework_runs` for a run, `INSERT_RUN`'s `$1`-`$16`. */
+/** The columns of `needlework_runs` for a run, `INSERT_RUN`'s `$1`-`$17`. */
 export function runParams(run: TrendRun): unknown[] {
   const s = run.summary;
   return [
@@ -26,14 +27,15 @@ export function runParams(run: TrendRun): unknown[] {
     s.failed,
     s.notApplicable,
     s.skipped,
+    run.root ?? null,
   ];
 }
 
 /**
  * A run, every check of it and its metric means in one statement, so in one transaction and, on the embedded engine,
  * one message to the store's thread and back (a transaction of four statements was five round trips, each waiting
- * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$16` (`runParams`); each check
- * column is one parameter, `$17`-`$32` (`checkParams`): the JSON array of its values, which `json_array_elements_text`
+ * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$17` (`runParams`); each check
+ * column is one parameter, `$18`-`$35` (`checkParams`): the JSON array of its values, which `json_array_elements_text`
  * turns back into rows, the order of the run's checks kept as `ord`. A JSON text is one string to hand over and for
  * the database to read, where an array parameter is a value each to copy to the store's thread and to write as an
  * array literal (30,000 checks on the embedded engine: 435-490 -> 362-370 ms an append). The means are taken over the
@@ -42,18 +44,18 @@ export function runParams(run: TrendRun): unknown[] {
  */
 export const INSERT_RUN = `WITH new_run AS (
   INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
-    agent_version, checks, passed, failed, not_applicable, skipped)
-  VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16)
+    agent_version, checks, passed, failed, not_applicable, skipped, root)
+  VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17)
   RETURNING seq
 ), new_checks AS (
   INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label, criterion, metric,
-    value, value_boolean, unit, threshold, comparator, verdict, state, reason)
+    value, value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence)
   SELECT new_run.seq, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number::float8, t.trial_label,
     t.criterion, t.metric, t.value::float8, t.value_boolean::boolean, t.unit, t.threshold::float8, t.comparator,
-    t.verdict, t.state, t.reason
-  FROM new_run, ROWS FROM (${Array.from({ length: 16 }, (_, k) => `json_array_elements_text($${17 + k}::json)`).join(', ')})
+    t.verdict, t.state, t.reason, t.workup_path, t.evidence
+  FROM new_run, ROWS FROM (${Array.from({ length: 18 }, (_, k) => `json_array_elements_text($${18 + k}::json)`).join(', ')})
     WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
-    value_boolean, unit, threshold, comparator, verdict, state, reason, ord)
+    value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence, ord)
   RETURNING run, spec, criterion, metric, unit, comparator, value, value_boolean
 ), new_metrics AS (
   ${RUN_METRICS('TRUE', 'new_checks')}
@@ -61,12 +63,12 @@ export const INSERT_RUN = `WITH new_run AS (
 SELECT seq::integer AS seq FROM new_run`;
 
 /**
- * The parameters of `INSERT_RUN`'s checks (`$17`-`$32`): a JSON array per column. Numbers go as their text (`String`
+ * The parameters of `INSERT_RUN`'s checks (`$18`-`$35`): a JSON array per column. Numbers go as their text (`String`
  * writes NaN and ±Infinity as PostgreSQL reads them, JSON has neither), and text as it would go as a parameter: a
  * lone UTF-16 surrogate, which JSON would escape and PostgreSQL refuse, as U+FFFD (what UTF-8 makes of it).
  */
 export function checkParams(checks: readonly TrendCheck[]): string[] {
-  const columns: unknown[][] = Array.from({ length: 16 }, () => new Array(checks.length));
+  const columns: unknown[][] = Array.from({ length: 18 }, () => new Array(checks.length));
   checks.forEach((c, i) => {
     const row = [
       text(c.spec),
@@ -85,6 +87,8 @@ export function checkParams(checks: readonly TrendCheck[]): string[] {
       text(c.verdict),
       text(c.state),
       text(c.reason),
+      text(c.workupPath),
+      c.evidence ? text(stringifyJson(c.evidence)) : null,
     ];
     for (let k = 0; k < row.length; k++) (columns[k] as unknown[])[i] = row[k];
   });
@@ -168,6 +172,9 @@ const CHECK_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof CheckRow>;
 
 const column = (field: string) => (field === 'case' ? '"case"' : field);
+
+/** The columns of a check's row, as a `SELECT` lists them. */
+export const CHECK_COLUMNS = CHECK_FIELDS.map(column).join(', ');
 
 /**
  * The checks of the run `$1`, as one JSON array of columns, each column the JSON array of its values in the checks'

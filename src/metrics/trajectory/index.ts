@@ -5,12 +5,14 @@ export { toolDistribution } from './distribution.js';
 export { redundancyRate, toolEfficiency } from './efficiency.js';
 export { errorRecoveryRate } from './error-recovery.js';
 export {
+  alignTrajectory,
   type MatchTrajectoryOptions,
   matchTrajectory,
   type ToolArgsMatcher,
   type ToolArgsMatchMode,
   type ToolArgsOverride,
   type ToolCall,
+  type TrajectoryAlignment,
   type TrajectoryMatchMode,
   type TrajectoryMatchResult,
 } from './match.js';

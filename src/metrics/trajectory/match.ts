@@ -107,6 +107,44 @@ export function matchTrajectory(
   reference: Trajectory,
   options: MatchTrajectoryOptions = {},
 ): TrajectoryMatchResult {
+  return matchCalls(actual, reference, options, undefined);
+}
+
+/**
+ * Which calls a match paired and which it left over, by position among each trajectory's tool calls (0-based): what a
+ * reader lays over the steps (matched, missing, extra). The pairing is the one the verdict rests on, the same greedy
+ * walk as `matchTrajectory`'s; nothing is matched a second way.
+ */
+export interface TrajectoryAlignment {
+  /** `[actual call, reference call]` for each pair the match made, in the order it made them. */
+  pairs: Array<[number, number]>;
+  /** The reference calls of the result's `missing`, by position, in the same order. */
+  missing: number[];
+  /** The actual calls of the result's `extra`, by position, in the same order. */
+  extra: number[];
+}
+
+/**
+ * `matchTrajectory` with the alignment it rests on. In `superset` mode the actual calls left unpaired are allowed (no
+ * `extra`), in `subset` mode the reference calls left unpaired are (no `missing`); `unordered` pairs the calls the
+ * reference side's way (each reference call takes an actual one) and reports the extra calls of the other walk, as the
+ * verdict does.
+ */
+export function alignTrajectory(
+  actual: Trajectory,
+  reference: Trajectory,
+  options: MatchTrajectoryOptions = {},
+): TrajectoryMatchResult & { alignment: TrajectoryAlignment } {
+  const alignment: TrajectoryAlignment = { pairs: [], missing: [], extra: [] };
+  return { ...matchCalls(actual, reference, options, alignment), alignment };
+}
+
+function matchCalls(
+  actual: Trajectory,
+  reference: Trajectory,
+  options: MatchTrajectoryOptions,
+  alignment: TrajectoryAlignment | undefined,
+): TrajectoryMatchResult {
   const mode = options.mode ?? 'strict';
   const toolArgs = options.toolArgs ?? 'exact';
   const overrides = options.toolArgsOverrides;
@@ -118,20 +156,40 @@ export function matchTrajectory(
       const outOutline = outlineOf(actual, out.length);
       const refOutline = outlineOf(reference, ref.length);
       return outOutline && refOutline
-        ? strictMessages(out, outOutline, ref, refOutline, matcherFor)
-        : strict(out, ref, matcherFor);
+        ? strictMessages(out, outOutline, ref, refOutline, matcherFor, alignment)
+        : strict(out, ref, matcherFor, alignment);
     }
     case 'superset': {
-      const missing = uncovered(out, ref, matcherFor);
+      const missing = uncovered(
+        out,
+        ref,
+        matcherFor,
+        alignment && { pairs: alignment.pairs, left: alignment.missing, flip: false },
+      );
       return { pass: missing.length === 0, missing, extra: [] };
     }
     case 'subset': {
-      const extra = uncovered(ref, out, matcherFor);
+      const extra = uncovered(
+        ref,
+        out,
+        matcherFor,
+        alignment && { pairs: alignment.pairs, left: alignment.extra, flip: true },
+      );
       return { pass: extra.length === 0, missing: [], extra };
     }
     case 'unordered': {
-      const missing = uncovered(out, ref, matcherFor);
-      const extra = uncovered(ref, out, matcherFor);
+      const missing = uncovered(
+        out,
+        ref,
+        matcherFor,
+        alignment && { pairs: alignment.pairs, left: alignment.missing, flip: false },
+      );
+      const extra = uncovered(
+        ref,
+        out,
+        matcherFor,
+        alignment && { pairs: [], left: alignment.extra, flip: true },
+      );
       return { pass: missing.length === 0 && extra.length === 0, missing, extra };
     }
     default:
@@ -197,7 +255,12 @@ function callsOf(trajectory: Trajectory): readonly Call[] {
   return calls;
 }
 
-function strict(out: readonly Call[], ref: readonly Call[], matcherFor: MatcherFor): TrajectoryMatchResult {
+function strict(
+  out: readonly Call[],
+  ref: readonly Call[],
+  matcherFor: MatcherFor,
+  alignment: TrajectoryAlignment | undefined,
+): TrajectoryMatchResult {
   const missing: ToolCall[] = [];
   const extra: ToolCall[] = [];
   const n = Math.min(out.length, ref.length);
@@ -207,10 +270,18 @@ function strict(out: readonly Call[], ref: readonly Call[], matcherFor: MatcherF
     if (o.tool !== r.tool || !argsMatch(matcherFor(o.tool), o, r)) {
       missing.push(reported(r));
       extra.push(reported(o));
-    }
+      alignment?.missing.push(i);
+      alignment?.extra.push(i);
+    } else alignment?.pairs.push([i, i]);
   }
-  for (let i = n; i < ref.length; i++) missing.push(reported(ref[i] as Call));
-  for (let i = n; i < out.length; i++) extra.push(reported(out[i] as Call));
+  for (let i = n; i < ref.length; i++) {
+    missing.push(reported(ref[i] as Call));
+    alignment?.missing.push(i);
+  }
+  for (let i = n; i < out.length; i++) {
+    extra.push(reported(out[i] as Call));
+    alignment?.extra.push(i);
+  }
   return { pass: missing.length === 0 && extra.length === 0, missing, extra };
 }
 
@@ -228,6 +299,7 @@ function strictMessages(
   ref: readonly Call[],
   refOutline: readonly MessageOutline[],
   matcherFor: MatcherFor,
+  alignment: TrajectoryAlignment | undefined,
 ): TrajectoryMatchResult {
   const missing: ToolCall[] = [];
   const extra: ToolCall[] = [];
@@ -264,11 +336,19 @@ function strictMessages(
           continue;
         used[j - rStart] = true;
         found = true;
+        alignment?.pairs.push([i, j]);
         break;
       }
-      if (!found) extra.push(reported(call));
+      if (!found) {
+        extra.push(reported(call));
+        alignment?.extra.push(i);
+      }
     }
-    for (let j = rStart; j < r; j++) if (!used[j - rStart]) missing.push(reported(ref[j] as Call));
+    for (let j = rStart; j < r; j++)
+      if (!used[j - rStart]) {
+        missing.push(reported(ref[j] as Call));
+        alignment?.missing.push(j);
+      }
   }
   const pass = reason === undefined && missing.length === 0 && extra.length === 0;
   return reason === undefined ? { pass, missing, extra } : { pass, missing, extra, reason };
@@ -299,11 +379,13 @@ function uncovered(
   available: readonly Call[],
   required: readonly Call[],
   matcherFor: MatcherFor,
+  collect: Collect | undefined,
 ): ToolCall[] {
   const used: boolean[] = [];
   for (let i = 0; i < available.length; i++) used.push(false);
   const left: ToolCall[] = [];
-  for (const want of required) {
+  for (let k = 0; k < required.length; k++) {
+    const want = required[k] as Call;
     const matcher = matcherFor(want.tool);
     let found = false;
     for (let i = 0; i < available.length; i++) {
@@ -312,12 +394,25 @@ function uncovered(
       if (argsMatch(matcher, have, want)) {
         used[i] = true;
         found = true;
+        // Pairs are [actual, reference]: `available` is the actual side unless the walk is flipped (subset).
+        collect?.pairs.push(collect.flip ? [k, i] : [i, k]);
         break;
       }
     }
-    if (!found) left.push(reported(want));
+    if (!found) {
+      left.push(reported(want));
+      collect?.left.push(k);
+    }
   }
   return left;
+}
+
+/** Where `uncovered` records its pairs and the positions of the calls it left uncovered. */
+interface Collect {
+  pairs: Array<[number, number]>;
+  left: number[];
+  /** True when `required` is the actual side (a subset walk). */
+  flip: boolean;
 }
 
 /** `_get_matcher_for_tool_name`: the override for this tool when there is a non-empty one, else the default mode. */

@@ -1,4 +1,8 @@
+import type { NoteMarks, RequiredPath, SentenceMarks } from '../../views/workup.js';
 import type { GateText } from '../gate-text.js';
+
+export type { MarkStatus } from '../../views/workup.js';
+
 /**
  * The data the HTML report embeds as JSON (`<script type="application/json" id="needlework-data">`) and renders in the
  * browser. It is public API: tools may read it out of a report. Every string in it may come from an agent and is
@@ -105,9 +109,6 @@ export interface HtmlTest {
   errors: string[];
 }
 
-/** How a citation or a sentence of the note stands. */
-export type MarkStatus = 'resolved' | 'failed-query' | 'dangling' | 'uncited' | 'unsupported';
-
 export interface HtmlWorkup {
   /**
    * What tells this workup apart from every other: its id with its folder (`path`), or, for a workup with no folder,
@@ -129,23 +130,10 @@ export interface HtmlWorkup {
   paths: HtmlPath[];
 }
 
-export interface HtmlNote {
-  sections: Array<{
-    title: string;
-    /** False for sections that make no claims (`Gaps & caveats`, `Provenance`). */
-    claims: boolean;
-    segments: Array<{ kind: 'bullet' | 'paragraph'; sentences: HtmlSentence[] }>;
-  }>;
-  /** Citation marks counted by status (`resolved`, `failed-query`, `dangling`), and uncited and unsupported claims (sentences). */
-  counts: Record<MarkStatus, number>;
-}
+/** The note with every citation and claim marked (`src/views/workup.ts`, which the UI reads too). */
+export type HtmlNote = NoteMarks;
 
-export interface HtmlSentence {
-  text: string;
-  /** `uncited` or `unsupported` when the sentence is one; absent when it is cited and not disputed. */
-  status?: 'uncited' | 'unsupported';
-  citations: Array<{ id: string; status: 'resolved' | 'failed-query' | 'dangling' | 'unsupported' }>;
-}
+export type HtmlSentence = SentenceMarks;
 
 export interface HtmlLedgerEntry {
   id: string;
@@ -187,12 +175,8 @@ export interface HtmlStep {
   redundant?: boolean;
 }
 
-export interface HtmlPath {
-  spec: string;
-  criterion: string;
-  required: string[];
-  traversed: string[];
-}
+/** A needle's required relation path against the one the ledger traversed. */
+export type HtmlPath = RequiredPath;
 
 export interface HtmlTrend {
   /**

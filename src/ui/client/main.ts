@@ -1,7 +1,7 @@
-import { ApiError } from './api.js';
+import { ApiError, get } from './api.js';
 import type { View, ViewContext } from './app.js';
 import { clear, el, link } from './dom.js';
-import type { RunEvent } from './types.js';
+import type { RunEvent, WorkupAnswer } from './types.js';
 import { caseView } from './views/case.js';
 import { compareView } from './views/compare.js';
 import { runView } from './views/run.js';
@@ -15,7 +15,10 @@ const status = document.getElementById('live') as HTMLElement;
 let listeners: Array<(event: RunEvent) => void> = [];
 let generation = 0;
 
-/** The view of a path: `/`, `/runs`, `/runs/<id>`, `/runs/<id>/trials`, `/compare`, `/case`, `/trends`. */
+/**
+ * The view of a path: `/`, `/runs`, `/runs/<id>`, `/runs/<id>/trials`, `/runs/<id>/workups/<workup>`, `/compare`,
+ * `/case`, `/trends`.
+ */
 function viewOf(path: string): { view: View; nav: string } | undefined {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || (parts[0] === 'runs' && parts.length === 1))
@@ -23,6 +26,15 @@ function viewOf(path: string): { view: View; nav: string } | undefined {
   if (parts[0] === 'runs' && parts.length === 2) return { view: runView(parts[1] as string), nav: 'runs' };
   if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'trials')
     return { view: trialsView(parts[1] as string), nav: 'runs' };
+  // The workup view is loaded when first opened (the page starts without it), while its answer is asked for.
+  if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'workups')
+    return {
+      view: (context) => {
+        const answer = get<WorkupAnswer>(`/api${context.url.pathname}${context.url.search}`);
+        return import('./views/workup.js').then((m) => m.workupView(answer)(context));
+      },
+      nav: 'runs',
+    };
   if (parts[0] === 'compare' && parts.length === 1) return { view: compareView, nav: 'compare' };
   if (parts[0] === 'case' && parts.length === 1) return { view: caseView, nav: 'runs' };
   if (parts[0] === 'trends' && parts.length === 1) return { view: trendsView, nav: 'trends' };

@@ -205,3 +205,201 @@ export interface RunEvent {
   run: RunRow;
   total: number;
 }
+
+/**
+ * `GET /api/runs/:id/workups/:workup`: one workup of a run, read from the file its checks name, with what those checks
+ * expected laid over it. Built by `workupAnswer` (src/ui/workup-data.ts) from the workup and the run's checks of it,
+ * for the served UI and for the static report alike. Every string may come from an agent: it is text, never markup.
+ */
+export interface WorkupAnswer {
+  /** The run the checks are of. */
+  run: string;
+  /** The workup's id, as its checks name it. */
+  workup: string;
+  /** The workup's folder or file as its checks name it (relative to the run's project root); absent: built in memory. */
+  path?: string;
+  /**
+   * Every file of this workup id in the run, when there are several (two workups in two folders may share an id): the
+   * view's `?file=<n>` (1-based) picks one.
+   */
+  files?: string[];
+  task?: string;
+  trial?: number | string;
+  /** What the agent was asked (`meta.input`, else the trajectory's `task_input`). */
+  input?: string;
+  /** The trajectory's final answer. */
+  finalAnswer?: string;
+  /**
+   * Why the workup's content is not shown (`gone`, `outside`, `no-file`, `unreadable`), or, for `changed`, why what is
+   * shown may differ from what the run checked; in words, naming the file.
+   */
+  problem?: { kind: 'gone' | 'changed' | 'outside' | 'no-file' | 'unreadable'; message: string };
+  /** The run's checks of this workup, in the order given. */
+  checks: WorkupCheck[];
+  /** The trajectory's steps, in order; empty without a trajectory. */
+  steps: WorkupStep[];
+  /** The steps counted; absent without a trajectory. */
+  tally?: WorkupTally;
+  note?: WorkupNote;
+  /** The provenance ledger, in file order. */
+  ledger: WorkupLedgerEntry[];
+  /** Per tool-calls check that recorded its expected calls: those calls against the run's. */
+  expected: ExpectedCalls[];
+  /** Per needle check that recorded a required relation path: the path against the ledger's. */
+  paths: ExpectedPath[];
+}
+
+/** A check of the workup, as One run lists it, without what the workup view says once for all (workup, task, trial). */
+export type WorkupCheck = Pick<
+  CheckRow,
+  | 'spec'
+  | 'case'
+  | 'criterion'
+  | 'metric'
+  | 'value'
+  | 'unit'
+  | 'threshold'
+  | 'comparator'
+  | 'verdict'
+  | 'reason'
+>;
+
+export interface WorkupStep {
+  /** The step's own id (`step_id`). */
+  id: number;
+  type: 'thought' | 'tool_call' | 'observation' | 'answer';
+  tool?: string;
+  /** A tool call's arguments, as JSON text. */
+  args?: string;
+  content: string;
+  /** What the tool returned (an observation's `tool_output`), as text (JSON for anything but a string). */
+  output?: string;
+  error?: string;
+  /** Milliseconds. */
+  latencyMs: number;
+  tokens: number;
+  /** The id that links a call with its observation. */
+  callId?: string;
+  /** A tool call's position among the trajectory's tool calls, 0-based (what the expected calls' alignment counts). */
+  call?: number;
+  /** True for a tool call that repeats an earlier one exactly (same tool, same arguments). */
+  redundant?: true;
+  /** The whole length of each text that was cut (at 20,000 characters), so the view says what it leaves out. */
+  cut?: { content?: number; args?: number; output?: number };
+  /** How each expected-calls check sees this tool call (`expected` indexes `WorkupAnswer.expected`). */
+  marks?: StepMark[];
+}
+
+/**
+ * `matched`: paired with the expected call `call`, in order; `out-of-order`: paired, but before a call it should follow
+ * (a mode that checks no order allows it); `extra`: an extra call the verdict counts; `extra-allowed`: unpaired, which
+ * the mode allows (a superset match).
+ */
+export interface StepMark {
+  expected: number;
+  status: 'matched' | 'out-of-order' | 'extra' | 'extra-allowed';
+  /** The expected call it was paired with (index into that check's `calls`). */
+  call?: number;
+}
+
+export interface WorkupTally {
+  toolCalls: number;
+  errors: number;
+  redundant: number;
+  /** Tokens and latency (ms) of the steps, summed. */
+  tokens: number;
+  latencyMs: number;
+  /** The trajectory's own totals, where they differ from the sums of its steps. */
+  recorded?: { tokens?: number; latencyMs?: number };
+}
+
+export interface WorkupNote {
+  sections: Array<{
+    title: string;
+    /** False for sections that make no claims (`Gaps & caveats`, `Provenance`). */
+    claims: boolean;
+    segments: Array<{ kind: 'bullet' | 'paragraph'; sentences: WorkupSentence[] }>;
+  }>;
+  /** Citations by status (`resolved`, `failed-query`, `dangling`), and uncited and unsupported claims (sentences). */
+  counts: Record<'resolved' | 'failed-query' | 'dangling' | 'uncited' | 'unsupported', number>;
+}
+
+export interface WorkupSentence {
+  text: string;
+  /** `uncited` or `unsupported` when the sentence is one; absent when it is cited and not disputed. */
+  status?: 'uncited' | 'unsupported';
+  /** Each citation, resolved: the ledger entry it names (`entry`, an index into `ledger`), absent when it dangles. */
+  citations: Array<{
+    id: string;
+    status: 'resolved' | 'failed-query' | 'dangling' | 'unsupported';
+    entry?: number;
+  }>;
+}
+
+export interface WorkupLedgerEntry {
+  id: string;
+  store: string;
+  query: string;
+  /** The facts it returned (the first 200: `resultCount` says how many in all). */
+  results: Array<{ subject: string; relation: string; object: string }>;
+  /** How many facts it returned. */
+  resultCount: number;
+  /** A document store's passage. */
+  text?: string;
+  error?: string;
+  /** How many citations of the note name it. */
+  cited: number;
+  /** The hops of required paths that walked a fact it returned (`path` indexes `WorkupAnswer.paths`). */
+  hops?: Array<{ path: number; hop: number }>;
+}
+
+/** A tool-calls check's expected calls against the run's, as the match paired them (its evidence's alignment). */
+export interface ExpectedCalls {
+  spec: string;
+  case?: string;
+  criterion: string;
+  verdict: WorkupCheck['verdict'];
+  /** The trajectory match mode (`strict`, `unordered`, `subset`, `superset`) and argument mode. */
+  mode: string;
+  args: string;
+  /** The first structural difference of a strict match over messages. */
+  reason?: string;
+  calls: Array<{
+    tool: string | null;
+    /** The expected arguments, as JSON text. */
+    args: string;
+    /**
+     * `matched`, `out-of-order` (paired, out of the expected order), `missing` (the verdict counts it),
+     * `missing-allowed` (unpaired, which a subset match allows), or `unaligned` when the check's pairing does not fit
+     * the workup as it is now (it changed since the run: `WorkupAnswer.problem` says so).
+     */
+    status: 'matched' | 'out-of-order' | 'missing' | 'missing-allowed' | 'unaligned';
+    /** The step it was paired with (index into `steps`). */
+    step?: number;
+    /**
+     * For an unpaired call: the step it would follow (index into `steps`; -1: before every step): the last result of
+     * the latest call paired with a call expected before it.
+     */
+    after?: number;
+  }>;
+  counts: { matched: number; outOfOrder: number; missing: number; extra: number };
+}
+
+/** A needle's required relation path against the hops the ledger traversed. */
+export interface ExpectedPath {
+  spec: string;
+  criterion: string;
+  verdict: WorkupCheck['verdict'];
+  required: string[];
+  traversed: string[];
+  /** One per required relation, in order: traversed (through which ledger entry) or missing. */
+  hops: Array<{
+    relation: string;
+    status: 'traversed' | 'missing';
+    ledgerId?: string;
+    /** Index into `ledger`. */
+    entry?: number;
+    from?: string;
+    to?: string;
+  }>;
+}

@@ -3,6 +3,7 @@ import type { ViewContext } from '../app.js';
 import { badge, cell, el, fmt, link, query, when } from '../dom.js';
 import type { CaseHistory, CasePoint } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
+import { workupPath } from './run.js';
 
 /** The One case view: a case's verdicts across every run, per criterion, and the first run where each failed. */
 export async function caseView(context: ViewContext): Promise<void> {
@@ -63,9 +64,19 @@ function firstText(p: CasePoint): HTMLElement {
     null,
     'first failed in ',
     link(`/runs/${encodeURIComponent(p.run)}`, when(p.time)),
-    ` (commit ${p.commit?.slice(0, 7) ?? 'unknown'}, model ${p.model ?? 'unknown'}${p.agentVersion ? `, agent ${p.agentVersion}` : ''})`,
+    ` (commit ${p.commit?.slice(0, 7) ?? 'unknown'}, model ${p.model ?? 'unknown'}${p.agentVersion ? `, agent ${p.agentVersion}` : ''}, workup `,
+    link(workupPath(p.run, p.workup), p.workup),
+    ')',
     p.reason ? `: ${p.reason}` : '',
   );
+}
+
+/** The criterion, linked to the workup the check was of. */
+function workupCell(p: CasePoint): HTMLElement {
+  const a = link(workupPath(p.run, p.workup), p.criterion);
+  a.className = 'c crit';
+  a.title = `${p.criterion} of the workup ${p.workup}${p.trial !== undefined ? ` #${p.trial}` : ''}`;
+  return a;
 }
 
 function pointElement(p: CasePoint): HTMLElement {
@@ -75,7 +86,7 @@ function pointElement(p: CasePoint): HTMLElement {
     el('span', { class: 'c time' }, link(`/runs/${encodeURIComponent(p.run)}`, when(p.time))),
     cell('commit', p.commit?.slice(0, 7) ?? '-', p.commit),
     cell('model', p.model ?? '-'),
-    cell('crit', p.criterion),
+    workupCell(p),
     el(
       'span',
       { class: 'c verdict' },

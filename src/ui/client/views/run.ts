@@ -4,6 +4,7 @@ import { badge, cell, el, fmt, link, pct, query, when } from '../dom.js';
 import type { CheckRow, RunDetail } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
 import { casePath } from './compare.js';
+import { matrixSection, rowLabel } from './matrix.js';
 
 type Item =
   | { kind: 'spec'; spec: string; count: number }
@@ -32,6 +33,13 @@ export function runView(id: string) {
       ? (url.searchParams.get('filter') as (typeof QUICK)[number])
       : 'all';
     let search = url.searchParams.get('q') ?? '';
+    // The checks of one matrix cell: exactly this spec, criterion and task (or case).
+    const only = {
+      spec: url.searchParams.get('spec') ?? undefined,
+      criterion: url.searchParams.get('criterion') ?? undefined,
+      case: url.searchParams.get('case') ?? undefined,
+    };
+    const matrix = url.searchParams.get('tab') === 'matrix';
 
     root.append(
       el('h1', null, 'Run ', el('span', { class: 'ident' }, run.id)),
@@ -51,6 +59,22 @@ export function runView(id: string) {
         link(`/runs/${encodeURIComponent(run.id)}/trials`, 'trials'),
       ),
     );
+    const tabs = el('div', { class: 'filters tabs' });
+    for (const [name, path] of [
+      ['checks', `/runs/${encodeURIComponent(run.id)}`],
+      ['task x criterion matrix', `/runs/${encodeURIComponent(run.id)}${query({ tab: 'matrix' })}`],
+    ] as const) {
+      const a = link(path, name);
+      a.className = 'chip';
+      a.setAttribute('aria-pressed', String(name === 'checks' ? !matrix : matrix));
+      tabs.append(a);
+    }
+    root.append(tabs);
+    if (matrix) {
+      root.append(matrixSection(detail));
+      performance.mark('needlework:matrix-drawn');
+      return;
+    }
     const bar = el('div', { class: 'filters' });
     for (const name of QUICK) {
       const a = link(
@@ -69,6 +93,18 @@ export function runView(id: string) {
     input.value = search;
     const count = el('span', { class: 'count' });
     bar.append(input, count);
+    if (only.spec !== undefined || only.criterion !== undefined || only.case !== undefined) {
+      const clear = link(`/runs/${encodeURIComponent(run.id)}`, '× all checks');
+      clear.className = 'chip';
+      bar.append(
+        el(
+          'span',
+          { class: 'only' },
+          `only ${[only.spec, only.case, only.criterion].filter((x) => x !== undefined).join(' · ')} `,
+        ),
+        clear,
+      );
+    }
     root.append(bar);
     const holder = el('div', { class: 'holder' });
     const info = el('div', { class: 'detail', 'aria-live': 'polite' });
@@ -96,6 +132,9 @@ export function runView(id: string) {
         if (quick === 'failing' && check.verdict !== 'fail') continue;
         if (quick === 'regressed' && status !== 'regressed') continue;
         if (quick === 'flaky' && !isFlaky) continue;
+        if (only.spec !== undefined && check.spec !== only.spec) continue;
+        if (only.criterion !== undefined && check.criterion !== only.criterion) continue;
+        if (only.case !== undefined && rowLabel(check) !== only.case) continue;
         if (needle && !haystack(check).includes(needle)) continue;
         if (check.spec !== lastSpec) {
           specItem = { kind: 'spec', spec: check.spec, count: 0 };
@@ -125,10 +164,10 @@ export function runView(id: string) {
         label: 'checks',
         count: items.length,
         rowHeight: rowHeight(32, 60),
-        row: (i) => itemElement(items[i] as Item),
+        row: (i) => itemElement(items[i] as Item, run.id),
         onSelect: (i) => {
           const item = items[i] as Item;
-          if (item.kind === 'check') showCheck(info, item.check);
+          if (item.kind === 'check') showCheck(info, item.check, run.id);
         },
         open: (i) => {
           const item = items[i] as Item;
@@ -162,6 +201,11 @@ export function runView(id: string) {
   };
 }
 
+/** The path of a workup's view (`file`: which of its files, when its id names several in the run). */
+export function workupPath(run: string, workup: string, file?: number): string {
+  return `/runs/${encodeURIComponent(run)}/workups/${encodeURIComponent(workup)}${query({ file })}`;
+}
+
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -170,7 +214,7 @@ function haystack(c: CheckRow): string {
   return `${c.spec}\n${c.case ?? ''}\n${c.workup}\n${c.task ?? ''}\n${c.criterion}\n${c.metric}\n${c.reason ?? ''}`.toLowerCase();
 }
 
-function itemElement(item: Item): HTMLElement {
+function itemElement(item: Item, runId: string): HTMLElement {
   if (item.kind === 'spec')
     return el(
       'div',
@@ -199,7 +243,7 @@ function itemElement(item: Item): HTMLElement {
       ),
     ),
     cell('crit', c.criterion),
-    cell('workup', `${c.workup}${c.trial !== undefined ? ` #${c.trial}` : ''}`),
+    workupLink(runId, c),
     cell('value', value),
     el(
       'span',
@@ -211,7 +255,16 @@ function itemElement(item: Item): HTMLElement {
   );
 }
 
-function showCheck(info: HTMLElement, c: CheckRow): void {
+/** The check's workup, as a link to its view. */
+function workupLink(runId: string, c: CheckRow): HTMLElement {
+  const text = `${c.workup}${c.trial !== undefined ? ` #${c.trial}` : ''}`;
+  const a = link(workupPath(runId, c.workup), text);
+  a.className = 'c workup';
+  a.title = `the workup ${text}: its steps, note and what was expected`;
+  return a;
+}
+
+function showCheck(info: HTMLElement, c: CheckRow, runId: string): void {
   info.replaceChildren(
     el(
       'p',
@@ -223,7 +276,9 @@ function showCheck(info: HTMLElement, c: CheckRow): void {
     el(
       'p',
       { class: 'muted' },
-      `workup ${c.workup}${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
+      'workup ',
+      link(workupPath(runId, c.workup), c.workup),
+      `${c.task !== undefined ? `, task ${c.task}` : ''}${c.trial !== undefined ? `, trial ${c.trial}` : ''}, ${c.state}`,
     ),
     el('p', { class: 'reason' }, c.reason ?? 'no reason recorded'),
   );
