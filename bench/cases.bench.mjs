@@ -1,8 +1,8 @@
 // Task cases at scale: one *.cases.yaml of 10,000 cases (tool_calls, tools, answer, steps and budgets each) loaded
 // and validated, then 10,000 generated runs (12 tool calls each, one run per case by meta.json task) checked against
 // it with checkWorkup. Target (issue 16, within issue 12's score target): load + check under 10 s, peak RSS under
-// 500 MB; and (issue 24) the same cost per check at a tenth of the size. A valid file takes the light path (js-yaml
-// values, no yaml Document), as a user's would.
+// 500 MB; and (issue 24) the same cost per check at a tenth of the size. The file is read by js-yaml, as a user's
+// would be (src/parse/yaml-read.ts).
 import { checkWorkup } from '../dist/src/checks/check-workup.js';
 import { makeStep, makeTrajectory } from '../dist/src/model/trajectory.js';
 import { parseSpec } from '../dist/src/specs/load.js';

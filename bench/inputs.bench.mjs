@@ -197,8 +197,9 @@ const cases = [
   ],
   [
     // Cases sharing anchored calls (as above), and in case 2,000, after every alias, a key indented one space less: a
-    // syntax error read in windows (the file went to the Document until 2026-11-27, as any syntax error after an
-    // anchor: 1.4-1.6 s CPU).
+    // syntax error that the cases read item by item do not explain (each alias item read where it stands), so the
+    // file's own (the file went to the yaml Document until 2026-11-27, as any syntax error after an anchor: 1.4-1.6 s
+    // CPU; read in windows of it since, 0.27-0.31 s; js-yaml alone since issue 46).
     'cases YAML, 1 MB of cases sharing anchored calls, a key indented one less after them',
     'd.cases.yaml',
     peerCases('anchored', ' strict', sharedCalls).replace(
@@ -207,8 +208,9 @@ const cases = [
     ),
     loadSpecs,
   ],
-  // Valid constructs js-yaml reads apart from the yaml package in one case: read around that case since the evening
-  // of 2026-11-27 (src/parse/yaml-item-window.ts), each went to the Document before (1.4-1.9 s CPU).
+  // Constructs js-yaml reads apart from the yaml package in one case: each went to the yaml Document until 2026-11-27
+  // (1.4-1.9 s CPU), and was read around that case since; js-yaml alone reads them since issue 46 (a collection as a
+  // key and a tag outside the core schema are refused at their place, that case alone).
   [
     'cases YAML, 1 MB of cases, a collection as a key in one',
     'd.cases.yaml',
@@ -242,7 +244,7 @@ const cases = [
     loadSpecs,
   ],
   [
-    // A list of calls whose empty item an item less indented follows, one the yaml package reads into the list around.
+    // A list whose empty item an item less indented follows, which js-yaml would read into that list: refused there.
     'cases YAML, 1 MB of cases, a nested list with an empty item in one',
     'd.cases.yaml',
     peerCases('apart', ' strict').replace('  - id: case-7\n', '  - - x\n    -\n  - id: case-7\n'),
@@ -266,7 +268,7 @@ const cases = [
   ],
   [
     // Case 7's calls a block list ending in an empty item, its next call written at the column of `calls:`: js-yaml
-    // reads that call into the list, the yaml package finds errors there (the file went to the Document until
+    // would read that call into the list, and it is refused there (the file went to the yaml Document until
     // 2026-11-27: 1.2-1.3 s CPU).
     "cases YAML, 1 MB of cases, an empty call and one at its key's column after it",
     'd.cases.yaml',
@@ -286,8 +288,8 @@ const cases = [
     loadSpecs,
   ],
   [
-    // One anchor aliased by 150 cases: refused by the alias limit, on the light path since 2026-11-27 (the Document
-    // refused it in 2.1 s).
+    // One anchor aliased by 150 cases: refused by the yaml package's alias limit, which counted uses (2.1 s; on the
+    // light path since 2026-11-27, 3-4 ms); read since issue 46, whose limit counts the nodes aliases repeat.
     'cases YAML, 1 MB of cases, an anchor aliased 150 times',
     'd.cases.yaml',
     peerCases('aliased', ' stricter', (i) =>
@@ -314,7 +316,8 @@ const cases = [
   ],
   [
     // Syntax errors in a large cases file: each sent the whole file to the yaml package (2.3-3.3 s CPU for 1 MB)
-    // until 2026-11-27; it now reads a window around each error js-yaml finds (src/parse/yaml-window.ts).
+    // until 2026-11-27, then a window around each error; since issue 46 the file is read again without the cases
+    // that fail (src/parse/yaml.ts, readYaml), and the other cases load.
     'cases YAML, 1 MB of cases, a tab as indentation in a case at the end',
     'g.cases.yaml',
     `${peerCases('tab', ' strict')}  - id: last\n\texpect: {}\n`,
@@ -339,7 +342,7 @@ const cases = [
     loadSpecs,
   ],
   [
-    // The same in flow lists: cut between the commas the yaml lexer reads at the list's own level.
+    // The same in flow lists, which are not read item by item: the file's first error.
     'needle YAML, 1 MB flow list of relations on one line, a stray ] at its end',
     'h.needle.yaml',
     `id: a\nanswer: x\nrequired_path:\n  relations: [${fill(MB, (i) => `R${i}`, ', ')}, ]]\n`,
@@ -352,7 +355,7 @@ const cases = [
     loadSpecs,
   ],
   [
-    // A line at the margin makes the rest of the file one key to the yaml parser: read up to a line, and said so.
+    // A line at the margin in a case: it ends the cases list to the splitter, and js-yaml fails there: the file's error.
     'cases YAML, 1 MB of cases, a line at the margin in case 100',
     'g.cases.yaml',
     peerCases('margin', ' strict').replace('  - id: case-100\n', '  - id: case-100\nt\n'),
@@ -360,8 +363,8 @@ const cases = [
   ],
   [
     // A line of a call list indented no more than its block near the end: a syntax error to the yaml package that
-    // js-yaml reads through, read in windows from where the yaml lexer cuts the list short (2.2 s CPU before; 0.45 s
-    // here, 1.07-1.09 s in a process that reads nothing else: js-yaml's pass and the lexer's to the cut, cold).
+    // js-yaml reads through (2.2 s CPU to the yaml package; read in windows from where its lexer cut the list short
+    // until issue 46, 0.45 s); js-yaml alone reads the file.
     'cases YAML, 1 MB of cases with calls over several lines, one line at its block indentation',
     'j.cases.yaml',
     peerCases('cut', ' strict', callsOverLines).replace(

@@ -191,7 +191,7 @@ const CHECK_FIELDS = [
 
 const column = (field: string) => (field === 'case' ? '"case"' : field);
 
-/** The columns of a check's row, as a `SELECT` lists them. */
+/** The columns of a check's row as a SELECT list, in `CheckRow`'s order (for reading some checks as rows). */
 export const CHECK_COLUMNS = CHECK_FIELDS.map(column).join(', ');
 
 /**
