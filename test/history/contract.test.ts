@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { metricMeans } from '../../src/history/means.js';
 import { MIGRATIONS } from '../../src/history/store/migrations.js';
 import { openStore } from '../../src/history/store/open.js';
+import { CHECKS_PER_STATEMENT } from '../../src/history/store/rows.js';
 import type { Store } from '../../src/history/store/store.js';
 import type { TrendRun } from '../../src/history/types.js';
 import { useTmpDir } from '../helpers/tmp.js';
@@ -166,6 +167,45 @@ eachEngine((engine, server) => {
       expect(overview.runs.map((r) => r.id)).toEqual([runs[1]!.id, runs[2]!.id]);
       expect(overview.runs[0]?.summary).toEqual(runs[1]!.summary);
       expect(overview.series).toEqual(metricMeans(runs.slice(1)));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('appends a run of more checks than one statement takes whole, in order, with its means', async () => {
+    const { store } = await fresh();
+    try {
+      const checks = Array.from({ length: CHECKS_PER_STATEMENT + 3 }, (_, i) =>
+        trendCheck({ workup: `w-${String(i).padStart(5, '0')}`, value: (i % 10) / 10, reason: `check ${i}` }),
+      );
+      const run = trendRun(1, checks);
+      await store.append(run);
+      expect(await store.run(run.id)).toEqual(run);
+      expect((await store.overview(1)).series).toEqual(metricMeans([run]));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('appends nothing of a run whose checks fail in a later statement (one transaction for all)', async () => {
+    const { store } = await fresh();
+    try {
+      await store.append(richRun(1));
+      // A NUL, which PostgreSQL's text cannot hold, in a check past the first statement's.
+      const checks = Array.from({ length: CHECKS_PER_STATEMENT + 2 }, (_, i) =>
+        trendCheck({ workup: `w-${i}`, reason: i === CHECKS_PER_STATEMENT + 1 ? 'a \u0000 NUL' : 'ok' }),
+      );
+      await expect(store.append(trendRun(2, checks))).rejects.toThrow();
+      const [runs] = await store.engine.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM needlework_runs',
+      );
+      const [rows] = await store.engine.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM needlework_checks',
+      );
+      const [means] = await store.engine.query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM needlework_run_metrics',
+      );
+      expect([runs?.n, rows?.n, means?.n]).toEqual([1, 4, 3]);
     } finally {
       await store.close();
     }

@@ -80,6 +80,9 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
   return {
     kind: 'embedded',
     ...client(),
+    batch: async (statements) => {
+      await thread.call('batch', { statements });
+    },
     transaction: async (fn) => {
       const tx = ++transactions;
       await thread.call('begin', { tx });

@@ -10,6 +10,7 @@
 // - `open { dir, settings }`: opens the database in `dir` for the requests that follow;
 // - `query { sql, params, tx }` and `exec { sql, tx }`: one statement (its rows) or a script, in the open transaction
 //   `tx` or outside any (PGlite queues those behind an open transaction, as the in-process engine did);
+// - `batch { statements }`: statements (`{ sql, params }`) run in order in one transaction of their own;
 // - `begin { tx }`: opens transaction `tx`, answered once it is open; `end { tx, commit }` commits it or rolls it
 //   back, answered once it has;
 // - `close`: closes the database.
@@ -35,6 +36,11 @@ const handlers = {
   },
   async exec({ sql, tx }) {
     await client(tx).exec(sql);
+  },
+  async batch({ statements }) {
+    await database().transaction(async (tx) => {
+      for (const { sql, params } of statements) await tx.query(sql, params);
+    });
   },
   begin({ tx }) {
     return new Promise((opened, failed) => {

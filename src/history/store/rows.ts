@@ -7,8 +7,8 @@ import { RUN_METRICS } from './migrations.js';
 /** A run without its checks: what lists of runs and the trend table need. */
 export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
 
-/** The columns of `needlework_runs` for a run, `INSERT_RUN`'s `$1`-`$17`. */
-export function runParams(run: TrendRun): unknown[] {
+/** The columns of `needlework_runs` for a run, `INSERT_RUN_ROW`'s `$1`-`$17`. */
+function runParams(run: TrendRun): unknown[] {
   const s = run.summary;
   return [
     run.id,
@@ -31,47 +31,62 @@ export function runParams(run: TrendRun): unknown[] {
   ];
 }
 
-/** How many columns of a check `INSERT_RUN` takes, each one parameter. */
-const CHECK_PARAMS = 18;
+/** A statement and its parameters. */
+export interface Statement {
+  sql: string;
+  params?: readonly unknown[];
+}
+
+/** The `seq` of the run the statements before it in this session inserted. */
+const THIS_RUN = "currval(pg_get_serial_sequence('needlework_runs', 'seq'))";
 
 /**
- * A run, every check of it and its metric means in one statement, so in one transaction and, on the embedded engine,
- * one message to the store's thread and back (a transaction of four statements was five round trips, each waiting
- * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$17` (`runParams`); each check
- * column is one parameter, `$18`-`$35` (`checkParams`): the JSON array of its values, which `json_array_elements_text`
- * turns back into rows, the order of the run's checks kept as `ord`. A JSON text is one string to hand over and for
- * the database to read, where an array parameter is a value each to copy to the store's thread and to write as an
- * array literal (30,000 checks on the embedded engine: 435-490 -> 362-370 ms an append). The means are taken over the
- * rows the statement inserted (`RETURNING`), which the statement itself cannot read back from the table. Resolves the
- * run's `seq`.
+ * Checks a statement of an append inserts. Each statement's parameters and its work in the database are held at
+ * once: a run of 30,000 checks (each with its evidence and workup path) in one statement held 145 MB more at its peak,
+ * in 5,000s 12-31 MB, in the same time (0.95 s on the embedded engine).
  */
-export const INSERT_RUN = `WITH new_run AS (
-  INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
-    agent_version, checks, passed, failed, not_applicable, skipped, root)
-  VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-  RETURNING seq
-), new_checks AS (
-  INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label, criterion, metric,
-    value, value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence)
-  SELECT new_run.seq, t.ord - 1, t.spec, t.case_id, t.workup, t.task, t.trial_number::float8, t.trial_label,
-    t.criterion, t.metric, t.value::float8, t.value_boolean::boolean, t.unit, t.threshold::float8, t.comparator,
-    t.verdict, t.state, t.reason, t.workup_path, t.evidence
-  FROM new_run, ROWS FROM (${Array.from({ length: CHECK_PARAMS }, (_, k) => `json_array_elements_text($${18 + k}::json)`).join(', ')})
-    WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
-    value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence, ord)
-  RETURNING run, spec, criterion, metric, unit, comparator, value, value_boolean
-), new_metrics AS (
-  ${RUN_METRICS('TRUE', 'new_checks')}
-)
-SELECT seq::integer AS seq FROM new_run`;
+export const CHECKS_PER_STATEMENT = 5000;
 
 /**
- * The parameters of `INSERT_RUN`'s checks (`$18`-`$35`): a JSON array per column. Numbers go as their text (`String`
+ * The statements that append a run, to be run in order in one transaction: its row (`runParams`), its checks a
+ * `CHECKS_PER_STATEMENT` at a time, then its metric means over the rows just inserted. Each check column is one
+ * parameter (`checkParams`): the JSON array of its values, which `json_array_elements_text` turns back into rows, the
+ * order of the run's checks kept as `ord`. A JSON text is one string to hand to the store's thread and for the database
+ * to read, where an array parameter is a value each to copy and to write as an array literal (30,000 checks on the
+ * embedded engine: 435-490 -> 362-370 ms an append, before checks kept their evidence).
+ */
+export function appendStatements(run: TrendRun): Statement[] {
+  const statements: Statement[] = [{ sql: INSERT_RUN_ROW, params: runParams(run) }];
+  for (let first = 0; first < run.checks.length; first += CHECKS_PER_STATEMENT)
+    statements.push({
+      sql: INSERT_CHECKS,
+      params: [...checkParams(run.checks.slice(first, first + CHECKS_PER_STATEMENT)), first],
+    });
+  statements.push({ sql: RUN_METRICS(`run = (SELECT ${THIS_RUN})`) });
+  return statements;
+}
+
+const INSERT_RUN_ROW = `INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope,
+  scope_key, model, agent_version, checks, passed, failed, not_applicable, skipped, root)
+VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17)`;
+
+/** Checks of the run inserted last (`checkParams` as `$1`-`$18`), the first at the run's position `$19`. */
+const INSERT_CHECKS = `INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label,
+  criterion, metric, value, value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence)
+SELECT ${THIS_RUN}, t.ord - 1 + $19::integer, t.spec, t.case_id, t.workup, t.task, t.trial_number::float8,
+  t.trial_label, t.criterion, t.metric, t.value::float8, t.value_boolean::boolean, t.unit, t.threshold::float8,
+  t.comparator, t.verdict, t.state, t.reason, t.workup_path, t.evidence
+FROM ROWS FROM (${Array.from({ length: 18 }, (_, k) => `json_array_elements_text($${k + 1}::json)`).join(', ')})
+  WITH ORDINALITY AS t(spec, case_id, workup, task, trial_number, trial_label, criterion, metric, value,
+  value_boolean, unit, threshold, comparator, verdict, state, reason, workup_path, evidence, ord)`;
+
+/**
+ * The check parameters of `INSERT_CHECKS` (`$1`-`$18`): a JSON array per column. Numbers go as their text (`String`
  * writes NaN and ±Infinity as PostgreSQL reads them, JSON has neither), and text as it would go as a parameter: a
  * lone UTF-16 surrogate, which JSON would escape and PostgreSQL refuse, as U+FFFD (what UTF-8 makes of it).
  */
-export function checkParams(checks: readonly TrendCheck[]): string[] {
-  const columns: unknown[][] = Array.from({ length: CHECK_PARAMS }, () => new Array(checks.length));
+function checkParams(checks: readonly TrendCheck[]): string[] {
+  const columns: unknown[][] = Array.from({ length: 18 }, () => new Array(checks.length));
   checks.forEach((c, i) => {
     const row = [
       text(c.spec),

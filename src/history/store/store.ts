@@ -1,15 +1,14 @@
 import type { MetricSeries } from '../means.js';
 import type { TrendRun } from '../types.js';
 import {
+  appendStatements,
   CHECK_COLUMNS_JSON,
-  checkParams,
   checkRowsOfColumns,
   fullRun,
-  INSERT_RUN,
   RUN_COLUMNS,
   type RunRow,
   runHead,
-  runParams,
+  type Statement,
   trendCheck,
 } from './rows.js';
 import type { RunFilter, RunSource, TrendOverview } from './source.js';
@@ -29,9 +28,11 @@ export class Store implements RunSource {
     readonly name: string,
   ) {}
 
-  /** Adds a run and its checks in one statement: a crash mid-append leaves the store without that run, never half. */
+  /** Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half. */
   async append(run: TrendRun): Promise<void> {
-    await insertRun(this.engine, run);
+    const statements = appendStatements(run);
+    if (this.engine.batch) await this.engine.batch(statements);
+    else await this.engine.transaction((tx) => insertRun(tx, statements));
   }
 
   /**
@@ -46,7 +47,7 @@ export class Store implements RunSource {
         const [row] = await tx.query('SELECT 1 FROM needlework_runs WHERE id = $1', [run.id]);
         if (row) present++;
         else {
-          await insertRun(tx, run);
+          await insertRun(tx, appendStatements(run));
           added++;
         }
       }
@@ -216,6 +217,7 @@ export class Store implements RunSource {
   }
 }
 
-async function insertRun(client: SqlClient, run: TrendRun): Promise<void> {
-  await client.query(INSERT_RUN, [...runParams(run), ...checkParams(run.checks)]);
+/** Runs an append's statements in order, in the transaction of `client`. */
+async function insertRun(client: SqlClient, statements: readonly Statement[]): Promise<void> {
+  for (const { sql, params } of statements) await client.query(sql, params);
 }
