@@ -214,19 +214,19 @@ export class UiData {
     };
   }
 
-  /** The One case view: the case's verdicts across every run, and the first run where each criterion failed. */
+  /**
+   * The One case view: the case's newest checks across the runs, and the first run where each of their criteria
+   * failed, in the whole history.
+   */
   async caseHistory(ref: { spec: string; case?: string; task: string }): Promise<CaseHistory> {
-    const points = await caseChecks(this.store.engine, ref);
-    const firstFailures = new Map<string, CaseHistory['firstFailures'][number]>();
-    for (const point of points)
-      if (point.verdict === 'fail' && !firstFailures.has(point.criterion))
-        firstFailures.set(point.criterion, { criterion: point.criterion, point });
+    const { points, truncated, firstFailures } = await caseChecks(this.store.engine, ref);
     return {
       spec: ref.spec,
       ...(ref.case !== undefined && { case: ref.case }),
       task: ref.task,
       points,
-      firstFailures: [...firstFailures.values()],
+      truncated,
+      firstFailures: [...firstFailures].map(([criterion, point]) => ({ criterion, point })),
     };
   }
 

@@ -95,41 +95,84 @@ interface CaseRow {
   reason: string | null;
 }
 
+/** How many of a case's checks the One case view shows, newest first: its strips draw 400 a criterion. */
+export const CASE_POINTS = 2_000;
+
+/** The conditions that pick one case's decided checks (`c`), as the index `needlework_checks_case` is keyed. */
+function caseWhere(ref: { spec: string; case?: string; task: string }): { sql: string; params: unknown[] } {
+  return ref.case === undefined
+    ? {
+        sql: `c.spec = $1 AND c."case" IS NULL AND coalesce(c.task, c.workup) = $2 AND c.state NOT IN ('skipped', 'pending')`,
+        params: [ref.spec, ref.task],
+      }
+    : {
+        sql: `c.spec = $1 AND c."case" = $2 AND coalesce(c.task, c.workup) = $3 AND c.state NOT IN ('skipped', 'pending')`,
+        params: [ref.spec, ref.case, ref.task],
+      };
+}
+
+const POINT_COLUMNS = `r.id AS run, r.time_text AS time, r.commit, r.branch, r.model, r.agent_version, c.criterion,
+  c.workup, c.trial_number, c.trial_label, c.verdict, c.value, c.value_boolean, c.unit, c.reason`;
+
 /**
- * Every check of one case (spec x case x task, where a workup that names no task is its own task) across every run,
- * oldest first: what the One case view draws. Skipped and interrupted checks decided nothing and are left out.
+ * The checks of one case (spec x case x task, where a workup that names no task is its own task) in its newest
+ * `limit` checks, oldest first, and whether older ones were left out; and, for each criterion among them, its first
+ * failing check in the whole history. Skipped and interrupted checks decided nothing and are left out. Both read the
+ * index `needlework_checks_case` (migration 4): the newest checks run by run, newest run first, and a criterion's
+ * first failure as the failing check of the lowest run number, then among the runs added after it that ended before
+ * it (an import of older runs), so that 10,000 runs cost what 10 do.
  */
 export async function caseChecks(
   db: SqlClient,
   ref: { spec: string; case?: string; task: string },
-): Promise<CasePoint[]> {
-  const rows = await db.query<CaseRow>(
-    `SELECT r.id AS run, r.time_text AS time, r.commit, r.branch, r.model, r.agent_version, c.criterion, c.workup,
-       c.trial_number, c.trial_label, c.verdict, c.value, c.value_boolean, c.unit, c.reason
-     FROM needlework_checks c JOIN needlework_runs r ON r.seq = c.run
-     WHERE c.spec = $1 AND c."case" IS NOT DISTINCT FROM $2 AND coalesce(c.task, c.workup) = $3
-       AND c.state NOT IN ('skipped', 'pending')
-     ORDER BY r.time, r.seq, c.ord`,
-    [ref.spec, ref.case ?? null, ref.task],
+  limit = CASE_POINTS,
+): Promise<{ points: CasePoint[]; truncated: boolean; firstFailures: Map<string, CasePoint> }> {
+  const w = caseWhere(ref);
+  const n = w.params.length;
+  const newest = await db.query<CaseRow>(
+    `SELECT ${POINT_COLUMNS}
+     FROM needlework_runs r CROSS JOIN LATERAL (SELECT * FROM needlework_checks c WHERE c.run = r.seq AND ${w.sql}) c
+     ORDER BY r.time DESC, r.seq DESC, c.ord DESC LIMIT $${n + 1}`,
+    [...w.params, limit + 1],
   );
-  return rows.map((row) => {
-    const value = row.value !== null ? Number(row.value) : row.value_boolean;
-    const point: CasePoint = {
-      run: row.run,
-      time: row.time,
-      criterion: row.criterion,
-      workup: row.workup,
-      verdict: row.verdict,
-      value: typeof value === 'number' && !Number.isFinite(value) ? null : value,
-    };
-    if (row.commit !== null) point.commit = row.commit;
-    if (row.branch !== null) point.branch = row.branch;
-    if (row.model !== null) point.model = row.model;
-    if (row.agent_version !== null) point.agentVersion = row.agent_version;
-    if (row.trial_number !== null) point.trial = Number(row.trial_number);
-    if (row.trial_label !== null) point.trial = row.trial_label;
-    if (row.unit !== null) point.unit = row.unit;
-    if (row.reason !== null) point.reason = row.reason;
-    return point;
-  });
+  const truncated = newest.length > limit;
+  const points = newest.slice(0, limit).reverse().map(casePoint);
+  const criteria = [...new Set(points.map((p) => p.criterion))];
+  const firstFailures = new Map<string, CasePoint>();
+  if (criteria.length === 0) return { points, truncated, firstFailures };
+  const failing = `${w.sql} AND c.criterion = x.criterion AND c.verdict = 'fail'`;
+  const first = await db.query<CaseRow>(
+    `SELECT f.* FROM unnest($${n + 1}::text[]) x(criterion)
+     CROSS JOIN LATERAL (SELECT c.run FROM needlework_checks c WHERE ${failing} ORDER BY c.run LIMIT 1) lowest
+     JOIN needlework_runs r0 ON r0.seq = lowest.run
+     CROSS JOIN LATERAL (
+       SELECT ${POINT_COLUMNS} FROM needlework_runs r JOIN needlework_checks c ON c.run = r.seq
+       WHERE (r.seq = lowest.run OR (r.seq > lowest.run AND (r.time, r.seq) < (r0.time, r0.seq))) AND ${failing}
+       ORDER BY r.time, r.seq, c.ord LIMIT 1
+     ) f`,
+    [...w.params, criteria],
+  );
+  for (const row of first) firstFailures.set(row.criterion, casePoint(row));
+  return { points, truncated, firstFailures };
+}
+
+function casePoint(row: CaseRow): CasePoint {
+  const value = row.value !== null ? Number(row.value) : row.value_boolean;
+  const point: CasePoint = {
+    run: row.run,
+    time: row.time,
+    criterion: row.criterion,
+    workup: row.workup,
+    verdict: row.verdict,
+    value: typeof value === 'number' && !Number.isFinite(value) ? null : value,
+  };
+  if (row.commit !== null) point.commit = row.commit;
+  if (row.branch !== null) point.branch = row.branch;
+  if (row.model !== null) point.model = row.model;
+  if (row.agent_version !== null) point.agentVersion = row.agent_version;
+  if (row.trial_number !== null) point.trial = Number(row.trial_number);
+  if (row.trial_label !== null) point.trial = row.trial_label;
+  if (row.unit !== null) point.unit = row.unit;
+  if (row.reason !== null) point.reason = row.reason;
+  return point;
 }

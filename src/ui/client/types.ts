@@ -150,9 +150,11 @@ export interface CaseHistory {
   spec: string;
   case?: string;
   task: string;
-  /** Oldest first. */
+  /** Its newest checks (at most 2,000), oldest first. */
   points: CasePoint[];
-  /** Per criterion: the first run (oldest first) where it failed, and whether it has passed since. */
+  /** Older checks were left out of `points`. */
+  truncated: boolean;
+  /** Per criterion of `points`: its first failing check in the whole history. */
   firstFailures: Array<{ criterion: string; point: CasePoint }>;
 }
 

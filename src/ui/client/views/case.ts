@@ -4,7 +4,7 @@ import { badge, cell, el, fmt, link, query, when } from '../dom.js';
 import type { CaseHistory, CasePoint } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
 
-/** The One case view: a case's verdicts across every run, per criterion, and the first run where each failed. */
+/** The One case view: a case's verdicts across the runs, per criterion, and the first run where each failed. */
 export async function caseView(context: ViewContext): Promise<void> {
   const { root, url } = context;
   const spec = url.searchParams.get('spec') ?? '';
@@ -44,7 +44,16 @@ export async function caseView(context: ViewContext): Promise<void> {
       ),
     );
   }
-  root.append(strips, el('h2', null, 'Every check, newest first'));
+  root.append(
+    strips,
+    el(
+      'h2',
+      null,
+      history.truncated
+        ? `Its newest ${history.points.length.toLocaleString('en')} checks, newest first (older ones left out)`
+        : 'Every check, newest first',
+    ),
+  );
   const rows = [...history.points].reverse();
   const list = new VirtualList({
     label: 'checks of this case',
