@@ -49,11 +49,18 @@ export async function runsPage(
   return { total: count?.n ?? 0, rows: rows.map((row) => runRow(runHead(row))) };
 }
 
-/** The runs appended after the run numbered `seq` (the store's own order), oldest first, with their numbers. */
-export async function runsAfter(db: SqlClient, seq: number): Promise<Array<{ seq: number; row: RunRow }>> {
+/**
+ * The runs appended after the run numbered `seq` (the store's own order), and those numbered `also`, oldest first,
+ * with their numbers.
+ */
+export async function runsAfter(
+  db: SqlClient,
+  seq: number,
+  also: readonly number[] = [],
+): Promise<Array<{ seq: number; row: RunRow }>> {
   const rows = await db.query<StoredRun>(
-    `SELECT ${RUN_COLUMNS} FROM needlework_runs WHERE seq > $1 ORDER BY seq`,
-    [seq],
+    `SELECT ${RUN_COLUMNS} FROM needlework_runs WHERE seq > $1 OR seq = ANY($2::bigint[]) ORDER BY seq`,
+    [seq, also],
   );
   return rows.map((row) => ({ seq: row.seq, row: runRow(runHead(row)) }));
 }

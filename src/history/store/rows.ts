@@ -2,6 +2,7 @@ import { trendTrials } from '../entry.js';
 import { scopeKey } from '../scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
 import { RUN_METRICS } from './migrations.js';
+import { RUNS_CHANNEL } from './notify.js';
 
 /** A run without its checks: what lists of runs and the trend table need. */
 export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
@@ -35,7 +36,8 @@ export function runParams(run: TrendRun): unknown[] {
  * for a turn of a main thread busy writing the reports). The run's columns are `$1`-`$16` (`runParams`); each check
  * column is one array parameter, `$17`-`$32` (`checkParams`), which `unnest` turns back into rows, the order of the
  * run's checks kept as `ord`; the means are taken over the rows the statement inserted (`RETURNING`), which the
- * statement itself cannot read back from the table. Resolves the run's `seq`.
+ * statement itself cannot read back from the table. Resolves the run's `seq`, and tells the store's listeners
+ * (`RUNS_CHANNEL`) once the statement commits: a PostgreSQL server delivers a notification with its transaction.
  */
 export const INSERT_RUN = `WITH new_run AS (
   INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
@@ -56,7 +58,7 @@ export const INSERT_RUN = `WITH new_run AS (
 ), new_metrics AS (
   ${RUN_METRICS('TRUE', 'new_checks')}
 )
-SELECT seq::integer AS seq FROM new_run`;
+SELECT seq::integer AS seq, pg_notify('${RUNS_CHANNEL}', 'run ' || seq) FROM new_run`;
 
 /** The array parameters of `INSERT_RUN`'s checks (`$17`-`$32`). */
 export function checkParams(checks: readonly TrendCheck[]): unknown[][] {

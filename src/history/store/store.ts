@@ -1,5 +1,6 @@
 import type { MetricSeries } from '../means.js';
 import type { TrendRun } from '../types.js';
+import { RUNS_CHANNEL } from './notify.js';
 import {
   CHECK_COLUMNS,
   type CheckRow,
@@ -165,11 +166,12 @@ export class Store implements RunSource {
       conditions.push(`time < $${params.length}::timestamptz`);
     }
     if (conditions.length === 0) return 0;
-    // The runs and their checks in one statement (the checks have no foreign key to cascade from: migration 3).
+    // The runs and their checks in one statement (the checks have no foreign key to cascade from: migration 3); the
+    // store's listeners hear of it once (a transaction delivers identical notifications once).
     const rows = await this.engine.query(
       `WITH gone AS (DELETE FROM needlework_runs WHERE ${conditions.join(' OR ')} RETURNING seq),
          checks AS (DELETE FROM needlework_checks WHERE run IN (SELECT seq FROM gone))
-       SELECT seq FROM gone`,
+       SELECT seq, pg_notify('${RUNS_CHANNEL}', 'prune') FROM gone`,
       params,
     );
     // The embedded engine runs no autovacuum: give the dropped rows' space back to the next appends.

@@ -1,7 +1,7 @@
 import { ApiError } from './api.js';
 import type { View, ViewContext } from './app.js';
 import { clear, el, link } from './dom.js';
-import type { RunEvent } from './types.js';
+import type { LiveMode, RunEvent } from './types.js';
 import { caseView } from './views/case.js';
 import { compareView } from './views/compare.js';
 import { runView } from './views/run.js';
@@ -119,6 +119,12 @@ function connect(): void {
   events.addEventListener('error', () => {
     status.textContent = 'reconnecting';
     status.className = 'live off';
+  });
+  events.addEventListener('mode', (message) => {
+    const live = JSON.parse((message as MessageEvent<string>).data) as LiveMode;
+    status.textContent = live.mode;
+    status.className = `live ${live.mode === 'live' ? 'on' : 'off'}`;
+    status.title = live.reason ?? '';
   });
   events.addEventListener('run', (message) => {
     const event = JSON.parse((message as MessageEvent<string>).data) as RunEvent;

@@ -207,3 +207,13 @@ export interface RunEvent {
   run: RunRow;
   total: number;
 }
+
+/**
+ * What `GET /api/events` sends first and whenever it changes (event `mode`): `live` while the server hears of new
+ * runs as they are added (the door of the embedded store, or LISTEN on a PostgreSQL server), `polling` while it only
+ * looks for them every so often (it lost its LISTEN connection), with the reason.
+ */
+export interface LiveMode {
+  mode: 'live' | 'polling';
+  reason?: string;
+}
