@@ -43,8 +43,9 @@ export async function baselineFrom(
   location: string,
   root: string,
   run: BaselineQuery,
+  open: SourceOpener = openSource,
 ): Promise<{ run?: TrendRun; skipped: number }> {
-  const other = await openSource(location, root);
+  const other = await open(location, root);
   try {
     if ((await other.count()) === 0)
       throw new UserError({ file: location, message: 'the baseline history holds no runs' });
@@ -66,7 +67,12 @@ export interface ComparisonOptions extends CompareOptions {
   baseline?: string;
   /** The folder relative paths are resolved against. @default process.cwd() */
   root?: string;
+  /** Opens `history` and `baseline`. @default openSource */
+  open?: SourceOpener;
 }
+
+/** What opens a store or trend.json to read runs from (`openSource`, or a command's opener that shares the store). */
+export type SourceOpener = (location: string, root: string) => Promise<RunSource>;
 
 export interface ComparedRuns {
   /** The run compared: the latest of the history, or the one named; absent when the history is empty. */
@@ -87,14 +93,15 @@ export interface ComparedRuns {
  */
 export async function compareStored(options: ComparisonOptions): Promise<ComparedRuns> {
   const root = options.root ?? process.cwd();
-  const source = await openSource(options.history, root);
+  const open = options.open ?? openSource;
+  const source = await open(options.history, root);
   let current: TrendRun | undefined;
   let found: { run?: TrendRun; skipped: number; branch?: string };
   try {
     current = options.current ? await source.run(options.current) : await source.latest();
     if (!current) return { otherScopes: 0 };
     found = options.baseline
-      ? await baselineFrom(options.baseline, root, current)
+      ? await baselineFrom(options.baseline, root, current, open)
       : await findBaseline(source, current);
   } finally {
     await source.close();

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { UserError } from '../../errors/index.js';
 import { findBaseline } from '../../history/gate.js';
-import { openSource, resolveStore, storeName } from '../../history/store/open.js';
+import { resolveStore, storeName } from '../../history/store/open.js';
 import { displayPath } from '../../io/display-path.js';
 import { writeReportFile } from '../../io/report-file.js';
 import { buildHtmlData, chartedTrend } from '../../report/html/data.js';
 import { htmlPageChunks } from '../../report/html/page.js';
 import { CHARTED_RUNS, gateOf } from '../../report/run-history.js';
 import { storedRunChecks } from '../../report/stored-run.js';
+import { openSharedSource } from '../../ui/door/client.js';
 import type { Io } from '../io.js';
 
 export interface ReportOptions {
@@ -29,7 +30,7 @@ export interface ReportOptions {
 export async function runReport(options: ReportOptions, io: Io): Promise<number> {
   const root = options.root ?? process.cwd();
   const location = resolveStore(options.store, root);
-  const source = await openSource(location, root);
+  const source = await openSharedSource(location, root);
   let page: AsyncIterable<string>;
   let title: string;
   try {

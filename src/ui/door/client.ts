@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { isServerUrl, type OpenStoreOptions, openStore, storeName } from '../../history/store/open.js';
-import type { RunFilter, TrendOverview } from '../../history/store/source.js';
+import { resolve } from 'node:path';
+import { isEmbeddedStore } from '../../history/store/embedded.js';
+import {
+  isServerUrl,
+  type OpenStoreOptions,
+  openSource,
+  openStore,
+  storeName,
+} from '../../history/store/open.js';
+import type { RunFilter, RunSource, TrendOverview } from '../../history/store/source.js';
 import type { SqlEngine } from '../../history/store/sql.js';
 import { type RetentionPolicy, Store } from '../../history/store/store.js';
 import type { TrendRun } from '../../history/types.js';
@@ -45,6 +53,17 @@ export async function openSharedStore(location: string, options: OpenStoreOption
         throw error;
     }
   }
+}
+
+/**
+ * Opens what `needlework trend`, `report` and the gate read runs from, as `openSource` does, except that an embedded
+ * store a UI holds is read through its door (`openSharedStore`) instead of waiting for the UI to close.
+ */
+export async function openSharedSource(location: string, root: string): Promise<RunSource> {
+  if (isServerUrl(location)) return openSource(location, root);
+  const path = resolve(root, location);
+  if (!(await isEmbeddedStore(path))) return openSource(location, root);
+  return openSharedStore(path, { mustExist: true });
 }
 
 /** The door of the store in `dir`, when a UI on this host that still runs wrote one. */
