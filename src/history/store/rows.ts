@@ -138,51 +138,106 @@ export function runHead(row: RunRow): RunHead & { seq: number } {
   return head;
 }
 
-export const CHECK_COLUMNS = `spec, "case", workup, task, trial_number, trial_label, criterion, metric, value,
-  value_boolean, unit, threshold, comparator, verdict, state, reason`;
+/** The columns of a check, in the order `CHECKS_AS_COLUMNS` gives them. */
+const CHECK_COLUMN_NAMES = [
+  'spec',
+  'case',
+  'workup',
+  'task',
+  'trial_number',
+  'trial_label',
+  'criterion',
+  'metric',
+  'value',
+  'value_boolean',
+  'unit',
+  'threshold',
+  'comparator',
+  'verdict',
+  'state',
+  'reason',
+] as const;
 
 /**
- * A check's row, as JSON (`json_agg`): a float that JSON cannot write (NaN, Infinity) comes as its text, `"NaN"`.
+ * A run's checks (`$1` its `seq`) as one JSON text the database builds: an array of 16 columns, each the array of
+ * that column's values in the order of the checks. One value costs PGlite's JSON writer what it costs, whatever the
+ * shape, but a row of objects repeats every key: 30,000 checks read 100 ms as columns against 240 ms as objects, and
+ * `JSON.parse` reads half the text (bench/ui.bench.mjs). A float JSON cannot write (NaN, Infinity) comes as its text,
+ * `"NaN"`.
  */
-export interface CheckRow {
-  spec: string;
-  case: string | null;
-  workup: string;
-  task: string | null;
-  trial_number: number | string | null;
-  trial_label: string | null;
-  criterion: string;
-  metric: string;
-  value: number | string | null;
-  value_boolean: boolean | null;
-  unit: string | null;
-  threshold: number | string | null;
-  comparator: TrendCheck['comparator'] | null;
-  verdict: TrendCheck['verdict'];
-  state: TrendCheck['state'];
-  reason: string | null;
-}
+export const CHECKS_AS_COLUMNS = `SELECT json_build_array(${CHECK_COLUMN_NAMES.map((c) => `json_agg("${c}" ORDER BY ord)`).join(', ')})::text AS columns
+FROM needlework_checks WHERE run = $1`;
 
-/** A check's row as the check it records. */
-export function trendCheck(row: CheckRow): TrendCheck {
-  const check: TrendCheck = {
-    spec: row.spec,
-    ...(row.case !== null && { case: row.case }),
-    workup: row.workup,
-    ...(row.task !== null && { task: row.task }),
-    ...(row.trial_number !== null && { trial: Number(row.trial_number) }),
-    ...(row.trial_label !== null && { trial: row.trial_label }),
-    criterion: row.criterion,
-    metric: row.metric,
-    value: row.value !== null ? Number(row.value) : row.value_boolean,
-    verdict: row.verdict,
-    state: row.state,
-  };
-  if (row.unit !== null) check.unit = row.unit;
-  if (row.threshold !== null) check.threshold = Number(row.threshold);
-  if (row.comparator !== null) check.comparator = row.comparator;
-  if (row.reason !== null) check.reason = row.reason;
-  return check;
+type Column<T> = Array<T | null> | null;
+
+/** The checks of `CHECKS_AS_COLUMNS`'s text (a run without checks gives a null for every column). */
+export function checksOfColumns(text: string): TrendCheck[] {
+  const [
+    spec,
+    kase,
+    workup,
+    task,
+    trialNumber,
+    trialLabel,
+    criterion,
+    metric,
+    value,
+    valueBoolean,
+    unit,
+    threshold,
+    comparator,
+    verdict,
+    state,
+    reason,
+  ] = JSON.parse(text) as [
+    Column<string>,
+    Column<string>,
+    Column<string>,
+    Column<string>,
+    Column<number | string>,
+    Column<string>,
+    Column<string>,
+    Column<string>,
+    Column<number | string>,
+    Column<boolean>,
+    Column<string>,
+    Column<number | string>,
+    Column<TrendCheck['comparator']>,
+    Column<TrendCheck['verdict']>,
+    Column<TrendCheck['state']>,
+    Column<string>,
+  ];
+  const n = spec?.length ?? 0;
+  const checks = new Array<TrendCheck>(n);
+  for (let i = 0; i < n; i++) {
+    // Built key by key in the order a check's keys are written (an export is the same bytes), without a spread.
+    const check = { spec: spec?.[i] } as TrendCheck;
+    const c = kase?.[i] ?? null;
+    if (c !== null) check.case = c;
+    check.workup = workup?.[i] as string;
+    const t = task?.[i] ?? null;
+    if (t !== null) check.task = t;
+    const tn = trialNumber?.[i] ?? null;
+    const tl = trialLabel?.[i] ?? null;
+    if (tn !== null) check.trial = Number(tn);
+    else if (tl !== null) check.trial = tl;
+    check.criterion = criterion?.[i] as string;
+    check.metric = metric?.[i] as string;
+    const v = value?.[i] ?? null;
+    check.value = v !== null ? Number(v) : (valueBoolean?.[i] ?? null);
+    check.verdict = verdict?.[i] as TrendCheck['verdict'];
+    check.state = state?.[i] as TrendCheck['state'];
+    const u = unit?.[i] ?? null;
+    if (u !== null) check.unit = u;
+    const th = threshold?.[i] ?? null;
+    if (th !== null) check.threshold = Number(th);
+    const cmp = comparator?.[i] ?? null;
+    if (cmp !== null) check.comparator = cmp;
+    const r = reason?.[i] ?? null;
+    if (r !== null) check.reason = r;
+    checks[i] = check;
+  }
+  return checks;
 }
 
 /** The run of a head and its checks, with the trials counted from the checks. */

@@ -2,16 +2,15 @@ import type { MetricSeries } from '../means.js';
 import type { TrendRun } from '../types.js';
 import { RUNS_CHANNEL } from './notify.js';
 import {
-  CHECK_COLUMNS,
-  type CheckRow,
+  CHECKS_AS_COLUMNS,
   checkParams,
+  checksOfColumns,
   fullRun,
   INSERT_RUN,
   RUN_COLUMNS,
   type RunRow,
   runHead,
   runParams,
-  trendCheck,
 } from './rows.js';
 import type { RunFilter, RunSource, TrendOverview } from './source.js';
 import type { SqlClient, SqlEngine } from './sql.js';
@@ -72,6 +71,16 @@ export class Store implements RunSource {
       params,
     );
     return row ? this.withChecks(row) : undefined;
+  }
+
+  /** The id of the latest run that passes the filter, without reading its checks. */
+  async latestId(filter: RunFilter = {}): Promise<string | undefined> {
+    const { where, params } = await this.where(filter);
+    const [row] = await this.engine.query<{ id: string }>(
+      `SELECT id FROM needlework_runs${where} ORDER BY time DESC, seq DESC LIMIT 1`,
+      params,
+    );
+    return row?.id;
   }
 
   async run(id: string): Promise<TrendRun | undefined> {
@@ -183,19 +192,10 @@ export class Store implements RunSource {
     return this.engine.close();
   }
 
-  /**
-   * The run of a row with its checks, read as one JSON array the database builds: a row a check costs the embedded
-   * engine's wire protocol and its JavaScript field parser 2-3x the time (3,000 checks: 270-340 ms cold, 90-200 ms
-   * warm, against 50-145 ms), on either engine.
-   */
+  /** The run of a row with its checks, read as columns of one JSON text the database builds (`CHECKS_AS_COLUMNS`). */
   private async withChecks(row: RunRow): Promise<TrendRun> {
-    const [result] = await this.engine.query<{ checks: string }>(
-      `SELECT coalesce(json_agg(c ORDER BY c.ord), '[]')::text AS checks
-       FROM (SELECT ord, ${CHECK_COLUMNS} FROM needlework_checks WHERE run = $1) c`,
-      [row.seq],
-    );
-    const checks = JSON.parse(result?.checks ?? '[]') as CheckRow[];
-    return fullRun(runHead(row), checks.map(trendCheck));
+    const [result] = await this.engine.query<{ columns: string }>(CHECKS_AS_COLUMNS, [row.seq]);
+    return fullRun(runHead(row), result ? checksOfColumns(result.columns) : []);
   }
 
   /** The SQL condition of a filter. A run named by `before` or `after` is looked up by id for its time and order. */
