@@ -6,6 +6,7 @@ import {
   type RunComparison,
 } from '../history/compare.js';
 import { findBaseline } from '../history/gate.js';
+import type { RunSource } from '../history/store/source.js';
 import type { Store } from '../history/store/store.js';
 import type { TrendCheck, TrendRun } from '../history/types.js';
 import { gateRow, gateText } from '../report/gate-text.js';
@@ -39,14 +40,34 @@ export class UiData {
   private readonly baselines = new Map<string, Promise<string | undefined>>();
   private readonly changes = new Map<string, Promise<RunChange>>();
   private readonly comparisons = new Map<string, Promise<Comparison | undefined>>();
+  private readonly compared = new Map<string, RunComparison>();
 
-  constructor(readonly store: Store) {}
+  /**
+   * The store as `findBaseline` reads it, its runs from the cache: the baseline is found by id, and its checks are read
+   * once, whether the Runs view's change column, the Compare view or One run asks first.
+   */
+  private readonly source: RunSource;
+
+  constructor(readonly store: Store) {
+    this.source = {
+      name: store.name,
+      overview: (last) => store.overview(last),
+      run: (id) => this.run(id),
+      latest: async (filter) => {
+        const id = await store.latestId(filter);
+        return id === undefined ? undefined : this.run(id);
+      },
+      count: (filter) => store.count(filter),
+      close: async () => undefined,
+    };
+  }
 
   /** Forget what a prune may have changed: baselines and comparisons (runs themselves never change). */
   forgetBaselines(): void {
     this.baselines.clear();
     this.changes.clear();
     this.comparisons.clear();
+    this.compared.clear();
   }
 
   runsPage(query: RunsQuery, offset: number, limit: number) {
@@ -91,7 +112,7 @@ export class UiData {
   baselineOf(run: TrendRun): Promise<string | undefined> {
     let found = this.baselines.get(run.id);
     if (!found) {
-      found = findBaseline(this.store, run).then((b) => b.run?.id);
+      found = findBaseline(this.source, run).then((b) => b.run?.id);
       this.baselines.set(run.id, found);
       found.catch(() => this.baselines.delete(run.id));
     }
@@ -107,7 +128,17 @@ export class UiData {
     if (id === undefined) return undefined;
     const baseline = await this.run(id);
     if (!baseline) return undefined;
-    return { baseline, comparison: compare(current, baseline) };
+    // The change column and the Compare view of one pair compare it once.
+    const key = `${current.id}\0${id}`;
+    let comparison = this.compared.get(key);
+    if (comparison) this.compared.delete(key);
+    else comparison = compare(current, baseline);
+    this.compared.set(key, comparison);
+    for (const old of this.compared.keys()) {
+      if (this.compared.size <= COMPARISONS_KEPT) break;
+      this.compared.delete(old);
+    }
+    return { baseline, comparison };
   }
 
   /** Each run's change against its baseline, in counts and the gate's headline. */
@@ -169,9 +200,13 @@ export class UiData {
   }
 
   private async compareAnew(currentId: string, baselineId?: string): Promise<Comparison | undefined> {
-    const current = await this.run(currentId);
+    // Both runs asked for at once: the store reads the second while this thread decodes the first.
+    const [current, chosen] = await Promise.all([
+      this.run(currentId),
+      baselineId !== undefined ? this.run(baselineId) : undefined,
+    ]);
     if (!current) return undefined;
-    if (baselineId !== undefined && !(await this.run(baselineId))) return undefined;
+    if (baselineId !== undefined && !chosen) return undefined;
     const compared = await this.comparison(current, baselineId);
     const empty = Object.fromEntries(CASE_STATUSES.map((s) => [s, 0])) as Comparison['counts'];
     if (!compared)

@@ -175,6 +175,10 @@ class DoorStore extends Store {
     );
   }
 
+  override async latestId(filter: RunFilter = {}): Promise<string | undefined> {
+    return (await this.latest(filter))?.id;
+  }
+
   override async run(id: string): Promise<TrendRun | undefined> {
     return (
       (await this.through<TrendRun | null | undefined>('run', { id }, (store) => store.run(id))) ?? undefined
