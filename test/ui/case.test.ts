@@ -27,11 +27,12 @@ function checks(answerFails: boolean): TrendCheck[] {
   ];
 }
 
-it("reads a case's newest checks in time order and each criterion's first failure, an imported older run included", async () => {
+it("reads a case's newest runs in time order and each criterion's first failure, whatever order runs were added in", async () => {
   const store = await openStore(await emptyEmbeddedStore(join(await tmp(), 'store')));
   try {
-    // Appended in this order: minutes 1 to 5 (the answer fails at 3 and 4), then an import of minute 2, failing.
+    // Appended in this order: minute 9, then minutes 1 to 6 (the answer fails at 3 and 4), then minute 2, failing.
     for (const [minute, fails] of [
+      [9, false],
       [1, false],
       [3, true],
       [4, true],
@@ -57,23 +58,29 @@ it("reads a case's newest checks in time order and each criterion's first failur
       '05 recall pass',
       '06 answer pass',
       '06 recall pass',
+      '09 answer pass',
+      '09 recall pass',
     ]);
     // The lowest run number that failed is minute 3's; minute 2's, added after it, ended before it.
     expect([...all.firstFailures].map(([c, p]) => `${c} ${p.time.slice(14, 16)}`)).toEqual(['answer 02']);
 
+    // The newest 3 runs by time: minute 9's was added first, before the three added last.
     const newest = await caseChecks(store.engine, ref, 3);
     expect(newest.truncated).toBe(true);
     expect(newest.points.map((p) => `${p.time.slice(14, 16)} ${p.criterion}`)).toEqual([
+      '05 answer',
       '05 recall',
       '06 answer',
       '06 recall',
+      '09 answer',
+      '09 recall',
     ]);
     // A first failure is looked for in the whole history, not only among the checks shown.
     expect([...newest.firstFailures].map(([c, p]) => `${c} ${p.time.slice(14, 16)}`)).toEqual(['answer 02']);
 
     // A spec without cases: its case is the task alone.
     const needle = await caseChecks(store.engine, { spec: 'needle', task: 't-9' });
-    expect(needle.points).toHaveLength(6);
+    expect(needle.points).toHaveLength(7);
     expect(needle.firstFailures.get('found')?.time.slice(14, 16)).toBe('02');
     expect((await caseChecks(store.engine, { spec: 'needle', case: 't-9', task: 't-9' })).points).toEqual([]);
   } finally {

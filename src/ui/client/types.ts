@@ -150,9 +150,9 @@ export interface CaseHistory {
   spec: string;
   case?: string;
   task: string;
-  /** Its newest checks (at most 2,000), oldest first. */
+  /** Its checks in the newest runs that hold it (at most 200 runs), oldest first. */
   points: CasePoint[];
-  /** Older checks were left out of `points`. */
+  /** Older runs were left out of `points`. */
   truncated: boolean;
   /** Per criterion of `points`: its first failing check in the whole history. */
   firstFailures: Array<{ criterion: string; point: CasePoint }>;

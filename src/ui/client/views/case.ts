@@ -50,7 +50,7 @@ export async function caseView(context: ViewContext): Promise<void> {
       'h2',
       null,
       history.truncated
-        ? `Its newest ${history.points.length.toLocaleString('en')} checks, newest first (older ones left out)`
+        ? `Its checks in the newest ${new Set(history.points.map((p) => p.run)).size} runs that hold it, newest first (older runs left out)`
         : 'Every check, newest first',
     ),
   );
