@@ -21,7 +21,20 @@ export async function findBaseline(
   run: BaselineQuery,
   startedAt?: string,
 ): Promise<{ run?: TrendRun; skipped: number; branch?: string }> {
-  const key = scopeKey(run.scope);
+  const { where, scopeKey: key, branch } = baselineFilter(run, startedAt);
+  const found = await source.latest({ ...where, scopeKey: key });
+  const skipped = await source.count({ ...where, notScopeKey: key, ...(found && { after: found }) });
+  return { ...(found && { run: found }), skipped, ...(branch !== undefined && { branch }) };
+}
+
+/**
+ * Where `findBaseline` looks for a run's baseline: the runs of `where` (the base branch, or earlier runs of the run's
+ * own branch) of scope `scopeKey`, the latest of which is the baseline; and the branch it looks on.
+ */
+export function baselineFilter(
+  run: BaselineQuery,
+  startedAt?: string,
+): { where: RunFilter; scopeKey: string; branch?: string } {
   const branch = run.baseBranch ?? run.branch;
   const earlier: RunFilter =
     startedAt !== undefined || run.id === undefined
@@ -33,9 +46,7 @@ export async function findBaseline(
   const where: RunFilter = run.baseBranch
     ? { branch: run.baseBranch, ...(run.id !== undefined && { excludeId: run.id }) }
     : { ...earlier, ...(branch !== undefined && { branch }) };
-  const found = await source.latest({ ...where, scopeKey: key });
-  const skipped = await source.count({ ...where, notScopeKey: key, ...(found && { after: found }) });
-  return { ...(found && { run: found }), skipped, ...(branch !== undefined && { branch }) };
+  return { where, scopeKey: scopeKey(run.scope), ...(branch !== undefined && { branch }) };
 }
 
 /** The latest run of `location` (another store or trend.json, named by `--baseline`) of the same scope as `run`. */

@@ -5,8 +5,7 @@ import {
   compare,
   type RunComparison,
 } from '../history/compare.js';
-import { findBaseline } from '../history/gate.js';
-import type { RunSource } from '../history/store/source.js';
+import { baselineFilter } from '../history/gate.js';
 import type { Store } from '../history/store/store.js';
 import type { TrendCheck, TrendRun } from '../history/types.js';
 import { gateRow, gateText } from '../report/gate-text.js';
@@ -20,11 +19,16 @@ import type {
   Trends,
   TrialsView,
 } from './client/types.js';
-import { caseChecks, facets, type RunsQuery, runsPage } from './queries.js';
+import { caseChecks, checkCounts, facets, type RunsQuery, runsPage } from './queries.js';
 import { checkRow, runRow } from './rows.js';
 
 /** How many checks the run cache holds at most (30,000 checks are about 15 MB of objects). */
 const CACHE_CHECKS = 200_000;
+/**
+ * How many checks the change column reads at once, its runs' and then their baselines': both within the cache, and a
+ * page of runs of 30 checks read in one statement each.
+ */
+const CHECKS_READ = 50_000;
 /** How many comparisons the Compare view keeps answered. */
 const COMPARISONS_KEPT = 8;
 
@@ -42,25 +46,7 @@ export class UiData {
   private readonly comparisons = new Map<string, Promise<Comparison | undefined>>();
   private readonly compared = new Map<string, RunComparison>();
 
-  /**
-   * The store as `findBaseline` reads it, its runs from the cache: the baseline is found by id, and its checks are read
-   * once, whether the Runs view's change column, the Compare view or One run asks first.
-   */
-  private readonly source: RunSource;
-
-  constructor(readonly store: Store) {
-    this.source = {
-      name: store.name,
-      overview: (last) => store.overview(last),
-      run: (id) => this.run(id),
-      latest: async (filter) => {
-        const id = await store.latestId(filter);
-        return id === undefined ? undefined : this.run(id);
-      },
-      count: (filter) => store.count(filter),
-      close: async () => undefined,
-    };
-  }
+  constructor(readonly store: Store) {}
 
   /** Forget what a prune may have changed: baselines and comparisons (runs themselves never change). */
   forgetBaselines(): void {
@@ -88,12 +74,29 @@ export class UiData {
       return found;
     }
     found = this.store.run(id);
+    this.keep(id, found);
+    return found;
+  }
+
+  private keep(id: string, found: Promise<TrendRun | undefined>): void {
     this.runs.set(id, found);
     found.then(
       (run) => this.account(id, run ? run.checks.length : 0),
       () => this.runs.delete(id),
     );
-    return found;
+  }
+
+  /** Reads the runs of `ids` the cache does not hold, in one statement: a page of runs costs one read, not 30. */
+  async prefetch(ids: readonly string[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.runs.has(id));
+    if (missing.length === 0) return;
+    const read = this.store.runsById(missing).then((runs) => new Map(runs.map((run) => [run.id, run])));
+    for (const id of missing)
+      this.keep(
+        id,
+        read.then((runs) => runs.get(id)),
+      );
+    await read.catch(() => undefined);
   }
 
   private account(id: string, size: number): void {
@@ -108,11 +111,12 @@ export class UiData {
     }
   }
 
-  /** The id of a run's baseline, as the gate picks it (`findBaseline`). */
+  /** The id of a run's baseline, as the gate picks it (`findBaseline`'s filter), found without reading its checks. */
   baselineOf(run: TrendRun): Promise<string | undefined> {
     let found = this.baselines.get(run.id);
     if (!found) {
-      found = findBaseline(this.source, run).then((b) => b.run?.id);
+      const { where, scopeKey } = baselineFilter(run);
+      found = this.store.latestId({ ...where, scopeKey });
       this.baselines.set(run.id, found);
       found.catch(() => this.baselines.delete(run.id));
     }
@@ -139,6 +143,44 @@ export class UiData {
       this.compared.delete(old);
     }
     return { baseline, comparison };
+  }
+
+  /**
+   * The changes of the runs of `ids` against their baselines, in that order, until `gone` says the page went away:
+   * the runs and then their baselines are read in one statement each, and only then compared one by one.
+   */
+  async changesOf(ids: readonly string[], gone: () => boolean): Promise<RunChange[]> {
+    const changes: RunChange[] = [];
+    for (const group of await this.readGroups(ids)) {
+      if (gone()) break;
+      await this.prefetch(group);
+      const runs = await Promise.all(group.map((id) => this.run(id)));
+      const baselines = await Promise.all(runs.map((run) => (run ? this.baselineOf(run) : undefined)));
+      await this.prefetch(baselines.filter((id): id is string => id !== undefined));
+      for (const id of group) {
+        if (gone()) break;
+        const change = await this.change(id);
+        if (change) changes.push(change);
+      }
+    }
+    return changes;
+  }
+
+  /** `ids` in groups of at most `CHECKS_READ` checks (a run of more alone): what one read brings into the cache. */
+  private async readGroups(ids: readonly string[]): Promise<string[][]> {
+    const sizes = await checkCounts(this.store.engine, ids);
+    const groups: string[][] = [];
+    let size = Number.POSITIVE_INFINITY;
+    for (const id of ids) {
+      const checks = sizes.get(id) ?? 0;
+      if (size + checks > CHECKS_READ) {
+        groups.push([]);
+        size = 0;
+      }
+      groups.at(-1)?.push(id);
+      size += checks;
+    }
+    return groups;
   }
 
   /** Each run's change against its baseline, in counts and the gate's headline. */

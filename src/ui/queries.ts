@@ -65,6 +65,15 @@ export async function runsAfter(
   return rows.map((row) => ({ seq: row.seq, row: runRow(runHead(row)) }));
 }
 
+/** How many checks each run of `ids` holds (the runs the store holds). */
+export async function checkCounts(db: SqlClient, ids: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ id: string; checks: number }>(
+    'SELECT id, checks FROM needlework_runs WHERE id = ANY($1::text[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.checks]));
+}
+
 /** The highest run number the store holds (0 when empty). */
 export async function lastSeq(db: SqlClient): Promise<number> {
   const [row] = await db.query<{ seq: number | null }>(

@@ -145,18 +145,13 @@ async function serve(store: Store, options: UiOptions): Promise<UiServer> {
     }
     if (head === 'changes' && parts.length === 1) {
       const ids = (query.get('ids') ?? '').split(',').filter(Boolean).slice(0, 200);
-      const changes = [];
       let gone = false;
       response.once('close', () => {
         gone = true;
       });
-      // One at a time: the embedded engine answers one query at a time anyway, and a page asks for what it shows. A
-      // page closed meanwhile is not answered: the comparisons it no longer waits for would hold up the next page.
-      for (const runId of ids) {
-        if (gone) return;
-        const change = await data.change(runId);
-        if (change) changes.push(change);
-      }
+      // A page closed meanwhile is not answered: the comparisons it no longer waits for would hold up the next page.
+      const changes = await data.changesOf(ids, () => gone);
+      if (gone) return;
       return json(response, 200, changes);
     }
     if (head === 'runs' && id !== undefined && parts.length === 2) {

@@ -165,8 +165,13 @@ const CHECK_COLUMN_NAMES = [
  * `JSON.parse` reads half the text (bench/ui.bench.mjs). A float JSON cannot write (NaN, Infinity) comes as its text,
  * `"NaN"`.
  */
-export const CHECKS_AS_COLUMNS = `SELECT json_build_array(${CHECK_COLUMN_NAMES.map((c) => `json_agg("${c}" ORDER BY ord)`).join(', ')})::text AS columns
-FROM needlework_checks WHERE run = $1`;
+export const CHECKS_AS_COLUMNS = checksAsColumns('$1');
+
+/** `CHECKS_AS_COLUMNS` of the run numbered `run` (a parameter, or a column of an outer query). */
+export function checksAsColumns(run: string): string {
+  return `SELECT json_build_array(${CHECK_COLUMN_NAMES.map((c) => `json_agg("${c}" ORDER BY ord)`).join(', ')})::text AS columns
+FROM needlework_checks WHERE run = ${run}`;
+}
 
 type Column<T> = Array<T | null> | null;
 

@@ -4,6 +4,7 @@ import { RUNS_CHANNEL } from './notify.js';
 import {
   CHECKS_AS_COLUMNS,
   checkParams,
+  checksAsColumns,
   checksOfColumns,
   fullRun,
   INSERT_RUN,
@@ -89,6 +90,16 @@ export class Store implements RunSource {
       [id],
     );
     return row ? this.withChecks(row) : undefined;
+  }
+
+  /** The runs of these ids the store holds, with their checks, in one statement (in no particular order). */
+  async runsById(ids: readonly string[]): Promise<TrendRun[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.engine.query<RunRow & { columns: string }>(
+      `SELECT ${RUN_COLUMNS}, (${checksAsColumns('r.seq')}) AS columns FROM needlework_runs r WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    return rows.map(({ columns, ...row }) => fullRun(runHead(row), checksOfColumns(columns)));
   }
 
   /** The ids of every run, oldest first. */
