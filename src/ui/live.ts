@@ -106,7 +106,12 @@ export class LiveFeed {
         this.again = false;
         const named = [...this.named];
         this.named.clear();
-        const fresh = (await runsAfter(this.db, this.seq, named)).filter(({ seq }) => !this.sent.has(seq));
+        const found = await runsAfter(this.db, this.seq, named).catch((error: unknown) => {
+          // Asked for again at the next look.
+          for (const seq of named) this.named.add(seq);
+          throw error;
+        });
+        const fresh = found.filter(({ seq }) => !this.sent.has(seq));
         if (fresh.length === 0) continue;
         const total = await this.total();
         for (const { seq, row } of fresh) {
