@@ -139,7 +139,7 @@ const newestFirst = (a: { time: string; seq: number }, b: { time: string; seq: n
  * `runs` runs that hold it, oldest first, and whether older runs were left out; and, for each criterion among them,
  * its first failing check in the whole history. Skipped and interrupted checks decided nothing and are left out.
  *
- * Everything is read through the index `needlework_checks_case` (migration 4), so 10,000 runs cost what 10 do,
+ * Everything is read through the indexes of checks by case (migration 4), so 10,000 runs cost what 10 do,
  * whether the case is in every run or in two: the newest runs holding it by run number (the index's order), then
  * those added earlier that ended later (only an import of runs makes any), then their checks; and a criterion's first
  * failure as the failing check of the lowest run number, then among the runs added after it that ended before it.
