@@ -175,6 +175,15 @@ class DoorStore extends Store {
     );
   }
 
+  override async runsById(ids: readonly string[]): Promise<TrendRun[]> {
+    const runs = [];
+    for (const id of ids) {
+      const run = await this.run(id);
+      if (run) runs.push(run);
+    }
+    return runs;
+  }
+
   override async latestId(filter: RunFilter = {}): Promise<string | undefined> {
     return (await this.latest(filter))?.id;
   }
