@@ -3,7 +3,8 @@
 // the last 20 runs of that store takes under 1 s (the CLI, from process start); the peak RSS of a process that opens
 // the store and appends a run stays under 300 MB. The 1,000 runs are written by the database itself
 // (generate_series), not by 1,000 appends, so filling the store takes minutes, not an hour. The appends are timed
-// alternately on the empty and the full store, and their medians compared, since this machine is shared.
+// alternately on the empty and the full store, and their medians compared, since this machine is shared. Also what
+// the indexes of checks by case cost an insert of 30,000 checks, on both stores.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openStore } from '../dist/src/history/store/open.js';
+import { checkParams, INSERT_RUN, runParams } from '../dist/src/history/store/rows.js';
 
 const CHECKS = 10_000;
 const RUNS = 1_000;
@@ -18,10 +20,10 @@ const root = await mkdtemp(join(tmpdir(), 'needlework-bench-store-'));
 const run = promisify(execFile);
 const BIN = new URL('../dist/src/cli/bin.js', import.meta.url).pathname;
 
-/** A run of `CHECKS` checks over 100 specs x criteria, made to look like real ones. */
-function makeRun(k) {
+/** A run of `n` checks over 100 specs x criteria, made to look like real ones. */
+function makeRun(k, n = CHECKS) {
   const time = new Date(Date.UTC(2026, 0, 1) + k * 60_000);
-  const checks = Array.from({ length: CHECKS }, (_, i) => ({
+  const checks = Array.from({ length: n }, (_, i) => ({
     spec: `spec-${i % 20}`,
     case: `case-${i % 50}`,
     workup: `workup-${Math.floor(i / 10)}`,
@@ -47,12 +49,12 @@ function makeRun(k) {
     branch: 'main',
     scope: { kind: 'full' },
     summary: {
-      checks: CHECKS,
+      checks: n,
       passed,
-      failed: CHECKS - passed,
+      failed: n - passed,
       notApplicable: 0,
       skipped: 0,
-      passRate: passed / CHECKS,
+      passRate: passed / n,
     },
     checks,
     trials: [],
@@ -133,6 +135,40 @@ for (let i = 0; i < 5; i++) {
 const emptyMs = median(times.empty);
 const fullMs = median(times.full);
 
+// What the indexes of checks by case (migration 4, for needlework ui's One case view) cost an append: a run of 30,000
+// checks inserted into the empty and the full store with them and without them (dropped in the same transaction),
+// each rolled back, so both are timed on the very same store; alternating, five times each.
+const ROLLBACK = Symbol('rollback');
+async function insertTimed(location, run, withIndex) {
+  const store = await openStore(location);
+  const params = [...runParams(run), ...checkParams(run.checks)];
+  let ms = 0;
+  try {
+    await store.engine.transaction(async (tx) => {
+      if (!withIndex) await tx.exec('DROP INDEX needlework_checks_case, needlework_checks_failing');
+      const t = performance.now();
+      await tx.query(INSERT_RUN, params);
+      ms = performance.now() - t;
+      throw ROLLBACK;
+    });
+  } catch (error) {
+    if (error !== ROLLBACK) throw error;
+  } finally {
+    await store.close();
+  }
+  return ms;
+}
+const indexTimes = { 'empty with': [], 'empty without': [], 'full with': [], 'full without': [] };
+for (let i = 0; i < 5; i++)
+  for (const [name, location] of [
+    ['empty', empty],
+    ['full', full],
+  ])
+    for (const withIndex of i % 2 ? [false, true] : [true, false])
+      indexTimes[`${name} ${withIndex ? 'with' : 'without'}`].push(
+        await insertTimed(location, makeRun(RUNS + 500 + i, 30_000), withIndex),
+      );
+
 // `needlework trend --last 20` on the full store, as a user runs it: a new process, opening the store.
 const trendMs = [];
 for (let i = 0; i < 3; i++) {
@@ -176,11 +212,25 @@ const rows = [
     verdict(median(trendMs) < 1000),
   ],
   ['peak RSS of an append process', `${rssMb.toFixed(0)} MB`, '< 300 MB', verdict(rssMb < 300)],
+  ...['empty', 'full'].map((name) => {
+    const withMs = median(indexTimes[`${name} with`]);
+    const withoutMs = median(indexTimes[`${name} without`]);
+    return [
+      `insert 30,000 checks, ${name} store: with the case indexes / without (median of 5)`,
+      `${secs(withMs)} / ${secs(withoutMs)} = ${(withMs / withoutMs).toFixed(2)}x`,
+      '',
+      '',
+    ];
+  }),
 ];
 console.log(
   `appends (ms): empty ${times.empty.map((t) => t.toFixed(0)).join(', ')}; full ${times.full.map((t) => t.toFixed(0)).join(', ')}`,
 );
 console.log(`trend (ms): ${trendMs.map((t) => t.toFixed(0)).join(', ')}`);
+for (const [name, times] of Object.entries(indexTimes))
+  console.log(
+    `insert 30,000 checks, ${name} the case indexes (ms): ${times.map((t) => t.toFixed(0)).join(', ')}`,
+  );
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
 for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i])).join('  '));
 await rm(root, { recursive: true, force: true });

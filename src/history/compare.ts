@@ -153,16 +153,12 @@ export interface RunComparison {
 const MATCHER_SPEC = 'matcher';
 
 /** Drops the `matcher` pairs of a run when the other ran none, and says how many. */
-function withoutUnmatchedTests(mine: Map<string, Pair>, other: Map<string, Pair>): number {
-  const ranTests = (pairs: Map<string, Pair>) => [...pairs.values()].some((p) => p.ref.spec === MATCHER_SPEC);
+function withoutUnmatchedTests(mine: Pairs, other: Pairs): number {
+  const ranTests = (pairs: Pairs) => pairs.list.some((p) => p.ref.spec === MATCHER_SPEC);
   if (!ranTests(mine) || ranTests(other)) return 0;
-  let dropped = 0;
-  for (const [key, pair] of mine)
-    if (pair.ref.spec === MATCHER_SPEC) {
-      mine.delete(key);
-      dropped++;
-    }
-  return dropped;
+  const before = mine.list.length;
+  mine.drop((pair) => pair.ref.spec === MATCHER_SPEC);
+  return before - mine.list.length;
 }
 
 /** Whether the comparison holds a regression: what fails the gate. */
@@ -186,7 +182,9 @@ interface Pair {
   lowerIsBetter: boolean;
   trials: number;
   passes: number;
-  values: number[];
+  /** The sum of its numeric values, added in the order of its checks, and how many there are. */
+  sum: number;
+  values: number;
   reason?: string;
   failReason?: string;
   /** Its checks name no task: the task is the workup's id. */
@@ -195,9 +193,56 @@ interface Pair {
   workup?: string | null;
 }
 
+/**
+ * A run's pairs, in the order they were first met, found by spec, criterion, task and case (as `changeKey` keys them:
+ * no case and the case `''` are one) in maps nested on the strings the run already holds: a key joined from the four
+ * for each of a run's 60,000 trials and checks was a third of the pairing's time.
+ */
+class Pairs {
+  list: Pair[] = [];
+  private readonly index = new Map<string, Map<string, Map<string, Map<string, Pair>>>>();
+
+  get(spec: string, criterion: string, task: string, c: string | undefined): Pair | undefined {
+    return this.index
+      .get(spec)
+      ?.get(criterion)
+      ?.get(task)
+      ?.get(c ?? '');
+  }
+
+  add(pair: Pair): void {
+    const { spec, criterion, task } = pair.ref;
+    const byCriterion = within(this.index, spec);
+    const byTask = within(byCriterion, criterion);
+    within(byTask, task).set(pair.ref.case ?? '', pair);
+    this.list.push(pair);
+  }
+
+  drop(which: (pair: Pair) => boolean): void {
+    for (const pair of this.list)
+      if (which(pair))
+        this.index
+          .get(pair.ref.spec)
+          ?.get(pair.ref.criterion)
+          ?.get(pair.ref.task)
+          ?.delete(pair.ref.case ?? '');
+    this.list = this.list.filter((pair) => !which(pair));
+  }
+}
+
+/** The map under `key` in `map`, made when there is none. */
+function within<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = map.get(key);
+  if (!inner) {
+    inner = new Map();
+    map.set(key, inner);
+  }
+  return inner;
+}
+
 /** A run's case x criterion pairs: trials and passes from its stored trials, values and reasons from its checks. */
-function pairsOf(run: TrendRun): Map<string, Pair> {
-  const pairs = new Map<string, Pair>();
+function pairsOf(run: TrendRun): Pairs {
+  const pairs = new Pairs();
   // The ref is built only for a pair not seen yet: at 10,000 cases each run has 30,000 trials and 30,000 checks, and
   // a ref object per lookup was most of the comparison's garbage.
   const pairOf = (
@@ -207,13 +252,12 @@ function pairsOf(run: TrendRun): Map<string, Pair> {
     criterion: string,
     metric: string,
   ): Pair => {
-    const key = changeKey({ spec, case: c, task, criterion });
-    let pair = pairs.get(key);
+    let pair = pairs.get(spec, criterion, task, c);
     if (!pair) {
       const ref: Pair['ref'] =
         c === undefined ? { spec, task, criterion, metric } : { spec, case: c, task, criterion, metric };
-      pair = { ref, lowerIsBetter: false, trials: 0, passes: 0, values: [] };
-      pairs.set(key, pair);
+      pair = { ref, lowerIsBetter: false, trials: 0, passes: 0, sum: 0, values: 0 };
+      pairs.add(pair);
     }
     return pair;
   };
@@ -231,7 +275,10 @@ function pairsOf(run: TrendRun): Map<string, Pair> {
     if (check.comparator === '<=') pair.lowerIsBetter = true;
     // Booleans are verdicts, not values: the pass counts already hold them.
     const value = typeof check.value === 'boolean' ? undefined : numericValue(check.value);
-    if (value !== undefined && check.verdict !== 'not-applicable') pair.values.push(value);
+    if (value !== undefined && check.verdict !== 'not-applicable') {
+      pair.sum += value;
+      pair.values++;
+    }
     if (check.reason !== undefined) {
       pair.reason ??= check.reason;
       if (check.verdict === 'fail') pair.failReason ??= check.reason;
@@ -240,12 +287,15 @@ function pairsOf(run: TrendRun): Map<string, Pair> {
   return pairs;
 }
 
-/** The mean of a pair's values (at least one). */
-const meanOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+/**
+ * The mean of a pair's values (at least one): their sum in the order of its checks, as a sum of the list of them
+ * was, without a list a pair (30,000 arrays a side at 10,000 cases, most of a comparison's garbage).
+ */
+const meanOf = (pair: Pick<Pair, 'sum' | 'values'>): number => pair.sum / pair.values;
 
 function sideOf(pair: Pair): CaseSide {
   const side: CaseSide = { trials: pair.trials, passes: pair.passes };
-  if (pair.values.length) side.mean = meanOf(pair.values);
+  if (pair.values) side.mean = meanOf(pair);
   const reason = pair.failReason ?? pair.reason;
   if (reason !== undefined) side.reason = reason;
   return side;
@@ -282,8 +332,8 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     counts[change.status]++;
     if (change.status !== 'unchanged') changes.push(change);
   };
-  for (const [key, now] of after) {
-    const was = before.get(key);
+  for (const now of after.list) {
+    const was = before.get(now.ref.spec, now.ref.criterion, now.ref.task, now.ref.case);
     const unit = now.unit ?? was?.unit;
     const workup = now.workup ?? was?.workup;
     const lowerIsBetter = now.lowerIsBetter || (was?.lowerIsBetter ?? false);
@@ -325,9 +375,9 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
         if (drop) p = drop.pDrop;
       }
     }
-    if (status === 'unchanged' && was.values.length && now.values.length) {
-      const baseMean = meanOf(was.values);
-      const delta = meanOf(now.values) - baseMean;
+    if (status === 'unchanged' && was.values && now.values) {
+      const baseMean = meanOf(was);
+      const delta = meanOf(now) - baseMean;
       const allowed = unit !== undefined ? Math.abs(baseMean) * relativeTolerance : tolerance;
       const worsening = lowerIsBetter ? delta : -delta;
       // A tiny epsilon keeps a move of exactly the tolerance (0.8 -> 0.78) from tripping on float rounding.
@@ -351,8 +401,8 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
       ...(p !== undefined && { p }),
     });
   }
-  for (const [key, was] of before) {
-    if (after.has(key)) continue;
+  for (const was of before.list) {
+    if (after.get(was.ref.spec, was.ref.criterion, was.ref.task, was.ref.case)) continue;
     const unit = was.unit;
     add({
       ...was.ref,
@@ -365,12 +415,14 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     });
   }
   const rank = new Map(CASE_STATUSES.map((s, i) => [s, i]));
+  // Each change's case label made once, not twice a comparison (9,300 changes: 240,000 labels).
+  const labels = new Map(changes.map((change) => [change, caseLabel(change)]));
   changes.sort(
     (x, y) =>
       (rank.get(x.status) ?? 0) - (rank.get(y.status) ?? 0) ||
       (x.p ?? 1) - (y.p ?? 1) ||
       byteCompare(x.spec, y.spec) ||
-      byteCompare(caseLabel(x), caseLabel(y)) ||
+      byteCompare(labels.get(x) as string, labels.get(y) as string) ||
       byteCompare(x.criterion, y.criterion),
   );
   return {

@@ -21,7 +21,20 @@ export async function findBaseline(
   run: BaselineQuery,
   startedAt?: string,
 ): Promise<{ run?: TrendRun; skipped: number; branch?: string }> {
-  const key = scopeKey(run.scope);
+  const { where, scopeKey: key, branch } = baselineFilter(run, startedAt);
+  const found = await source.latest({ ...where, scopeKey: key });
+  const skipped = await source.count({ ...where, notScopeKey: key, ...(found && { after: found }) });
+  return { ...(found && { run: found }), skipped, ...(branch !== undefined && { branch }) };
+}
+
+/**
+ * Where `findBaseline` looks for a run's baseline: the runs of `where` (the base branch, or earlier runs of the run's
+ * own branch) of scope `scopeKey`, the latest of which is the baseline; and the branch it looks on.
+ */
+export function baselineFilter(
+  run: BaselineQuery,
+  startedAt?: string,
+): { where: RunFilter; scopeKey: string; branch?: string } {
   const branch = run.baseBranch ?? run.branch;
   const earlier: RunFilter =
     startedAt !== undefined || run.id === undefined
@@ -33,9 +46,7 @@ export async function findBaseline(
   const where: RunFilter = run.baseBranch
     ? { branch: run.baseBranch, ...(run.id !== undefined && { excludeId: run.id }) }
     : { ...earlier, ...(branch !== undefined && { branch }) };
-  const found = await source.latest({ ...where, scopeKey: key });
-  const skipped = await source.count({ ...where, notScopeKey: key, ...(found && { after: found }) });
-  return { ...(found && { run: found }), skipped, ...(branch !== undefined && { branch }) };
+  return { where, scopeKey: scopeKey(run.scope), ...(branch !== undefined && { branch }) };
 }
 
 /** The latest run of `location` (another store or trend.json, named by `--baseline`) of the same scope as `run`. */
@@ -43,8 +54,9 @@ export async function baselineFrom(
   location: string,
   root: string,
   run: BaselineQuery,
+  open: SourceOpener = openSource,
 ): Promise<{ run?: TrendRun; skipped: number }> {
-  const other = await openSource(location, root);
+  const other = await open(location, root);
   try {
     if ((await other.count()) === 0)
       throw new UserError({ file: location, message: 'the baseline history holds no runs' });
@@ -66,7 +78,12 @@ export interface ComparisonOptions extends CompareOptions {
   baseline?: string;
   /** The folder relative paths are resolved against. @default process.cwd() */
   root?: string;
+  /** Opens `history` and `baseline`. @default openSource */
+  open?: SourceOpener;
 }
+
+/** What opens a store or trend.json to read runs from (`openSource`, or a command's opener that shares the store). */
+export type SourceOpener = (location: string, root: string) => Promise<RunSource>;
 
 export interface ComparedRuns {
   /** The run compared: the latest of the history, or the one named; absent when the history is empty. */
@@ -87,14 +104,15 @@ export interface ComparedRuns {
  */
 export async function compareStored(options: ComparisonOptions): Promise<ComparedRuns> {
   const root = options.root ?? process.cwd();
-  const source = await openSource(options.history, root);
+  const open = options.open ?? openSource;
+  const source = await open(options.history, root);
   let current: TrendRun | undefined;
   let found: { run?: TrendRun; skipped: number; branch?: string };
   try {
     current = options.current ? await source.run(options.current) : await source.latest();
     if (!current) return { otherScopes: 0 };
     found = options.baseline
-      ? await baselineFrom(options.baseline, root, current)
+      ? await baselineFrom(options.baseline, root, current, open)
       : await findBaseline(source, current);
   } finally {
     await source.close();

@@ -1,13 +1,18 @@
 import { compare, type RunComparison } from '../history/compare.js';
-import { findBaseline } from '../history/gate.js';
+import { baselineFilter } from '../history/gate.js';
 import type { Store } from '../history/store/store.js';
 import type { TrendRun } from '../history/types.js';
 import { comparisonAnswer, runChange, runDetail, trendsAnswer, trialsAnswer } from './answers.js';
 import type { CaseHistory, Comparison, RunChange, RunDetail, Trends, TrialsView } from './client/types.js';
-import { caseChecks, facets, type RunsQuery, runsPage } from './queries.js';
+import { caseChecks, checkCounts, facets, type RunsQuery, runsPage } from './queries.js';
 
 /** How many checks the run cache holds at most (30,000 checks are about 15 MB of objects). */
 const CACHE_CHECKS = 200_000;
+/**
+ * How many checks the change column reads at once, its runs' and then their baselines': both within the cache, and a
+ * page of runs of 30 checks read in one statement each.
+ */
+const CHECKS_READ = 50_000;
 /** How many comparisons the Compare view keeps answered. */
 const COMPARISONS_KEPT = 8;
 
@@ -23,6 +28,7 @@ export class UiData {
   private readonly baselines = new Map<string, Promise<string | undefined>>();
   private readonly changes = new Map<string, Promise<RunChange>>();
   private readonly comparisons = new Map<string, Promise<Comparison | undefined>>();
+  private readonly compared = new Map<string, RunComparison>();
 
   constructor(readonly store: Store) {}
 
@@ -31,6 +37,7 @@ export class UiData {
     this.baselines.clear();
     this.changes.clear();
     this.comparisons.clear();
+    this.compared.clear();
   }
 
   runsPage(query: RunsQuery, offset: number, limit: number) {
@@ -51,12 +58,29 @@ export class UiData {
       return found;
     }
     found = this.store.run(id);
+    this.keep(id, found);
+    return found;
+  }
+
+  private keep(id: string, found: Promise<TrendRun | undefined>): void {
     this.runs.set(id, found);
     found.then(
       (run) => this.account(id, run ? run.checks.length : 0),
       () => this.runs.delete(id),
     );
-    return found;
+  }
+
+  /** Reads the runs of `ids` the cache does not hold, in one statement: a page of runs costs one read, not 30. */
+  async prefetch(ids: readonly string[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.runs.has(id));
+    if (missing.length === 0) return;
+    const read = this.store.runsById(missing).then((runs) => new Map(runs.map((run) => [run.id, run])));
+    for (const id of missing)
+      this.keep(
+        id,
+        read.then((runs) => runs.get(id)),
+      );
+    await read.catch(() => undefined);
   }
 
   private account(id: string, size: number): void {
@@ -71,11 +95,12 @@ export class UiData {
     }
   }
 
-  /** The id of a run's baseline, as the gate picks it (`findBaseline`). */
+  /** The id of a run's baseline, as the gate picks it (`findBaseline`'s filter), found without reading its checks. */
   baselineOf(run: TrendRun): Promise<string | undefined> {
     let found = this.baselines.get(run.id);
     if (!found) {
-      found = findBaseline(this.store, run).then((b) => b.run?.id);
+      const { where, scopeKey } = baselineFilter(run);
+      found = this.store.latestId({ ...where, scopeKey });
       this.baselines.set(run.id, found);
       found.catch(() => this.baselines.delete(run.id));
     }
@@ -91,7 +116,55 @@ export class UiData {
     if (id === undefined) return undefined;
     const baseline = await this.run(id);
     if (!baseline) return undefined;
-    return { baseline, comparison: compare(current, baseline) };
+    // The change column and the Compare view of one pair compare it once.
+    const key = `${current.id}\0${id}`;
+    let comparison = this.compared.get(key);
+    if (comparison) this.compared.delete(key);
+    else comparison = compare(current, baseline);
+    this.compared.set(key, comparison);
+    for (const old of this.compared.keys()) {
+      if (this.compared.size <= COMPARISONS_KEPT) break;
+      this.compared.delete(old);
+    }
+    return { baseline, comparison };
+  }
+
+  /**
+   * The changes of the runs of `ids` against their baselines, in that order, until `gone` says the page went away:
+   * the runs and then their baselines are read in one statement each, and only then compared one by one.
+   */
+  async changesOf(ids: readonly string[], gone: () => boolean): Promise<RunChange[]> {
+    const changes: RunChange[] = [];
+    for (const group of await this.readGroups(ids)) {
+      if (gone()) break;
+      await this.prefetch(group);
+      const runs = await Promise.all(group.map((id) => this.run(id)));
+      const baselines = await Promise.all(runs.map((run) => (run ? this.baselineOf(run) : undefined)));
+      await this.prefetch(baselines.filter((id): id is string => id !== undefined));
+      for (const id of group) {
+        if (gone()) break;
+        const change = await this.change(id);
+        if (change) changes.push(change);
+      }
+    }
+    return changes;
+  }
+
+  /** `ids` in groups of at most `CHECKS_READ` checks (a run of more alone): what one read brings into the cache. */
+  private async readGroups(ids: readonly string[]): Promise<string[][]> {
+    const sizes = await checkCounts(this.store.engine, ids);
+    const groups: string[][] = [];
+    let size = Number.POSITIVE_INFINITY;
+    for (const id of ids) {
+      const checks = sizes.get(id) ?? 0;
+      if (size + checks > CHECKS_READ) {
+        groups.push([]);
+        size = 0;
+      }
+      groups.at(-1)?.push(id);
+      size += checks;
+    }
+    return groups;
   }
 
   /** Each run's change against its baseline, in counts and the gate's headline. */
@@ -129,9 +202,13 @@ export class UiData {
   }
 
   private async compareAnew(currentId: string, baselineId?: string): Promise<Comparison | undefined> {
-    const current = await this.run(currentId);
+    // Both runs asked for at once: the store reads the second while this thread decodes the first.
+    const [current, chosen] = await Promise.all([
+      this.run(currentId),
+      baselineId !== undefined ? this.run(baselineId) : undefined,
+    ]);
     if (!current) return undefined;
-    if (baselineId !== undefined && !(await this.run(baselineId))) return undefined;
+    if (baselineId !== undefined && !chosen) return undefined;
     return comparisonAnswer(current, await this.comparison(current, baselineId), baselineId !== undefined);
   }
 
@@ -141,19 +218,19 @@ export class UiData {
     return run && runDetail(run, await this.comparison(run));
   }
 
-  /** The One case view: the case's verdicts across every run, and the first run where each criterion failed. */
+  /**
+   * The One case view: the case's newest checks across the runs, and the first run where each of their criteria
+   * failed, in the whole history.
+   */
   async caseHistory(ref: { spec: string; case?: string; task: string }): Promise<CaseHistory> {
-    const points = await caseChecks(this.store.engine, ref);
-    const firstFailures = new Map<string, CaseHistory['firstFailures'][number]>();
-    for (const point of points)
-      if (point.verdict === 'fail' && !firstFailures.has(point.criterion))
-        firstFailures.set(point.criterion, { criterion: point.criterion, point });
+    const { points, truncated, firstFailures } = await caseChecks(this.store.engine, ref);
     return {
       spec: ref.spec,
       ...(ref.case !== undefined && { case: ref.case }),
       task: ref.task,
       points,
-      firstFailures: [...firstFailures.values()],
+      truncated,
+      firstFailures: [...firstFailures].map(([criterion, point]) => ({ criterion, point })),
     };
   }
 

@@ -11,7 +11,7 @@ import { UiData } from './data.js';
 import { DOOR_PREFIX, type DoorFile, doorPath, removeDoor, writeDoor } from './door/protocol.js';
 import { authorized, isDoorOperation, serveDoor } from './door/serve.js';
 import { allowedHosts, isLoopback, refusal, SECURITY_HEADERS } from './guard.js';
-import { LiveFeed, SERVER_POLL_MS } from './live.js';
+import { LiveFeed } from './live.js';
 import { workupRoute } from './workup-route.js';
 
 /** The port `needlework ui` tries first; the next few are tried when it is taken and no `--port` was given. */
@@ -61,8 +61,13 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
 async function serve(store: Store, options: UiOptions): Promise<UiServer> {
   const embedded = !isServerUrl(options.store);
   const data = new UiData(store);
-  const live = new LiveFeed(store.engine, () => store.count());
-  await live.start(embedded ? undefined : SERVER_POLL_MS);
+  const live = new LiveFeed(
+    store.engine,
+    () => store.count(),
+    () => data.forgetBaselines(),
+  );
+  await live.start();
+  if (!embedded) await live.follow(options.store);
   const token = randomBytes(32).toString('hex');
   const assets = options.assets ?? clientFolder();
   const listen = options.host ?? '127.0.0.1';
@@ -141,12 +146,13 @@ async function serve(store: Store, options: UiOptions): Promise<UiServer> {
     }
     if (head === 'changes' && parts.length === 1) {
       const ids = (query.get('ids') ?? '').split(',').filter(Boolean).slice(0, 200);
-      const changes = [];
-      // One at a time: the embedded engine answers one query at a time anyway, and a page asks for what it shows.
-      for (const runId of ids) {
-        const change = await data.change(runId);
-        if (change) changes.push(change);
-      }
+      let gone = false;
+      response.once('close', () => {
+        gone = true;
+      });
+      // A page closed meanwhile is not answered: the comparisons it no longer waits for would hold up the next page.
+      const changes = await data.changesOf(ids, () => gone);
+      if (gone) return;
       return json(response, 200, changes);
     }
     if (head === 'runs' && id !== undefined && parts.length === 2) {
@@ -194,10 +200,7 @@ async function serve(store: Store, options: UiOptions): Promise<UiServer> {
     const body = await readBody(request);
     const value = await serveDoor(store, op, body === '' ? {} : JSON.parse(body), {
       appended: () => void live.check().catch(() => undefined),
-      pruned: () => {
-        data.forgetBaselines();
-        live.reset();
-      },
+      pruned: () => live.pruned(),
     });
     return json(response, 200, value ?? null);
   }

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors/index.js';
-import { resolveStore, withStore } from '../../history/store/open.js';
+import { resolveStore, withOpenedStore } from '../../history/store/open.js';
 import { type Retention, retentionPolicy } from '../../history/store/retention.js';
+import { openSharedStore } from '../../ui/door/client.js';
 import type { Io } from '../io.js';
 
 export interface PruneOptions extends Retention {
@@ -16,7 +17,9 @@ export async function runPrune(options: PruneOptions, io: Io): Promise<number> {
     throw new UsageError('prune needs --keep-last <n>, --older-than <age> (like 90d), or both');
   const policy = retentionPolicy(options);
   const root = options.root ?? process.cwd();
-  return withStore(resolveStore(options.store, root), { mustExist: true }, async (store) => {
+  // Through the door of a UI that holds the store, which tells its pages.
+  const opening = openSharedStore(resolveStore(options.store, root), { mustExist: true });
+  return withOpenedStore(opening, async (store) => {
     const dropped = await store.prune(policy);
     const kept = await store.count();
     io.out(

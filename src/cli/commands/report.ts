@@ -2,15 +2,15 @@ import { resolve } from 'node:path';
 import { UserError } from '../../errors/index.js';
 import { compare } from '../../history/compare.js';
 import { findBaseline } from '../../history/gate.js';
-import { openSource, resolveStore, storeName } from '../../history/store/open.js';
+import { resolveStore, storeName } from '../../history/store/open.js';
 import { Store } from '../../history/store/store.js';
 import { displayPath } from '../../io/display-path.js';
 import { writeReportFile } from '../../io/report-file.js';
 import { CHARTED_RUNS } from '../../report/run-history.js';
 import type { ReportInfo, WorkupAnswer } from '../../ui/client/types.js';
+import { openSharedSource, storedWorkup } from '../../ui/door/client.js';
 import { reportAnswers, reportHome, type WorkupRef } from '../../ui/report/answers.js';
 import { htmlPageChunks } from '../../ui/report/page.js';
-import { workupRoute } from '../../ui/workup-route.js';
 import type { Io } from '../io.js';
 
 export interface ReportOptions {
@@ -33,7 +33,7 @@ export interface ReportOptions {
 export async function runReport(options: ReportOptions, io: Io): Promise<number> {
   const root = options.root ?? process.cwd();
   const location = resolveStore(options.store, root);
-  const source = await openSource(location, root);
+  const source = await openSharedSource(location, root);
   const path = resolve(root, options.out ?? 'needlework-report/report.html');
   let written: boolean;
   let title: string;
@@ -79,7 +79,7 @@ function storedWorkupAnswer(
   runId: string,
 ): (ref: WorkupRef) => Promise<WorkupAnswer | undefined> {
   return async (ref) => {
-    const found = await workupRoute(store.engine, runId, ref.workup, String(ref.file));
+    const found = await storedWorkup(store, runId, ref.workup, String(ref.file));
     return found.status === 200 ? (found.body as WorkupAnswer) : undefined;
   };
 }

@@ -3,9 +3,10 @@ import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../../errors/index.js';
 import { streamHistory } from '../../history/history.js';
-import { resolveStore, withStore } from '../../history/store/open.js';
+import { resolveStore, withOpenedStore } from '../../history/store/open.js';
 import { validRuns } from '../../history/store/validate.js';
 import { displayPath } from '../../io/display-path.js';
+import { openSharedStore } from '../../ui/door/client.js';
 import type { Io } from '../io.js';
 
 export interface TransferOptions {
@@ -21,35 +22,38 @@ export interface TransferOptions {
  */
 export async function runTrendExport(options: TransferOptions & { out?: string }, io: Io): Promise<number> {
   const root = options.root ?? process.cwd();
-  return withStore(resolveStore(options.store, root), { mustExist: true }, async (store) => {
-    if (!options.out) {
-      const chunks: string[] = [];
-      await streamHistory(store.runs(), (bytes) => {
-        chunks.push(Buffer.from(bytes).toString('utf8'));
-      });
-      io.out(chunks.join('').trimEnd());
-      return 0;
-    }
-    const path = resolve(root, options.out);
-    await mkdir(dirname(path), { recursive: true });
-    const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(temp, 'w');
-    let n: number;
-    try {
-      n = await streamHistory(store.runs(), async (bytes) => {
-        await handle.write(bytes);
-      });
-      await handle.sync();
-    } catch (error) {
+  return withOpenedStore(
+    openSharedStore(resolveStore(options.store, root), { mustExist: true }),
+    async (store) => {
+      if (!options.out) {
+        const chunks: string[] = [];
+        await streamHistory(store.runs(), (bytes) => {
+          chunks.push(Buffer.from(bytes).toString('utf8'));
+        });
+        io.out(chunks.join('').trimEnd());
+        return 0;
+      }
+      const path = resolve(root, options.out);
+      await mkdir(dirname(path), { recursive: true });
+      const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const handle = await open(temp, 'w');
+      let n: number;
+      try {
+        n = await streamHistory(store.runs(), async (bytes) => {
+          await handle.write(bytes);
+        });
+        await handle.sync();
+      } catch (error) {
+        await handle.close();
+        await unlink(temp).catch(() => undefined);
+        throw error;
+      }
       await handle.close();
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
-    await rename(temp, path);
-    io.err(`needlework: exported ${n} run${n === 1 ? '' : 's'} from ${store.name} to ${displayPath(path)}`);
-    return 0;
-  });
+      await rename(temp, path);
+      io.err(`needlework: exported ${n} run${n === 1 ? '' : 's'} from ${store.name} to ${displayPath(path)}`);
+      return 0;
+    },
+  );
 }
 
 /**
@@ -86,7 +90,7 @@ export async function runTrendImport(options: TransferOptions & { file: string }
         'not a needlework trend history: expected an object with "schema": 2 (or 1) and a "runs" array',
     });
   const { runs, rejected } = validRuns(data);
-  return withStore(resolveStore(options.store, root), {}, async (store) => {
+  return withOpenedStore(openSharedStore(resolveStore(options.store, root)), async (store) => {
     const { added, present } = await store.import(runs);
     io.out(
       `needlework: imported ${added} run${added === 1 ? '' : 's'} from ${options.file} into ${store.name}${present ? ` (${present} already there)` : ''}`,

@@ -6,10 +6,11 @@ import { type ComparisonOptions, compareStored } from '../../history/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../../history/history.js';
 import { describeScope } from '../../history/scope.js';
 import { isEmbeddedStore } from '../../history/store/embedded.js';
-import { isServerUrl, openSource, openStore, resolveStore, storeName } from '../../history/store/open.js';
+import { isServerUrl, openStore, resolveStore, storeName } from '../../history/store/open.js';
 import type { RunSource } from '../../history/store/source.js';
 import { gateStory, gateText } from '../../report/gate-text.js';
 import { renderTrendOverview } from '../../report/trend-table.js';
+import { openSharedSource } from '../../ui/door/client.js';
 import { colors, type Io } from '../io.js';
 
 export interface TrendOptions extends GateFlags {
@@ -44,7 +45,7 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
   const root = options.root ?? process.cwd();
   const location = options.file ?? resolveStore(options.store, root);
   const source = options.file
-    ? await openSource(options.file, root)
+    ? await openSharedSource(options.file, root)
     : await openTrendStore(location, root, io);
   try {
     io.out(renderTrendOverview(await source.overview(options.last ?? 10), { colors: c }));
@@ -58,6 +59,7 @@ export async function runTrend(options: TrendOptions, io: Io): Promise<number> {
       root,
       ...(options.baseline ? { baseline: options.baseline } : {}),
       failOnRegression: options.failOnRegression === true,
+      open: openSharedSource,
       ...gate,
     },
     io,
@@ -85,6 +87,8 @@ async function openTrendStore(location: string, root: string, io: Io): Promise<R
         message: 'no such results store (run the tests with the trend reporter first)',
       });
   }
+  // An embedded store a UI holds is read through its door; a new one is created here, importing what it finds.
+  if (!isServerUrl(location) && (await isEmbeddedStore(location))) return openSharedSource(location, root);
   return openStore(location, { importOnCreate: legacy, note: io.out });
 }
 

@@ -100,6 +100,19 @@ ALTER TABLE needlework_runs ADD COLUMN root text;
 ALTER TABLE needlework_checks ADD COLUMN workup_path text;
 ALTER TABLE needlework_checks ADD COLUMN evidence text;`,
   },
+  {
+    // One case's checks across every run (`needlework ui`'s One case view), which read every check of the store
+    // without (10,000 runs x 30 checks: 1.9-4.2 s): by case, then run, so the newest runs holding a case are found
+    // down the index; and the failing checks by case and criterion, so a criterion's first failure is the first entry.
+    // Each costs an append an entry a check (the second only a failing one): bench/store.bench.mjs measures it, and
+    // docs/store.md says what it costs. Keyed this way the first deduplicates its equal keys (a run's criteria and
+    // trials of one case): 190 MB at 10 million checks, against 860 MB with the criterion and verdict in it.
+    version: 5,
+    name: 'checks by case',
+    sql: `CREATE INDEX needlework_checks_case ON needlework_checks (spec, "case", (coalesce(task, workup)), run);
+CREATE INDEX needlework_checks_failing ON needlework_checks (spec, "case", (coalesce(task, workup)), criterion, run)
+  WHERE verdict = 'fail';`,
+  },
 ];
 
 /** The schema version this needlework writes and reads. */

@@ -3,6 +3,7 @@ import { trendTrials } from '../entry.js';
 import { scopeKey } from '../scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
 import { RUN_METRICS } from './migrations.js';
+import { RUNS_CHANNEL } from './notify.js';
 
 /** A run without its checks: what lists of runs and the trend table need. */
 export type RunHead = Omit<TrendRun, 'checks' | 'trials'>;
@@ -63,6 +64,8 @@ export function appendStatements(run: TrendRun): Statement[] {
       params: [...checkParams(run.checks.slice(first, first + CHECKS_PER_STATEMENT)), first],
     });
   statements.push({ sql: RUN_METRICS(`run = (SELECT ${THIS_RUN})`) });
+  // The store's listeners (`needlework ui` over a server) hear of the run once its transaction commits.
+  statements.push({ sql: `SELECT pg_notify('${RUNS_CHANNEL}', 'run ' || ${THIS_RUN})` });
   return statements;
 }
 
@@ -199,9 +202,14 @@ export const CHECK_COLUMNS = CHECK_FIELDS.map(column).join(', ');
  * order: the database writes a value per check, not an object with every key (10,000 checks x 16 columns: 0.10 s on
  * the embedded engine against 0.25 s for `json_agg` of the rows), and `checkRowsOfColumns` reads them back.
  */
-export const CHECK_COLUMNS_JSON = `SELECT json_build_array(${CHECK_FIELDS.map(
-  (field) => `coalesce(json_agg(${column(field)} ORDER BY ord), '[]')`,
-).join(', ')})::text AS columns FROM needlework_checks WHERE run = $1`;
+export const CHECK_COLUMNS_JSON = checkColumnsJson('$1');
+
+/** `CHECK_COLUMNS_JSON` of the run numbered `run` (a parameter, or a column of an outer query). */
+export function checkColumnsJson(run: string): string {
+  return `SELECT json_build_array(${CHECK_FIELDS.map(
+    (field) => `coalesce(json_agg(${column(field)} ORDER BY ord), '[]')`,
+  ).join(', ')})::text AS columns FROM needlework_checks WHERE run = ${run}`;
+}
 
 /** The rows of `CHECK_COLUMNS_JSON`'s columns. */
 export function checkRowsOfColumns(columns: readonly (readonly unknown[])[]): CheckRow[] {

@@ -1,8 +1,10 @@
 import type { MetricSeries } from '../means.js';
 import type { TrendRun } from '../types.js';
+import { RUNS_CHANNEL } from './notify.js';
 import {
   appendStatements,
   CHECK_COLUMNS_JSON,
+  checkColumnsJson,
   checkRowsOfColumns,
   fullRun,
   RUN_COLUMNS,
@@ -74,12 +76,32 @@ export class Store implements RunSource {
     return row ? this.withChecks(row) : undefined;
   }
 
+  /** The id of the latest run that passes the filter, without reading its checks. */
+  async latestId(filter: RunFilter = {}): Promise<string | undefined> {
+    const { where, params } = await this.where(filter);
+    const [row] = await this.engine.query<{ id: string }>(
+      `SELECT id FROM needlework_runs${where} ORDER BY time DESC, seq DESC LIMIT 1`,
+      params,
+    );
+    return row?.id;
+  }
+
   async run(id: string): Promise<TrendRun | undefined> {
     const [row] = await this.engine.query<RunRow>(
       `SELECT ${RUN_COLUMNS} FROM needlework_runs WHERE id = $1`,
       [id],
     );
     return row ? this.withChecks(row) : undefined;
+  }
+
+  /** The runs of these ids the store holds, with their checks, in one statement (in no particular order). */
+  async runsById(ids: readonly string[]): Promise<TrendRun[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.engine.query<RunRow & { columns: string }>(
+      `SELECT ${RUN_COLUMNS}, (${checkColumnsJson('r.seq')}) AS columns FROM needlework_runs r WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    return rows.map(({ columns, ...row }) => fullRun(runHead(row), checksOfJson(columns)));
   }
 
   /** The ids of every run, oldest first. */
@@ -112,21 +134,27 @@ export class Store implements RunSource {
         : [];
     const heads = rows.map(runHead);
     const position = new Map(heads.map((head, i) => [head.seq, i]));
-    const means = heads.length
-      ? await this.engine.query<{
-          run: number;
-          spec: string;
-          criterion: string;
-          metric: string;
-          unit: string | null;
-          lower: boolean | null;
-          mean: number | null;
-        }>(
-          `SELECT run::integer AS run, spec, criterion, metric, unit, lower_is_better AS lower, mean
-           FROM needlework_run_metrics WHERE run = ANY($1::bigint[])`,
+    // One JSON text, as a run's checks are read: 100 runs of 30 metrics are 3,000 rows, which PGlite's wire protocol
+    // and row parser took 60 ms over (a mean JSON cannot write, NaN, comes as its text).
+    const [found] = heads.length
+      ? await this.engine.query<{ means: string }>(
+          `SELECT coalesce(json_agg(m), '[]')::text AS means FROM (
+             SELECT run::integer AS run, spec, criterion, metric, unit, lower_is_better AS lower, mean
+             FROM needlework_run_metrics WHERE run = ANY($1::bigint[])) m`,
           [heads.map((head) => head.seq)],
         )
       : [];
+    const means = (
+      JSON.parse(found?.means ?? '[]') as Array<{
+        run: number;
+        spec: string;
+        criterion: string;
+        metric: string;
+        unit: string | null;
+        lower: boolean | null;
+        mean: number | string | null;
+      }>
+    ).map((row) => ({ ...row, mean: row.mean === null ? null : Number(row.mean) }));
     const series = new Map<string, MetricSeries>();
     for (const row of means.sort((a, b) => (position.get(a.run) ?? 0) - (position.get(b.run) ?? 0))) {
       const key = `${row.spec}\0${row.criterion}`;
@@ -166,11 +194,12 @@ export class Store implements RunSource {
       conditions.push(`time < $${params.length}::timestamptz`);
     }
     if (conditions.length === 0) return 0;
-    // The runs and their checks in one statement (the checks have no foreign key to cascade from: migration 3).
+    // The runs and their checks in one statement (the checks have no foreign key to cascade from: migration 3); the
+    // store's listeners hear of it once (a transaction delivers identical notifications once).
     const rows = await this.engine.query(
       `WITH gone AS (DELETE FROM needlework_runs WHERE ${conditions.join(' OR ')} RETURNING seq),
          checks AS (DELETE FROM needlework_checks WHERE run IN (SELECT seq FROM gone))
-       SELECT seq FROM gone`,
+       SELECT seq, pg_notify('${RUNS_CHANNEL}', 'prune') FROM gone`,
       params,
     );
     // The embedded engine runs no autovacuum: give the dropped rows' space back to the next appends.
@@ -189,8 +218,7 @@ export class Store implements RunSource {
    */
   private async withChecks(row: RunRow): Promise<TrendRun> {
     const [result] = await this.engine.query<{ columns: string }>(CHECK_COLUMNS_JSON, [row.seq]);
-    const columns = JSON.parse(result?.columns ?? '[]') as unknown[][];
-    return fullRun(runHead(row), checkRowsOfColumns(columns).map(trendCheck));
+    return fullRun(runHead(row), checksOfJson(result?.columns));
   }
 
   /** The SQL condition of a filter. A run named by `before` or `after` is looked up by id for its time and order. */
@@ -215,6 +243,11 @@ export class Store implements RunSource {
     }
     return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', params };
   }
+}
+
+/** The checks of a `CHECK_COLUMNS_JSON` text. */
+function checksOfJson(columns: string | undefined) {
+  return checkRowsOfColumns(JSON.parse(columns ?? '[]') as unknown[][]).map(trendCheck);
 }
 
 /** Runs an append's statements in order, in the transaction of `client`. */

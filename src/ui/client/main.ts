@@ -4,7 +4,7 @@ import { clear, el, link } from './dom.js';
 import { inlined } from './report.js';
 import { reportHeader } from './report-header.js';
 import { currentUrl, linkedPath, setPath } from './route.js';
-import type { RunEvent, WorkupAnswer } from './types.js';
+import type { LiveMode, RunEvent, WorkupAnswer } from './types.js';
 import { caseView } from './views/case.js';
 import { compareView } from './views/compare.js';
 import { runView } from './views/run.js';
@@ -154,6 +154,12 @@ function connect(): void {
   events.addEventListener('error', () => {
     status.textContent = 'reconnecting';
     status.className = 'live off';
+  });
+  events.addEventListener('mode', (message) => {
+    const live = JSON.parse((message as MessageEvent<string>).data) as LiveMode;
+    status.textContent = live.mode;
+    status.className = `live ${live.mode === 'live' ? 'on' : 'off'}`;
+    status.title = live.reason ?? '';
   });
   events.addEventListener('run', (message) => {
     const event = JSON.parse((message as MessageEvent<string>).data) as RunEvent;

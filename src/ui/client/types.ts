@@ -201,9 +201,11 @@ export interface CaseHistory {
   spec: string;
   case?: string;
   task: string;
-  /** Oldest first. */
+  /** Its checks in the newest runs that hold it (at most 200 runs), oldest first. */
   points: CasePoint[];
-  /** Per criterion: the first run (oldest first) where it failed, and whether it has passed since. */
+  /** Older runs were left out of `points`. */
+  truncated: boolean;
+  /** Per criterion of `points`: its first failing check in the whole history. */
   firstFailures: Array<{ criterion: string; point: CasePoint }>;
 }
 
@@ -485,4 +487,14 @@ export interface ReportInfo {
   generatedAt: string;
   /** The view the report opens at (a path of the UI: `/runs/<id>?filter=failing`). */
   home: string;
+}
+
+/**
+ * What `GET /api/events` sends first and whenever it changes (event `mode`): `live` while the server hears of new
+ * runs as they are added (the door of the embedded store, or LISTEN on a PostgreSQL server), `polling` while it only
+ * looks for them every so often (it lost its LISTEN connection), with the reason.
+ */
+export interface LiveMode {
+  mode: 'live' | 'polling';
+  reason?: string;
 }

@@ -1,11 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { isServerUrl, type OpenStoreOptions, openStore, storeName } from '../../history/store/open.js';
-import type { RunFilter, TrendOverview } from '../../history/store/source.js';
+import { resolve } from 'node:path';
+import { isEmbeddedStore } from '../../history/store/embedded.js';
+import {
+  isServerUrl,
+  type OpenStoreOptions,
+  openSource,
+  openStore,
+  storeName,
+} from '../../history/store/open.js';
+import type { RunFilter, RunSource, TrendOverview } from '../../history/store/source.js';
 import type { SqlEngine } from '../../history/store/sql.js';
 import { type RetentionPolicy, Store } from '../../history/store/store.js';
 import type { TrendRun } from '../../history/types.js';
 import { isAlive } from '../../io/atomic.js';
+import { type RouteAnswer, workupRoute } from '../workup-route.js';
 import {
   type DoorArguments,
   type DoorFile,
@@ -45,6 +54,32 @@ export async function openSharedStore(location: string, options: OpenStoreOption
         throw error;
     }
   }
+}
+
+/**
+ * Opens what `needlework trend`, `report` and the gate read runs from, as `openSource` does, except that an embedded
+ * store a UI holds is read through its door (`openSharedStore`) instead of waiting for the UI to close.
+ */
+export async function openSharedSource(location: string, root: string): Promise<RunSource> {
+  if (isServerUrl(location)) return openSource(location, root);
+  const path = resolve(root, location);
+  if (!(await isEmbeddedStore(path))) return openSource(location, root);
+  return openSharedStore(path, { mustExist: true });
+}
+
+/**
+ * A stored run's workup as `needlework ui` answers it (`workupRoute`), through the UI's door when the UI holds the
+ * store (`openSharedStore`).
+ */
+export function storedWorkup(
+  store: Store,
+  run: string,
+  workup: string,
+  file: string | null,
+): Promise<RouteAnswer> {
+  return store instanceof DoorStore
+    ? store.workup(run, workup, file)
+    : workupRoute(store.engine, run, workup, file);
 }
 
 /** The door of the store in `dir`, when a UI on this host that still runs wrote one. */
@@ -156,6 +191,19 @@ class DoorStore extends Store {
     );
   }
 
+  override async runsById(ids: readonly string[]): Promise<TrendRun[]> {
+    const runs = [];
+    for (const id of ids) {
+      const run = await this.run(id);
+      if (run) runs.push(run);
+    }
+    return runs;
+  }
+
+  override async latestId(filter: RunFilter = {}): Promise<string | undefined> {
+    return (await this.latest(filter))?.id;
+  }
+
   override async run(id: string): Promise<TrendRun | undefined> {
     return (
       (await this.through<TrendRun | null | undefined>('run', { id }, (store) => store.run(id))) ?? undefined
@@ -168,6 +216,12 @@ class DoorStore extends Store {
 
   override ids(): Promise<string[]> {
     return this.through('ids', {}, (store) => store.ids());
+  }
+
+  workup(run: string, workup: string, file: string | null): Promise<RouteAnswer> {
+    return this.through('workup', { run, workup, file }, (store) =>
+      workupRoute(store.engine, run, workup, file),
+    );
   }
 
   override async close(): Promise<void> {

@@ -57,6 +57,7 @@ export const DOOR_OPERATIONS = [
   'run',
   'overview',
   'ids',
+  'workup',
 ] as const;
 export type DoorOperation = (typeof DOOR_OPERATIONS)[number];
 
@@ -110,4 +111,6 @@ export interface DoorArguments {
   run: { id: string };
   overview: { last: number };
   ids: Record<string, never>;
+  /** A stored run's workup, as `needlework ui` answers it (`workupRoute`): `file` picks among its files (1-based). */
+  workup: { run: string; workup: string; file: string | null };
 }

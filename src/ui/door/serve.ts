@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../history/store/store.js';
 import type { TrendRun } from '../../history/types.js';
+import { workupRoute } from '../workup-route.js';
 import {
   DOOR_OPERATIONS,
   type DoorArguments,
@@ -61,5 +62,9 @@ export async function serveDoor(
       return store.overview(Number((args as DoorArguments['overview']).last));
     case 'ids':
       return store.ids();
+    case 'workup': {
+      const { run, workup, file } = args as DoorArguments['workup'];
+      return workupRoute(store.engine, String(run), String(workup), file === null ? null : String(file));
+    }
   }
 }

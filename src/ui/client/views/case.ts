@@ -5,7 +5,7 @@ import type { CaseHistory, CasePoint } from '../types.js';
 import { empty, rowHeight, VirtualList } from '../vlist.js';
 import { toWorkup } from './run.js';
 
-/** The One case view: a case's verdicts across every run, per criterion, and the first run where each failed. */
+/** The One case view: a case's verdicts across the runs, per criterion, and the first run where each failed. */
 export async function caseView(context: ViewContext): Promise<void> {
   const { root, url } = context;
   const spec = url.searchParams.get('spec') ?? '';
@@ -45,7 +45,16 @@ export async function caseView(context: ViewContext): Promise<void> {
       ),
     );
   }
-  root.append(strips, el('h2', null, 'Every check, newest first'));
+  root.append(
+    strips,
+    el(
+      'h2',
+      null,
+      history.truncated
+        ? `Its checks in the newest ${new Set(history.points.map((p) => p.run)).size} runs that hold it, newest first (older runs left out)`
+        : 'Every check, newest first',
+    ),
+  );
   const rows = [...history.points].reverse();
   const list = new VirtualList({
     label: 'checks of this case',
