@@ -8,33 +8,19 @@ import type { RunEvent, RunsPage } from '../../src/ui/client/types.js';
 import { openSharedStore, readDoor } from '../../src/ui/door/client.js';
 import type { UiServer } from '../../src/ui/server.js';
 import { useTmpDir } from '../helpers/tmp.js';
+import { EventStream } from './events.js';
 import { makeRun } from './history.js';
 import { serveHistory } from './serve.js';
 
 const tmp = useTmpDir();
 let ui: UiServer | undefined;
+let events: EventStream | undefined;
 afterEach(async () => {
+  events?.close();
+  events = undefined;
   await ui?.close();
   ui = undefined;
 });
-
-/** The first `run` event the UI's feed sends. */
-async function nextRunEvent(base: string): Promise<RunEvent> {
-  const response = await fetch(`${base}api/events`);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error('the event stream ended');
-    text += decoder.decode(value, { stream: true });
-    const match = /event: run\ndata: (.*)\n\n/.exec(text);
-    if (match) {
-      await reader.cancel();
-      return JSON.parse(match[1] as string) as RunEvent;
-    }
-  }
-}
 
 describe('runs append while needlework ui holds the embedded store', () => {
   it('appends through the door without waiting for the lock, and the UI sends the run to its pages', async () => {
@@ -47,7 +33,8 @@ describe('runs append while needlework ui holds the embedded store', () => {
     );
     const started = Date.now();
     const store = await openSharedStore(location, { lockTimeoutMs: 300 });
-    const event = nextRunEvent(ui.url);
+    events = new EventStream(ui.url);
+    await events.next('mode');
     const run = makeRun({ minute: 30, model: 'model-c' });
     // What the trend reporter does with the store: its baseline, the append, the retention, the count.
     const baseline = await findBaseline(store, { scope: run.scope, branch: 'main' }, run.time);
@@ -57,7 +44,7 @@ describe('runs append while needlework ui holds the embedded store', () => {
     expect(await store.count()).toBe(7);
     await store.close();
     expect(Date.now() - started).toBeLessThan(5_000);
-    const received = await event;
+    const received = (await events.next('run')).data as RunEvent;
     expect(received.run.id).toBe(run.id);
     expect(received.run.model).toBe('model-c');
     expect(received.total).toBe(7);
