@@ -33,13 +33,13 @@ export async function workupRoute(
     [runId],
   );
   if (!run) return { status: 404, body: { error: `no run ${runId}` } };
-  const rows = await db.query<CheckRow & { workup_path: string | null; evidence: string | null }>(
+  const rows = await db.query<CheckRow>(
     `SELECT ${CHECK_COLUMNS}, workup_path, evidence FROM needlework_checks WHERE run = $1 AND workup = $2 ORDER BY ord`,
     [run.seq, workupId],
   );
   if (rows.length === 0)
     return { status: 404, body: { error: `no check of run ${runId} names the workup ${workupId}` } };
-  const files = [...new Set(rows.flatMap((r) => (r.workup_path === null ? [] : [r.workup_path])))].sort();
+  const files = [...new Set(rows.flatMap((r) => (r.workup_path == null ? [] : [r.workup_path])))].sort();
   const pick = file === null ? 1 : Number(file);
   if (files.length > 0 && !(Number.isInteger(pick) && pick >= 1 && pick <= files.length))
     return {
@@ -47,14 +47,7 @@ export async function workupRoute(
       body: { error: `the workup ${workupId} of run ${runId} has ${files.length} file(s)` },
     };
   const path = files[pick - 1];
-  const checks: WorkupCheckInput[] = rows
-    .filter((r) => r.workup_path === (path ?? null))
-    .map((r) => {
-      const check: WorkupCheckInput = trendCheck(r);
-      const evidence = parsedEvidence(r.evidence);
-      if (evidence) check.evidence = evidence;
-      return check;
-    });
+  const checks: WorkupCheckInput[] = rows.filter((r) => r.workup_path === (path ?? null)).map(trendCheck);
   const source = { run: runId, workup: workupId, ...(files.length > 0 && { files }) };
   if (path === undefined)
     return answer(undefined, checks, {
@@ -78,18 +71,6 @@ function answer(
   source: Parameters<typeof workupAnswer>[2],
 ): RouteAnswer {
   return { status: 200, body: workupAnswer(workup, checks, source) };
-}
-
-function parsedEvidence(text: string | null): Record<string, unknown> | undefined {
-  if (text === null) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -61,7 +61,14 @@ describe.skipIf(!existsSync(BIN))('the store on the command line (needs `npm run
   it('exports, imports (naming the runs it cannot read) and prunes, and refuses a folder that is not a store', async () => {
     const dir = await tmp();
     await emptyEmbeddedStore(join(dir, '.needlework', 'store'));
-    const runs = [trials(1, 10), trials(2, 9)];
+    const runs = [trials(1, 10, { root: '/home/ci/project' }), trials(2, 9)];
+    // What the UI's workup view reads goes out and comes back: the run's root, a check's workup path and evidence.
+    const first = runs[0] as TrendRun;
+    first.checks[0] = {
+      ...(first.checks[0] as TrendRun['checks'][number]),
+      workupPath: 'workups/w0',
+      evidence: { reference: [{ tool: 'search', args: { q: 'refund' } }], alignment: { pairs: [[0, 0]] } },
+    };
     const bad = { ...trials(3, 8), summary: { passRate: 2 } };
     await writeFile(join(dir, 'in.json'), JSON.stringify({ schema: 2, runs: [...runs, bad] }));
 

@@ -122,7 +122,7 @@ function text(value: string | undefined): string | null {
 }
 
 export const RUN_COLUMNS = `seq::integer AS seq, id, time_text, commit, branch, base_branch, source, scope, model,
-  agent_version, checks, passed, failed, not_applicable, skipped`;
+  agent_version, checks, passed, failed, not_applicable, skipped, root`;
 
 export interface RunRow {
   seq: number;
@@ -140,6 +140,7 @@ export interface RunRow {
   failed: number;
   not_applicable: number;
   skipped: number;
+  root: string | null;
 }
 
 /** A run's row as the run it records, without checks. */
@@ -164,6 +165,7 @@ export function runHead(row: RunRow): RunHead & { seq: number } {
   if (row.branch !== null) head.branch = row.branch;
   if (row.source !== null) head.source = row.source;
   if (row.base_branch !== null) head.baseBranch = row.base_branch;
+  if (row.root !== null) head.root = row.root;
   if (row.model !== null || row.agent_version !== null)
     head.environment = {
       ...(row.model !== null && { model: row.model }),
@@ -204,20 +206,27 @@ export const CHECK_COLUMNS = CHECK_FIELDS.map(column).join(', ');
  */
 export const CHECK_COLUMNS_JSON = checkColumnsJson('$1');
 
-/** `CHECK_COLUMNS_JSON` of the run numbered `run` (a parameter, or a column of an outer query). */
-export function checkColumnsJson(run: string): string {
-  return `SELECT json_build_array(${CHECK_FIELDS.map(
-    (field) => `coalesce(json_agg(${column(field)} ORDER BY ord), '[]')`,
-  ).join(', ')})::text AS columns FROM needlework_checks WHERE run = ${run}`;
+/**
+ * `CHECK_COLUMNS_JSON` of the run numbered `run` (a parameter, or a column of an outer query); `whole` adds each
+ * check's workup path and evidence (`WHOLE_CHECK_FIELDS`), which only an export reads with a whole run.
+ */
+export function checkColumnsJson(run: string, whole = false): string {
+  return `SELECT json_build_array(${(whole ? WHOLE_CHECK_FIELDS : CHECK_FIELDS)
+    .map((field) => `coalesce(json_agg(${column(field)} ORDER BY ord), '[]')`)
+    .join(', ')})::text AS columns FROM needlework_checks WHERE run = ${run}`;
 }
 
-/** The rows of `CHECK_COLUMNS_JSON`'s columns. */
-export function checkRowsOfColumns(columns: readonly (readonly unknown[])[]): CheckRow[] {
+/** The columns a whole check adds to `CHECK_FIELDS`: what the workup view reads of it. */
+const WHOLE_CHECK_FIELDS = [...CHECK_FIELDS, 'workup_path', 'evidence'] as const;
+
+/** The rows of `checkColumnsJson`'s columns (`whole`: with each check's workup path and evidence). */
+export function checkRowsOfColumns(columns: readonly (readonly unknown[])[], whole = false): CheckRow[] {
+  const fields = whole ? WHOLE_CHECK_FIELDS : CHECK_FIELDS;
   const count = columns[0]?.length ?? 0;
   const rows: CheckRow[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const row: Record<string, unknown> = {};
-    for (let k = 0; k < CHECK_FIELDS.length; k++) row[CHECK_FIELDS[k]!] = columns[k]?.[i] ?? null;
+    for (let k = 0; k < fields.length; k++) row[fields[k]!] = columns[k]?.[i] ?? null;
     rows[i] = row as unknown as CheckRow;
   }
   return rows;
@@ -243,9 +252,13 @@ export interface CheckRow {
   verdict: TrendCheck['verdict'];
   state: TrendCheck['state'];
   reason: string | null;
+  /** Read only with one workup's checks, or with a whole run (`WHOLE_CHECK_FIELDS`). */
+  workup_path?: string | null;
+  /** The evidence as JSON text; read as `workup_path` is. */
+  evidence?: string | null;
 }
 
-/** A check's row as the check it records. */
+/** A check's row as the check it records (with its workup path and evidence, where the row holds them). */
 export function trendCheck(row: CheckRow): TrendCheck {
   const check: TrendCheck = {
     spec: row.spec,
@@ -264,7 +277,23 @@ export function trendCheck(row: CheckRow): TrendCheck {
   if (row.threshold !== null) check.threshold = Number(row.threshold);
   if (row.comparator !== null) check.comparator = row.comparator;
   if (row.reason !== null) check.reason = row.reason;
+  if (row.workup_path != null) check.workupPath = row.workup_path;
+  const evidence = parsedEvidence(row.evidence);
+  if (evidence) check.evidence = evidence;
   return check;
+}
+
+/** A check's stored evidence (JSON text) as the object it was; none where it is absent or not an object. */
+function parsedEvidence(text: string | null | undefined): Record<string, unknown> | undefined {
+  if (text == null) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The run of a head and its checks, with the trials counted from the checks. */

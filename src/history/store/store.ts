@@ -86,12 +86,16 @@ export class Store implements RunSource {
     return row?.id;
   }
 
-  async run(id: string): Promise<TrendRun | undefined> {
+  /**
+   * The run of this id with its checks; `whole` adds each check's workup path and evidence, which the gate and the UI's
+   * views of whole runs do not read (an export does).
+   */
+  async run(id: string, { whole = false }: { whole?: boolean } = {}): Promise<TrendRun | undefined> {
     const [row] = await this.engine.query<RunRow>(
       `SELECT ${RUN_COLUMNS} FROM needlework_runs WHERE id = $1`,
       [id],
     );
-    return row ? this.withChecks(row) : undefined;
+    return row ? this.withChecks(row, whole) : undefined;
   }
 
   /** The runs of these ids the store holds, with their checks, in one statement (in no particular order). */
@@ -110,10 +114,10 @@ export class Store implements RunSource {
     return rows.map((row) => row.id);
   }
 
-  /** Every run with its checks, oldest first, one at a time (for an export of any size). */
+  /** Every run whole (`run`'s `whole`), oldest first, one at a time (for an export of any size). */
   async *runs(): AsyncIterable<TrendRun> {
     for (const id of await this.ids()) {
-      const run = await this.run(id);
+      const run = await this.run(id, { whole: true });
       if (run) yield run;
     }
   }
@@ -216,9 +220,12 @@ export class Store implements RunSource {
    * costs the embedded engine's wire protocol and its JavaScript field parser 2-3x the time (3,000 checks: 270-340 ms
    * cold, 90-200 ms warm, against 50-145 ms), on either engine.
    */
-  private async withChecks(row: RunRow): Promise<TrendRun> {
-    const [result] = await this.engine.query<{ columns: string }>(CHECK_COLUMNS_JSON, [row.seq]);
-    return fullRun(runHead(row), checksOfJson(result?.columns));
+  private async withChecks(row: RunRow, whole = false): Promise<TrendRun> {
+    const [result] = await this.engine.query<{ columns: string }>(
+      whole ? checkColumnsJson('$1', true) : CHECK_COLUMNS_JSON,
+      [row.seq],
+    );
+    return fullRun(runHead(row), checksOfJson(result?.columns, whole));
   }
 
   /** The SQL condition of a filter. A run named by `before` or `after` is looked up by id for its time and order. */
@@ -246,8 +253,8 @@ export class Store implements RunSource {
 }
 
 /** The checks of a `CHECK_COLUMNS_JSON` text. */
-function checksOfJson(columns: string | undefined) {
-  return checkRowsOfColumns(JSON.parse(columns ?? '[]') as unknown[][]).map(trendCheck);
+function checksOfJson(columns: string | undefined, whole = false) {
+  return checkRowsOfColumns(JSON.parse(columns ?? '[]') as unknown[][], whole).map(trendCheck);
 }
 
 /** Runs an append's statements in order, in the transaction of `client`. */

@@ -204,9 +204,12 @@ class DoorStore extends Store {
     return (await this.latest(filter))?.id;
   }
 
-  override async run(id: string): Promise<TrendRun | undefined> {
+  override async run(id: string, options: { whole?: boolean } = {}): Promise<TrendRun | undefined> {
+    const whole = options.whole === true;
     return (
-      (await this.through<TrendRun | null | undefined>('run', { id }, (store) => store.run(id))) ?? undefined
+      (await this.through<TrendRun | null | undefined>('run', { id, whole }, (store) =>
+        store.run(id, { whole }),
+      )) ?? undefined
     );
   }
 

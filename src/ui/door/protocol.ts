@@ -108,7 +108,7 @@ export interface DoorArguments {
   prune: { policy: WirePolicy };
   count: { filter?: WireFilter };
   latest: { filter?: WireFilter };
-  run: { id: string };
+  run: { id: string; whole?: boolean };
   overview: { last: number };
   ids: Record<string, never>;
   /** A stored run's workup, as `needlework ui` answers it (`workupRoute`): `file` picks among its files (1-based). */

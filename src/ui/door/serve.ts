@@ -56,8 +56,10 @@ export async function serveDoor(
       return store.count(fromWire((args as DoorArguments['count']).filter));
     case 'latest':
       return (await store.latest(fromWire((args as DoorArguments['latest']).filter))) ?? null;
-    case 'run':
-      return (await store.run(String((args as DoorArguments['run']).id))) ?? null;
+    case 'run': {
+      const { id, whole } = args as DoorArguments['run'];
+      return (await store.run(String(id), { whole: whole === true })) ?? null;
+    }
     case 'overview':
       return store.overview(Number((args as DoorArguments['overview']).last));
     case 'ids':
