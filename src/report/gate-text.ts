@@ -200,6 +200,10 @@ export function gateText(comparison: RunComparison): GateText {
     notes.push(
       `${currentOnly} ${currentOnly === 1 ? 'check' : 'checks'} of hand-written tests not compared: the baseline ran the YAML specs only (needlework run), this run its test files too (vitest run)`,
     );
+  if (sharesNothing(c))
+    notes.push(
+      'this run and its baseline have no case x criterion in common: they look like two different suites, whose histories are kept apart with a results store each (--store, docs/store.md)',
+    );
   const commit = comparison.baseline.commit ? ` (${comparison.baseline.commit.slice(0, 7)})` : '';
   const branch = comparison.baseline.branch ? ` on ${comparison.baseline.branch}` : '';
   return {
@@ -223,14 +227,30 @@ export function gateText(comparison: RunComparison): GateText {
   };
 }
 
+/** Whether the two runs compared nothing: every case x criterion of either is added or removed. */
+function sharesNothing(c: RunComparison['counts']): boolean {
+  return (
+    c.added + c.removed > 0 && CASE_STATUSES.every((s) => s === 'added' || s === 'removed' || c[s] === 0)
+  );
+}
+
 /**
  * The story a terminal prints: the headline alone when nothing changed (still-failing, added and removed cases are
- * counted in it); otherwise the headline, each changed case x criterion (regressed first, at most `TERMINAL_ROWS` of
- * each status), the counts and the notes.
+ * counted in it, and so are flaky cases that passed as many of as many trials before: as flaky as they were);
+ * otherwise the headline, each changed case x criterion (regressed first, at most `TERMINAL_ROWS` of each status), the
+ * exact test of each criterion that moved, the counts and the notes.
  */
 export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): string[] {
-  const listed = text.rows.filter((r) => LISTED.has(r.status));
-  if (listed.length === 0 && text.criteria.length === 0 && !text.rows.some((r) => r.newFailure))
+  const listed = text.rows.filter(
+    (r) => LISTED.has(r.status) && !(r.status === 'flaky' && r.before === r.after),
+  );
+  const criteria = text.criteria.filter(
+    (k) =>
+      k.status !== 'flaky' ||
+      k.drops.length > 0 ||
+      listed.some((r) => r.criterion === k.criterion && r.case.startsWith(`${k.spec}/`)),
+  );
+  if (listed.length === 0 && criteria.length === 0 && !text.rows.some((r) => r.newFailure))
     return [text.headline];
   const lines = [text.headline];
   for (const status of CASE_STATUSES) {
@@ -242,7 +262,7 @@ export function gateStory(text: GateText, maxRows: number = TERMINAL_ROWS): stri
   const failing = text.rows.filter((r) => r.newFailure);
   for (const row of failing.slice(0, maxRows)) lines.push(`  added, failing: ${row.line}`);
   if (failing.length > maxRows) lines.push(`  ... and ${failing.length - maxRows} more added, failing`);
-  for (const k of text.criteria) {
+  for (const k of criteria) {
     lines.push(`  exact test at level ${k.level}: ${k.text}`);
     for (const drop of k.drops) lines.push(`    ↓ ${drop}`);
   }

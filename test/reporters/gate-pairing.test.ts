@@ -9,7 +9,7 @@ import {
   formatCaseDrop,
   formatComparison,
 } from '../../src/report/criterion-text.js';
-import { gateText } from '../../src/report/gate-text.js';
+import { gateStory, gateText } from '../../src/report/gate-text.js';
 import { buildSummaryMarkdown } from '../../src/report/summary/markdown.js';
 import { trendCheck, trendRun } from './trend-data.js';
 
@@ -176,6 +176,52 @@ describe('pairing runs case by case', () => {
     const [c] = compareRuns(run(1, before), run(2, after));
     expect(c?.status).toBe('improved');
     expect(casesToName(c!).map((d) => d.case)).toEqual(['c0']);
+  });
+});
+
+describe('two runs with nothing in common', () => {
+  it('says they look like two suites, and says nothing of it when one case is shared', () => {
+    const needles = trendRun(1, [trendCheck({ spec: 'compound-alpha', workup: 'grounded' })]);
+    const cases = trendRun(2, [
+      trendCheck({ spec: 'airline-support', case: 'change-flight', workup: 'good' }),
+    ]);
+    const apart = gateText(compare(cases, needles));
+    expect(apart.counts).toBe(
+      '0 regressed, 0 fixed, 0 flaky, 0 moved, 0 still failing, 1 added, 1 removed, 0 unchanged',
+    );
+    expect(apart.notes).toContain(
+      'this run and its baseline have no case x criterion in common: they look like two different suites, whose histories are kept apart with a results store each (--store, docs/store.md)',
+    );
+    const shared = trendRun(3, [...cases.checks, ...needles.checks]);
+    expect(gateText(compare(shared, needles)).notes.join('\n')).not.toContain('in common');
+  });
+});
+
+describe("the terminal's story of flaky cases", () => {
+  /** A run of two trials of the task `refund`: the first passes, the second as given. */
+  const twoTrials = (minute: number, second: 'pass' | 'fail') =>
+    trendRun(minute, [
+      trendCheck({ workup: 'refund-1', task: 'refund', trial: 1 }),
+      trendCheck({
+        workup: 'refund-2',
+        task: 'refund',
+        trial: 2,
+        verdict: second,
+        state: second === 'pass' ? 'passed' : 'failed',
+        ...(second === 'fail' && { value: 0.5, reason: 'expected recall >= 0.8, got 0.5' }),
+      }),
+    ]);
+
+  it('is the headline alone for a case as flaky as it was, and lists a case that became flaky', () => {
+    const rerun = gateText(compare(twoTrials(2, 'fail'), twoTrials(1, 'fail')));
+    expect(rerun.rows.map((r) => r.status)).toEqual(['flaky']);
+    expect(gateStory(rerun)).toEqual([`vs ${twoTrials(1, 'fail').id}: nothing regressed, 1 flaky`]);
+
+    const became = gateStory(gateText(compare(twoTrials(2, 'fail'), twoTrials(1, 'pass'))));
+    expect(became[0]).toBe(`vs ${twoTrials(1, 'pass').id}: nothing regressed, 1 flaky`);
+    expect(became).toContain(
+      '  flaky: compound-alpha/refund surfaced: 2/2 passed (recall 0.9) -> 1/2 passed (recall 0.7): expected recall >= 0.8, got 0.5',
+    );
   });
 });
 
