@@ -16,6 +16,7 @@ import {
   withOpenedStore,
 } from '../src/history/store/open.js';
 import { type Retention, retentionPolicy } from '../src/history/store/retention.js';
+import { appendStatements } from '../src/history/store/rows.js';
 import type { Store } from '../src/history/store/store.js';
 import type { TrendRun } from '../src/history/types.js';
 import { terminalSafe } from '../src/io/terminal.js';
@@ -311,11 +312,14 @@ export class NeedleworkTrendReporter implements Reporter {
     const environment = await detectEnvironment(checks, root, this.environments);
     if (environment) run.environment = environment;
     try {
+      // The append's statements (each check column as one JSON text: 0.15-0.25 s of CPU at 30,000 checks) are made
+      // while the store's thread starts PostgreSQL and reads the baseline, rather than after the baseline arrives.
+      const statements = appendStatements(run);
       const { kept, dropped } = await withOpenedStore(opened.store, async (store) => {
         const baseline = await opened.baseline.catch(() => undefined);
         // The append is sent to the store's thread first: the gate is compared and the reports are built from it on
         // this thread while that one appends.
-        const appended = store.append(run);
+        const appended = store.append(run, statements);
         const gate = baseline && gateOf(run, baseline, this.options.gate);
         this.gate = gate;
         this.unknownFailures = gate ? unknownFailures(checks, gate) : 0;
