@@ -2,32 +2,28 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TrendEnvironment } from '../history/types.js';
 import { byteCompare } from '../model/order.js';
+import { type WorkupEnvironment, workupEnvironment } from '../workup/environment.js';
 import { isWorkupLine, loadWorkup } from '../workup/load.js';
 import type { CheckRecord } from './checks.js';
 import { type LoadedWorkup, WorkupPreload } from './workups.js';
 
 /**
- * What ran, from the `meta` of the workups the checks name: `model` (a string, or an SDK's `{ modelId }`) and the
- * agent's version (`agentVersion`, `agent_version`, or `agent.version`). A run of several models lists each once,
- * comma-separated in byte order. A workup whose meta cannot be read adds nothing (its checks still report it).
+ * What ran, from the workups the checks name: the `model` and agent version each names (`workupEnvironment`). A run
+ * of several models lists each once, comma-separated in byte order. A workup whose meta cannot be read adds nothing
+ * (its checks still report it).
  *
- * @param metas the workups' metas as read during the run (`metaLoader`); read now when not given.
+ * @param environments the workups' environments as found during the run (`environmentLoader`); read now when not given.
  */
 export async function detectEnvironment(
   checks: readonly CheckRecord[],
   root: string,
-  metas: WorkupPreload<WorkupMeta | undefined> = metaLoader(root),
+  environments: WorkupPreload<WorkupEnvironment> = environmentLoader(root),
 ): Promise<TrendEnvironment | undefined> {
   const models = new Set<string>();
   const versions = new Set<string>();
-  for (const meta of (await metas.forChecks(checks)).values()) {
-    const model = text(meta?.['model']) ?? text((meta?.['model'] as { modelId?: unknown })?.modelId);
-    const version =
-      text(meta?.['agentVersion']) ??
-      text(meta?.['agent_version']) ??
-      text((meta?.['agent'] as { version?: unknown })?.version);
-    if (model) models.add(model);
-    if (version) versions.add(version);
+  for (const found of (await environments.forChecks(checks)).values()) {
+    if (found?.model) models.add(found.model);
+    if (found?.agentVersion) versions.add(found.agentVersion);
   }
   const environment: TrendEnvironment = {};
   if (models.size) environment.model = [...models].sort(byteCompare).join(', ');
@@ -38,24 +34,36 @@ export async function detectEnvironment(
 type WorkupMeta = Record<string, unknown>;
 
 /**
- * Reads the metas of a run's workups (by the checks' `workupPath`, against `root`), as their tests finish. A workup
- * that `loaded()` (the run's reporters that show workups, when it has one) has started on is read from there rather
- * than again: at 10,000 workups the metas' own reading was 0.24 s of the main thread's time while the tests ran (0.34
- * s from a `*.workups.jsonl` file, whose lines it parsed whole a second time). One that did not load there (a bad
- * trajectory, say) still has its meta read on its own.
+ * Finds the environments of a run's workups (by the checks' `workupPath`, against `root`) while the tests run. A
+ * spec's describe of a workup carries it (`needleworkEnvironment`, which the test worker took from the workup it
+ * loaded): at 10,000 workups, reading each meta.json again was 0.4-0.9 s of the main thread's CPU (a statSync, a read
+ * and a parse each) on the loaded 2-core VM. Any other workup (a check of a hand-written test, a blob of an older
+ * version) is read: from what `loaded()` (the run's reporters that show workups, when it has one) has started on, else
+ * on its own. One that did not load there (a bad trajectory, say) still has its meta read on its own.
  */
-export function metaLoader(
+export function environmentLoader(
   root: string,
   loaded: () => WorkupPreload<LoadedWorkup> | undefined = () => undefined,
-): WorkupPreload<WorkupMeta | undefined> {
-  return new WorkupPreload(async (path) => {
-    const workup = await loaded()?.started(path);
-    return workup && 'workup' in workup ? workup.workup.meta : metaOf(resolve(root, path));
-  });
+): WorkupPreload<WorkupEnvironment> {
+  return new WorkupPreload(
+    async (path) => {
+      const workup = await loaded()?.started(path);
+      const meta = workup && 'workup' in workup ? workup.workup.meta : await metaOf(resolve(root, path));
+      return workupEnvironment(meta);
+    },
+    (meta) => described(meta.needleworkEnvironment),
+  );
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+/** A describe's `needleworkEnvironment`, when it is one (blobs are read, not trusted). */
+function described(value: unknown): WorkupEnvironment | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { model, agentVersion } = value as Record<string, unknown>;
+  const environment: WorkupEnvironment = {};
+  if (typeof model === 'string' && model !== '') environment.model = model;
+  if (typeof agentVersion === 'string' && agentVersion !== '') environment.agentVersion = agentVersion;
+  return environment;
+}
 
 /**
  * A workup's meta: `meta.json` in its folder, the `meta` of a single-file workup, or that of one line of a

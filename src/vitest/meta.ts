@@ -1,5 +1,6 @@
 import type {} from 'vitest';
 import type { Check } from '../model/check.js';
+import type { WorkupEnvironment } from '../workup/environment.js';
 
 export type { Check, CheckMeta } from '../model/check.js';
 
@@ -13,5 +14,10 @@ declare module 'vitest' {
      * its tests run.
      */
     needleworkWorkup?: string;
+    /**
+     * Beside `needleworkWorkup`: the model and agent version the workup's meta names (`workupEnvironment`; empty when
+     * it names neither), so that the reporters tell what ran without reading every workup's meta again.
+     */
+    needleworkEnvironment?: WorkupEnvironment;
   }
 }

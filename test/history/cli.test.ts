@@ -158,8 +158,8 @@ describe.skipIf(!existsSync(BIN))('the store on the command line (needs `npm run
       JSON.stringify({ model: 'gpt-test', agentVersion: '2.1.0' }),
     );
     await emptyEmbeddedStore(join(dir, '.needlework', 'store'));
-    // The trend reporter alone reads each workup's meta itself; beside the HTML report it takes it from the workups
-    // the report reads.
+    // The spec's describe of each workup carries the model and agent version its meta names (`needleworkEnvironment`):
+    // the trend reporter takes them from there, alone or beside the HTML report.
     for (const reporters of [['--reporter', 'needlework-trend'], []]) {
       const result = await needlework(dir, 'run', 'workups', ...reporters);
       expect(result.stdout).toMatch(

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { detectEnvironment, metaLoader } from '../../src/report/environment.js';
+import { detectEnvironment, environmentLoader } from '../../src/report/environment.js';
 import { type LoadedWorkup, WorkupPreload } from '../../src/report/workups.js';
 import { useTmpDir } from '../helpers/tmp.js';
 
@@ -45,7 +45,7 @@ describe('detectEnvironment', () => {
     const environment = await detectEnvironment(
       [folder!, single!, ...rest].map(checkOf),
       root,
-      metaLoader(root, () => reports),
+      environmentLoader(root, () => reports),
     );
     // The folder the reports could not load, and the file they never started on, have their metas read on their own.
     expect(environment).toEqual({
@@ -53,6 +53,24 @@ describe('detectEnvironment', () => {
       agentVersion: '1',
     });
     expect(read).toEqual([folder, ...rest]);
+  });
+
+  it("takes a workup's environment from its describe, reading no meta of it, and reads the others'", async () => {
+    const root = await tmp();
+    const [folder, single, ...rest] = await writeWorkups(root);
+    const environments = environmentLoader(root);
+    // A spec module's describes: the folder's says the model its meta.json does not, the single file's names nothing
+    // (its meta's agent version is not read), the JSONL lines' describes carry no environment (an older blob).
+    const describes = [
+      { needleworkWorkup: folder, needleworkEnvironment: { model: 'from the describe', agentVersion: '' } },
+      { needleworkWorkup: single, needleworkEnvironment: {} },
+      ...rest.map((path) => ({ needleworkWorkup: path, needleworkEnvironment: 'not an environment' })),
+    ];
+    const suites = describes.map((meta) => ({ meta: () => meta }));
+    environments.noteModule({ children: { allSuites: () => suites } } as never);
+    await new Promise((done) => setImmediate(done));
+    const environment = await detectEnvironment([folder!, single!, ...rest].map(checkOf), root, environments);
+    expect(environment).toEqual({ model: 'from the describe, m-line', agentVersion: '3' });
   });
 
   it('reads the model and agent version of folder, single-file and JSONL-line workups alike', async () => {

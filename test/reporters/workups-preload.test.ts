@@ -65,6 +65,22 @@ describe('WorkupPreload', () => {
     expect(started).toEqual(paths);
   });
 
+  it('takes the value a describe carries for its workup rather than reading it', async () => {
+    const started: string[] = [];
+    const preload = new WorkupPreload(
+      async (path) => {
+        started.push(path);
+        return `read ${path}`;
+      },
+      (meta) => (meta.needleworkWorkup === 'w1' ? 'described w1' : undefined),
+    );
+    preload.noteModule(moduleOf(['w0', 'w1', 'w2']));
+    await new Promise((done) => setImmediate(done));
+    const got = await preload.forChecks(['w0', 'w1', 'w2'].map(checkOf));
+    expect(Object.fromEntries(got)).toEqual({ w0: 'read w0', w1: 'described w1', w2: 'read w2' });
+    expect(started).toEqual(['w0', 'w2']);
+  });
+
   it("walks a collected module's describes after the reporter's hook has returned, not in it", async () => {
     // Vitest answers the test worker's collection once every reporter's onTestModuleCollected has returned, and the
     // worker waits for that answer before it runs the module's tests: 10,000 describes are not walked meanwhile.
@@ -151,6 +167,11 @@ describe('needlework run', () => {
     await cp(join(ROOT, 'needles/compound-alpha.needle.yaml'), join(dir, 'needles/a.needle.yaml'));
     for (const w of ['grounded', 'guessed'])
       await cp(join(ROOT, 'fixtures/workups', w), join(dir, 'workups', w), { recursive: true });
+    // The model and agent version a workup's meta names ride on its describe, for the trend reporter.
+    await writeFile(
+      join(dir, 'workups/guessed/meta.json'),
+      JSON.stringify({ model: { modelId: 'gpt-test' }, agent: { version: 7 } }),
+    );
     await mkdir(join(dir, 'out'));
     // A reporter that writes down, at collection, the workups the module's describes name and how many tests ended.
     await writeFile(
@@ -162,8 +183,8 @@ export default class Capture {
   onTestCaseResult() { ended++; }
   onTestModuleCollected(module) {
     for (const suite of module.children.allSuites()) {
-      const path = suite.meta().needleworkWorkup;
-      if (path) seen.push({ path, ended });
+      const { needleworkWorkup: path, needleworkEnvironment: environment } = suite.meta();
+      if (path) seen.push({ path, environment, ended });
     }
   }
   onTestRunEnd() { writeFileSync('out/seen.json', JSON.stringify(seen)); }
@@ -174,8 +195,8 @@ export default class Capture {
     expect(outcome.stderr).toBe('');
     const seen = JSON.parse(await readFile(join(dir, 'out/seen.json'), 'utf8'));
     expect(seen).toEqual([
-      { path: join(dir, 'workups/grounded'), ended: 0 },
-      { path: join(dir, 'workups/guessed'), ended: 0 },
+      { path: join(dir, 'workups/grounded'), environment: {}, ended: 0 },
+      { path: join(dir, 'workups/guessed'), environment: { model: 'gpt-test', agentVersion: '7' }, ended: 0 },
     ]);
   });
 });

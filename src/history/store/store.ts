@@ -30,9 +30,11 @@ export class Store implements RunSource {
     readonly name: string,
   ) {}
 
-  /** Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half. */
-  async append(run: TrendRun): Promise<void> {
-    const statements = appendStatements(run);
+  /**
+   * Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half.
+   * `statements` are the run's `appendStatements`, when the caller made them ahead (while the store was opening).
+   */
+  async append(run: TrendRun, statements: readonly Statement[] = appendStatements(run)): Promise<void> {
     if (this.engine.batch) await this.engine.batch(statements);
     else await this.engine.transaction((tx) => insertRun(tx, statements));
   }
