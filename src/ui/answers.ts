@@ -1,4 +1,5 @@
 import { CASE_STATUSES, type CaseChange, changeKey, type RunComparison } from '../history/compare.js';
+import type { RunHead } from '../history/store/rows.js';
 import type { TrendOverview } from '../history/store/source.js';
 import type { TrendCheck, TrendRun } from '../history/types.js';
 import { byteCompare } from '../model/order.js';
@@ -21,7 +22,8 @@ import { checkRow, runRow } from './rows.js';
 
 /** A run's comparison with its baseline; `text` when the gate's words of it are already known (else worded here). */
 export interface Compared {
-  baseline: TrendRun;
+  /** The baseline, with its checks or without (its head is all an answer shows of it). */
+  baseline: RunHead;
   comparison: RunComparison;
   text?: GateText;
 }
@@ -60,7 +62,7 @@ export function runChange(id: string, compared: Compared | undefined): RunChange
 
 /** `GET /api/compare`: the comparison the gate makes, in its words; `chosen` when the baseline was named. */
 export function comparisonAnswer(
-  current: TrendRun,
+  current: RunHead,
   compared: Compared | undefined,
   chosen: boolean,
 ): Comparison {
