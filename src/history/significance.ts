@@ -1,5 +1,6 @@
 import { caseDifferenceInterval, type Interval } from '../metrics/stats/interval.js';
 import { exactDropPower } from '../metrics/stats/power.js';
+import { BootstrapDraws } from '../metrics/stats/random.js';
 import { type StratifiedTest, significant, stratifiedDrop } from '../metrics/stats/stratified.js';
 import type { Counts } from '../metrics/stats/tests.js';
 import { byteCompare } from '../model/order.js';
@@ -303,6 +304,8 @@ export function compareRuns(
   const before = casesOf(baseline);
   const after = casesOf(current);
   const comparisons: CriterionComparison[] = [];
+  // The criteria of a spec are resampled over the same cases: their bootstraps draw the same cases.
+  const draws = new BootstrapDraws();
   for (const [key, now] of after) {
     const was = before.get(key);
     if (!was) continue;
@@ -365,6 +368,7 @@ export function compareRuns(
           // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
           confidence: 1 - 2 * each,
           byCase: withValues.length >= MIN_BOOTSTRAP_TASKS,
+          draws,
           ...(options.resamples !== undefined && { resamples: options.resamples }),
           ...(options.seed !== undefined && { seed: options.seed }),
         },
