@@ -1,11 +1,8 @@
-import { get } from './api.js';
-import { inlined } from './report.js';
-import type { WorkupAnswer } from './types.js';
-
-// index.html loads this module before main.js, as a script of its own: its two small imports load while main.js's
-// dozen modules do, and it runs first. A page opened at a workup's URL then asks for the workup's answer and for the
-// workup view's module at once, rather than once every module of the page has loaded and run (the first screen of a
-// 2,000-step workup from its URL waited for them). main.js imports it too, and finds the same module.
+// index.html loads this module before main.js, as a script of its own with no import of its own: it runs as soon as
+// the page is parsed, while main.js's dozen modules load. A page opened at a workup's URL then asks for the workup's
+// answer and for the workup view's module at once, rather than once every module of the page has loaded and run (the
+// first screen of a 2,000-step workup from its URL waited for them). main.js imports it too, and finds the same module.
+// The static report inlines its answers: its pages ask for nothing here.
 
 /** The API path of a workup view's answer for a page path (and its query), or undefined for another view. */
 export function workupAnswerPath(pathname: string, search: string): string | undefined {
@@ -15,18 +12,26 @@ export function workupAnswerPath(pathname: string, search: string): string | und
     : undefined;
 }
 
-interface Early {
+/** What the page asked for as it started: the workup answer at `path` (as `get` asks for it) and the view's module. */
+export interface Early {
   path: string;
-  answer: Promise<WorkupAnswer>;
+  response: Promise<Response>;
   view: Promise<typeof import('./views/workup.js')>;
 }
 
 let early: Early | undefined;
-const path = inlined ? undefined : workupAnswerPath(location.pathname, location.search);
+// The report's page holds its answers (report.ts reads them from this element).
+const path = document.getElementById('needlework-report')
+  ? undefined
+  : workupAnswerPath(location.pathname, location.search);
 if (path !== undefined) {
-  early = { path, answer: get<WorkupAnswer>(path), view: import('./views/workup.js') };
+  early = {
+    path,
+    response: fetch(path, { headers: { accept: 'application/json' } }),
+    view: import('./views/workup.js'),
+  };
   // Read by the view when it opens; a failure is its to show, not an unhandled rejection meanwhile.
-  early.answer.catch(() => undefined);
+  early.response.catch(() => undefined);
   early.view.catch(() => undefined);
   performance.mark('needlework:workup-asked');
 }

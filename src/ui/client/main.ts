@@ -1,4 +1,4 @@
-import { ApiError, get } from './api.js';
+import { ApiError, answerOf, get } from './api.js';
 import type { View, ViewContext } from './app.js';
 import { clear, el, link } from './dom.js';
 import { takeEarly, workupAnswerPath } from './early.js';
@@ -42,7 +42,7 @@ function viewOf(path: string): { view: View; nav: string } | undefined {
       view: (context) => {
         const api = workupAnswerPath(context.url.pathname, context.url.search) as string;
         const asked = takeEarly(api);
-        const answer = asked?.answer ?? get<WorkupAnswer>(api);
+        const answer = asked ? answerOf<WorkupAnswer>(asked.response) : get<WorkupAnswer>(api);
         return (asked?.view ?? import('./views/workup.js')).then((m) => m.workupView(answer)(context));
       },
       nav: 'runs',
