@@ -127,31 +127,6 @@ describe.skipIf(!hasChromium)(`the workup view in Chromium${hasChromium ? '' : `
     await noScriptRan(page);
   });
 
-  it("asks for a workup's answer once, as its page starts, and anew when the page opens another", async () => {
-    const page = (await browser!.newPage({ viewport: { width: 1280, height: 900 } })) as Page;
-    pages.push(page);
-    const asked: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/api/runs/')) asked.push(new URL(request.url()).pathname);
-    });
-    await page.goto(new URL(workupUrl('book'), (ui as UiServer).url).toString());
-    await page.locator('.r-step').first().waitFor();
-    // Asked by early.js, the page's first module, and read by the view: one request.
-    expect(await page.evaluate("performance.getEntriesByName('needlework:workup-asked').length")).toBe(1);
-    expect(asked).toEqual([`/api${workupUrl('book')}`]);
-    // Another workup, and the first again, opened in the page: each asked for when opened.
-    await page.evaluate(`history.pushState(null, '', ${JSON.stringify(workupUrl('grounded'))})`);
-    await page.evaluate(`dispatchEvent(new PopStateEvent('popstate'))`);
-    await page.locator('.hops li').first().waitFor();
-    await page.goBack();
-    await page.locator('.r-step').first().waitFor();
-    expect(asked).toEqual([
-      `/api${workupUrl('book')}`,
-      `/api${workupUrl('grounded')}`,
-      `/api${workupUrl('book')}`,
-    ]);
-  });
-
   it("lays a needle's required path over the ledger", async () => {
     const page = await open(workupUrl('grounded'));
     await page.locator('.hops li').first().waitFor();

@@ -9,12 +9,7 @@ export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
     if (answer === undefined) throw new ApiError(inlined.missing(path));
     return answer;
   }
-  return answerOf<T>(fetch(path, { headers: { accept: 'application/json' }, ...(signal && { signal }) }));
-}
-
-/** The JSON of an API answer (`get`'s), or its error as an `ApiError`. */
-export async function answerOf<T>(fetched: Promise<Response>): Promise<T> {
-  const response = await fetched;
+  const response = await fetch(path, { headers: { accept: 'application/json' }, ...(signal && { signal }) });
   const text = await response.text();
   if (!response.ok) {
     let message = text;

@@ -1,7 +1,6 @@
-import { ApiError, answerOf, get } from './api.js';
+import { ApiError, get } from './api.js';
 import type { View, ViewContext } from './app.js';
 import { clear, el, link } from './dom.js';
-import { takeEarly, workupAnswerPath } from './early.js';
 import { inlined } from './report.js';
 import { reportHeader } from './report-header.js';
 import { currentUrl, linkedPath, setPath } from './route.js';
@@ -35,15 +34,12 @@ function viewOf(path: string): { view: View; nav: string } | undefined {
     return { view: trialsView(parts[1] as string), nav: 'runs' };
   if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'tests')
     return { view: testsView(parts[1] as string), nav: 'runs' };
-  // The workup view is loaded when first opened (the page starts without it), while its answer is asked for; a page
-  // opened at its URL asked for both as it started (early.js).
+  // The workup view is loaded when first opened (the page starts without it), while its answer is asked for.
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'workups')
     return {
       view: (context) => {
-        const api = workupAnswerPath(context.url.pathname, context.url.search) as string;
-        const asked = takeEarly(api);
-        const answer = asked ? answerOf<WorkupAnswer>(asked.response) : get<WorkupAnswer>(api);
-        return (asked?.view ?? import('./views/workup.js')).then((m) => m.workupView(answer)(context));
+        const answer = get<WorkupAnswer>(`/api${context.url.pathname}${context.url.search}`);
+        return import('./views/workup.js').then((m) => m.workupView(answer)(context));
       },
       nav: 'runs',
     };
