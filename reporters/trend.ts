@@ -321,7 +321,7 @@ export class NeedleworkTrendReporter implements Reporter {
         this.unknownFailures = gate ? unknownFailures(checks, gate) : 0;
         lendTrendBaseline(location, { run, checks, baseline, gate });
         await appended;
-        // The default gate's comparison is kept with the run: \`needlework ui\` shows it rather than read both runs and
+        // The default gate's comparison is kept with the run: `needlework ui` shows it rather than read both runs and
         // compare them again. Only speed is lost without it, so a failure to keep it fails nothing.
         const { baseline: otherHistory, ...gateOptions } = this.options.gate ?? {};
         if (gate && otherHistory === undefined && isDefaultGate(gateOptions))

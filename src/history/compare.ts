@@ -37,7 +37,7 @@ export interface CompareOptions extends SignificanceOptions {
 }
 
 /**
- * Whether options compare as none do (the default gate, what \`needlework ui\` compares with): no tolerance, and the
+ * Whether options compare as none do (the default gate, what `needlework ui` compares with): no tolerance, and the
  * level, resamples and seed left to their defaults.
  */
 export function isDefaultGate(options: CompareOptions = {}): boolean {

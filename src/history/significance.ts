@@ -143,9 +143,9 @@ interface CriterionCases {
 }
 
 /**
- * A run's spec x criteria: by their key in the order first met (what \`compareRuns\` walks), and by spec and criterion
+ * A run's spec x criteria: by their key in the order first met (what `compareRuns` walks), and by spec and criterion
  * in maps nested on the strings the run already holds: a key joined for each of a run's 30,000 trials and checks (to
- * find its criterion, then its case) was most of the time \`casesOf\` took.
+ * find its criterion, then its case) was most of the time `casesOf` took.
  */
 class RunCriteria {
   readonly byKey = new Map<string, CriterionCases>();
@@ -172,7 +172,7 @@ class RunCriteria {
   }
 }
 
-/** The case of \`c\` of this case and task, if it has one. */
+/** The case of `c` of this case and task, if it has one. */
 function caseIn(c: CriterionCases, theCase: string | undefined, task: string): CaseTrials | undefined {
   return c.byCase.get(theCase ?? '')?.get(task);
 }

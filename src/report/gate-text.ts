@@ -183,7 +183,7 @@ function isNewFailure(change: CaseChange): boolean {
   return change.status === 'added' && change.after !== undefined && change.after.passes < change.after.trials;
 }
 
-/** The comparison's headline alone (\`gateText\`'s), without the words of each change: what the change column shows. */
+/** The comparison's headline alone (`gateText`'s), without the words of each change: what the change column shows. */
 export function gateHeadline(comparison: RunComparison): string {
   return `vs ${runName(comparison.baseline)}: ${summaryWords(comparison)}`;
 }

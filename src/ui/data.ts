@@ -209,7 +209,7 @@ export class UiData {
 
   /**
    * The changes of the runs of `ids` whose gate kept its comparison with the baseline the UI finds for them; returns
-   * the runs that kept none (marked \`noneKept\` until the caller is done with them).
+   * the runs that kept none (marked `noneKept` until the caller is done with them).
    */
   private async keptChanges(ids: readonly string[]): Promise<string[]> {
     const missing = ids.filter((id) => !this.changes.has(id));

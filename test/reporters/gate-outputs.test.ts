@@ -76,7 +76,7 @@ interface Named {
   otel: string[];
   exitCodeOf: { regressed: boolean; unknownFailures: number };
   terminalLines: string[];
-  /** Whether the store kept the gate's comparison with the run (for \`needlework ui\`), and whether it is the gate's. */
+  /** Whether the store kept the gate's comparison with the run (for `needlework ui`), and whether it is the gate's. */
   kept: 'none' | 'the gate' | 'another';
 }
 
@@ -174,7 +174,7 @@ describe('the change between two runs, told alike by every output', () => {
     const named = await twoRuns('default', undefined);
     expectAlike(named, [LATE]);
     expect(named.exitCodeOf).toEqual({ regressed: true, unknownFailures: 1 });
-    // The store keeps the default gate's comparison with the run, for \`needlework ui\` to show as it is.
+    // The store keeps the default gate's comparison with the run, for `needlework ui` to show as it is.
     expect(named.kept).toBe('the gate');
     expect(named.terminalLines).toContain(
       'needlework:   note: one trial a side cannot tell a regression from chance: record several trials of each task (workups sharing a meta.task) and the exact test decides (docs/gate.md)',

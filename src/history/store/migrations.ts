@@ -115,7 +115,7 @@ CREATE INDEX needlework_checks_failing ON needlework_checks (spec, "case", (coal
   },
   {
     // The comparison a run's gate made against its baseline when the run was appended (`Store.keepComparison`), as
-    // JSON, with the needlework version that made it: \`needlework ui\` serves it for that pair rather than reading both
+    // JSON, with the needlework version that made it: `needlework ui` serves it for that pair rather than reading both
     // runs' checks and comparing them again (two runs of 30,000 checks: 3.4 MB, read and parsed in a tenth of the
     // time). One a run, gone with its run.
     version: 6,

@@ -128,7 +128,7 @@ export class Store implements RunSource {
 
   /**
    * Keeps with a stored run the comparison its gate made against its baseline (with the default options: what
-   * \`needlework ui\` compares with), replacing any kept before; \`keptComparisons\` reads it back for this needlework
+   * `needlework ui` compares with), replacing any kept before; `keptComparisons` reads it back for this needlework
    * version. Not kept when JSON cannot carry it whole (a mean that is NaN or infinite), nor for a run the store does
    * not hold: the UI then compares the two runs itself, as it does for any other pair.
    */
@@ -149,8 +149,8 @@ export class Store implements RunSource {
   }
 
   /**
-   * The comparisons kept with the runs of these ids (\`keepComparison\`) by this needlework's version, by run id: one
-   * kept by another version is not read (its \`compare\` may differ from this one's).
+   * The comparisons kept with the runs of these ids (`keepComparison`) by this needlework's version, by run id: one
+   * kept by another version is not read (its `compare` may differ from this one's).
    */
   async keptComparisons(ids: readonly string[]): Promise<Map<string, KeptComparison>> {
     const kept = new Map<string, KeptComparison>();

@@ -98,7 +98,7 @@ function powerByPairs(a: Float64Array, b: Float64Array, cut: Int32Array, a0: num
 }
 
 /**
- * \`powerByPairs\` where the region runs from the fewest passes after (\`regionRuns\`): each x1's sum is a prefix sum of
+ * `powerByPairs` where the region runs from the fewest passes after (`regionRuns`): each x1's sum is a prefix sum of
  * the after side's probabilities, added in the same order from 0, so the very same number, found in one step rather
  * than one a count (the power's bisection over two runs of 30,000 checks: 30 criteria x 12 powers x 280^2 pairs).
  */
