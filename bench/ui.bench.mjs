@@ -24,7 +24,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { checkWorkup } from '../dist/src/checks/check-workup.js';
+import { compare } from '../dist/src/history/compare.js';
 import { buildTrendRun, summarize, trendTrials } from '../dist/src/history/entry.js';
+import { findBaseline } from '../dist/src/history/gate.js';
 import { RUN_METRICS } from '../dist/src/history/store/migrations.js';
 import { openStore } from '../dist/src/history/store/open.js';
 import { makeStep, makeTrajectory } from '../dist/src/model/trajectory.js';
@@ -126,7 +128,12 @@ async function fill(location, runs, checks, extra = []) {
       );
     });
   }
-  for (const run of extra) await store.append(run);
+  // As the trend reporter appends a run: the run, then the default gate's comparison with its baseline kept with it.
+  for (const run of extra) {
+    const { run: baseline } = await findBaseline(store, run, run.time);
+    await store.append(run);
+    if (baseline) await store.keepComparison(run.id, compare(run, baseline));
+  }
   await store.engine.exec('VACUUM ANALYZE');
   const [row] = await store.engine.query(
     'SELECT (SELECT count(*) FROM needlework_runs)::integer AS runs, (SELECT count(*) FROM needlework_checks)::integer AS checks',

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
-import { type CompareOptions, changeKey } from '../src/history/compare.js';
+import { type CompareOptions, changeKey, isDefaultGate } from '../src/history/compare.js';
 import { buildTrendRun } from '../src/history/entry.js';
 import { baselineFrom, findBaseline } from '../src/history/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js';
@@ -325,6 +325,11 @@ export class NeedleworkTrendReporter implements Reporter {
         this.unknownFailures = gate ? unknownFailures(checks, gate) : 0;
         lendTrendBaseline(location, { run, checks, baseline, gate });
         await appended;
+        // The default gate's comparison is kept with the run: `needlework ui` shows it rather than read both runs and
+        // compare them again. Only speed is lost without it, so a failure to keep it fails nothing.
+        const { baseline: otherHistory, ...gateOptions } = this.options.gate ?? {};
+        if (gate && otherHistory === undefined && isDefaultGate(gateOptions))
+          await store.keepComparison(run.id, gate.comparison).catch(() => undefined);
         const dropped = await store.prune(retentionPolicy(this.retention()));
         // The reports of this run read the history through this open store rather than open it again.
         await lendTrendStore(location, { store, run, checks });

@@ -37,6 +37,20 @@ export interface CompareOptions extends SignificanceOptions {
 }
 
 /**
+ * Whether options compare as none do (the default gate, what `needlework ui` compares with): no tolerance, and the
+ * level, resamples and seed left to their defaults.
+ */
+export function isDefaultGate(options: CompareOptions = {}): boolean {
+  return (
+    options.tolerance === undefined &&
+    options.relativeTolerance === undefined &&
+    options.level === undefined &&
+    options.resamples === undefined &&
+    options.seed === undefined
+  );
+}
+
+/**
  * What became of one case x criterion (a case is spec x case x task) between the baseline and the current run:
  * - `regressed`: it got worse and the gate says so: with one trial a side, pass became fail; with repeats, the
  *   criterion's pass rate fell significantly (the stratified exact test) and this case's fell; with a tolerance given,

@@ -1,5 +1,6 @@
 import { caseDifferenceInterval, type Interval } from '../metrics/stats/interval.js';
 import { exactDropPower } from '../metrics/stats/power.js';
+import { BootstrapDraws } from '../metrics/stats/random.js';
 import { type StratifiedTest, significant, stratifiedDrop } from '../metrics/stats/stratified.js';
 import type { Counts } from '../metrics/stats/tests.js';
 import { byteCompare } from '../model/order.js';
@@ -128,14 +129,52 @@ interface CaseTrials extends Counts {
   values: number[];
 }
 
-/** One spec x criterion of one run: its cases by key, and what its checks say of its unit and direction. */
+/** One spec x criterion of one run: its cases, and what its checks say of its unit and direction. */
 interface CriterionCases {
   spec: string;
   criterion: string;
   metric: string;
   unit?: string;
   lowerIsBetter: boolean;
-  cases: Map<string, CaseTrials>;
+  /** In the order first met. */
+  cases: CaseTrials[];
+  /** By case (`''` for none: no case and the case `''` are one) and task. */
+  byCase: Map<string, Map<string, CaseTrials>>;
+}
+
+/**
+ * A run's spec x criteria: by their key in the order first met (what `compareRuns` walks), and by spec and criterion
+ * in maps nested on the strings the run already holds: a key joined for each of a run's 30,000 trials and checks (to
+ * find its criterion, then its case) was most of the time `casesOf` took.
+ */
+class RunCriteria {
+  readonly byKey = new Map<string, CriterionCases>();
+  private readonly bySpec = new Map<string, Map<string, CriterionCases>>();
+
+  find(spec: string, criterion: string): CriterionCases | undefined {
+    return this.bySpec.get(spec)?.get(criterion);
+  }
+
+  /** The spec x criterion, made (with no cases yet) when there is none. */
+  make(spec: string, criterion: string, metric: string): CriterionCases {
+    let c = this.find(spec, criterion);
+    if (!c) {
+      c = { spec, criterion, metric, lowerIsBetter: false, cases: [], byCase: new Map() };
+      this.byKey.set(`${spec}\0${criterion}`, c);
+      let byCriterion = this.bySpec.get(spec);
+      if (!byCriterion) {
+        byCriterion = new Map();
+        this.bySpec.set(spec, byCriterion);
+      }
+      byCriterion.set(criterion, c);
+    }
+    return c;
+  }
+}
+
+/** The case of `c` of this case and task, if it has one. */
+function caseIn(c: CriterionCases, theCase: string | undefined, task: string): CaseTrials | undefined {
+  return c.byCase.get(theCase ?? '')?.get(task);
 }
 
 /** A case in words: `book-flight` (a task), or `refund-policy [task refund-7]` when the case and task differ. */
@@ -146,49 +185,38 @@ export function caseLabel(ref: Pick<CaseRef, 'case' | 'task'>): string {
 }
 
 /** A run's trials by spec x criterion, then by case x task: counts from the stored trials, values from the checks. */
-function casesOf(run: TrendRun): Map<string, CriterionCases> {
+function casesOf(run: TrendRun): RunCriteria {
   const criteria = trialCases(run);
   return valuesOfChecks(run, criteria) ? criteria : talliedCases(run);
 }
 
-/** The case of `c` keyed by case and task (a case-less spec keys by task alone), made with its ref when `c` has none yet. */
+/** The case of `c` of this case and task (a case-less spec's by task alone), made with its ref when `c` has none yet. */
 function caseOf(c: CriterionCases, spec: string, theCase: string | undefined, task: string): CaseTrials {
-  const key = theCase === undefined ? `\0${task}` : `${theCase}\0${task}`;
-  let t = c.cases.get(key);
+  let t = caseIn(c, theCase, task);
   if (!t) {
     const ref: CaseRef = theCase === undefined ? { spec, task } : { spec, case: theCase, task };
     t = { ref, trials: 0, passes: 0, values: [] };
-    c.cases.set(key, t);
+    c.cases.push(t);
+    let byTask = c.byCase.get(theCase ?? '');
+    if (!byTask) {
+      byTask = new Map();
+      c.byCase.set(theCase ?? '', byTask);
+    }
+    byTask.set(task, t);
   }
   return t;
 }
 
-/** The spec x criterion of `criteria`, made (with no cases yet) when it has none. */
-function criterionOf(
-  criteria: Map<string, CriterionCases>,
-  spec: string,
-  criterion: string,
-  metric: string,
-): CriterionCases {
-  const key = `${spec}\0${criterion}`;
-  let c = criteria.get(key);
-  if (!c) {
-    c = { spec, criterion, metric, lowerIsBetter: false, cases: new Map() };
-    criteria.set(key, c);
-  }
-  return c;
-}
-
 /** The criteria and cases of a run's stored trials, with their counts (in the order of the trials). */
-function trialCases(run: TrendRun): Map<string, CriterionCases> {
-  const criteria = new Map<string, CriterionCases>();
+function trialCases(run: TrendRun): RunCriteria {
+  const criteria = new RunCriteria();
   // A run's trials come grouped by spec x criterion: the last one found is looked up again without a key.
   let last: CriterionCases | undefined;
   for (const t of run.trials) {
     const c =
       last?.spec === t.spec && last.criterion === t.criterion
         ? last
-        : criterionOf(criteria, t.spec, t.criterion, t.metric);
+        : criteria.make(t.spec, t.criterion, t.metric);
     last = c;
     const trials = caseOf(c, t.spec, t.case, t.task);
     trials.trials += t.trials;
@@ -204,7 +232,7 @@ function trialCases(run: TrendRun): Map<string, CriterionCases> {
  * do not hold (`talliedCases` adds those in the byte order of its groups), two groups of one case (a case `''` beside
  * checks of no case) or two units in one criterion (the last group's, in byte order, is the criterion's).
  */
-function valuesOfChecks(run: TrendRun, criteria: Map<string, CriterionCases>): boolean {
+function valuesOfChecks(run: TrendRun, criteria: RunCriteria): boolean {
   // Per case, as `tallyTrials` groups it: the case of its first check (`NO_CASE` for none) stands for its group.
   const groupCase = new Map<CaseTrials, string | typeof NO_CASE>();
   let last: CriterionCases | undefined;
@@ -213,11 +241,11 @@ function valuesOfChecks(run: TrendRun, criteria: Map<string, CriterionCases>): b
     const c =
       last?.spec === check.spec && last.criterion === check.criterion
         ? last
-        : criteria.get(`${check.spec}\0${check.criterion}`);
+        : criteria.find(check.spec, check.criterion);
     if (!c) return false;
     last = c;
     const task = check.task ?? check.workup;
-    const t = c.cases.get(check.case === undefined ? `\0${task}` : `${check.case}\0${task}`);
+    const t = caseIn(c, check.case, task);
     if (!t) return false;
     const seen = groupCase.get(t);
     if (seen === undefined) {
@@ -238,10 +266,10 @@ function valuesOfChecks(run: TrendRun, criteria: Map<string, CriterionCases>): b
 const NO_CASE = Symbol('no case');
 
 /** `casesOf` through `tallyTrials`: the trials' cases, then the checks' groups in byte order (any run). */
-function talliedCases(run: TrendRun): Map<string, CriterionCases> {
+function talliedCases(run: TrendRun): RunCriteria {
   const criteria = trialCases(run);
   for (const group of tallyTrials(run.checks)) {
-    const c = criterionOf(criteria, group.spec, group.criterion, group.metric);
+    const c = criteria.make(group.spec, group.criterion, group.metric);
     if (group.unit !== undefined) c.unit = group.unit;
     c.lowerIsBetter ||= group.lowerIsBetter;
     const values = caseOf(c, group.spec, group.case, group.task).values;
@@ -303,18 +331,20 @@ export function compareRuns(
   const before = casesOf(baseline);
   const after = casesOf(current);
   const comparisons: CriterionComparison[] = [];
-  for (const [key, now] of after) {
-    const was = before.get(key);
+  // The criteria of a spec are resampled over the same cases: their bootstraps draw the same cases.
+  const draws = new BootstrapDraws();
+  for (const [key, now] of after.byKey) {
+    const was = before.byKey.get(key);
     if (!was) continue;
     const paired: Array<[CaseTrials, CaseTrials]> = [];
     const added: CaseRef[] = [];
     const removed: CaseRef[] = [];
-    for (const [k, a] of now.cases) {
-      const b = was.cases.get(k);
+    for (const a of now.cases) {
+      const b = caseIn(was, a.ref.case, a.ref.task);
       if (b) paired.push([b, a]);
       else added.push(a.ref);
     }
-    for (const [k, b] of was.cases) if (!now.cases.has(k)) removed.push(b.ref);
+    for (const b of was.cases) if (!caseIn(now, b.ref.case, b.ref.task)) removed.push(b.ref);
     const wasSide = side(paired.map(([b]) => b));
     const nowSide = side(paired.map(([, a]) => a));
     const countable = paired.some(([b, a]) => b.trials > 0 && a.trials > 0);
@@ -365,6 +395,7 @@ export function compareRuns(
           // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
           confidence: 1 - 2 * each,
           byCase: withValues.length >= MIN_BOOTSTRAP_TASKS,
+          draws,
           ...(options.resamples !== undefined && { resamples: options.resamples }),
           ...(options.seed !== undefined && { seed: options.seed }),
         },

@@ -183,6 +183,11 @@ function isNewFailure(change: CaseChange): boolean {
   return change.status === 'added' && change.after !== undefined && change.after.passes < change.after.trials;
 }
 
+/** The comparison's headline alone (`gateText`'s), without the words of each change: what the change column shows. */
+export function gateHeadline(comparison: RunComparison): string {
+  return `vs ${runName(comparison.baseline)}: ${summaryWords(comparison)}`;
+}
+
 /** The comparison in words: its headline, its rows and its counts. */
 export function gateText(comparison: RunComparison): GateText {
   const c = comparison.counts;
@@ -207,7 +212,7 @@ export function gateText(comparison: RunComparison): GateText {
   const commit = comparison.baseline.commit ? ` (${comparison.baseline.commit.slice(0, 7)})` : '';
   const branch = comparison.baseline.branch ? ` on ${comparison.baseline.branch}` : '';
   return {
-    headline: `vs ${runName(comparison.baseline)}: ${summaryWords(comparison)}`,
+    headline: gateHeadline(comparison),
     baseline: `run ${comparison.baseline.id}${commit}${branch}`,
     regressed: hasRegressed(comparison),
     rows: comparison.changes.map((change) => gateRow(change, comparison)),

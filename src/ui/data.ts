@@ -1,8 +1,16 @@
 import { compare, type RunComparison } from '../history/compare.js';
 import { baselineFilter } from '../history/gate.js';
+import type { RunHead } from '../history/store/rows.js';
 import type { Store } from '../history/store/store.js';
 import type { TrendRun } from '../history/types.js';
-import { comparisonAnswer, runChange, runDetail, trendsAnswer, trialsAnswer } from './answers.js';
+import {
+  type Compared,
+  comparisonAnswer,
+  runChange,
+  runDetail,
+  trendsAnswer,
+  trialsAnswer,
+} from './answers.js';
 import type { CaseHistory, Comparison, RunChange, RunDetail, Trends, TrialsView } from './client/types.js';
 import { caseChecks, checkCounts, facets, type RunsQuery, runsPage } from './queries.js';
 
@@ -15,11 +23,16 @@ const CACHE_CHECKS = 200_000;
 const CHECKS_READ = 50_000;
 /** How many comparisons the Compare view keeps answered. */
 const COMPARISONS_KEPT = 8;
+/** How many runs' heads (a run without its checks: a few hundred bytes) are kept. */
+const HEADS_KEPT = 20_000;
 
 /**
  * What the API reads, over one open store. A stored run never changes, nor does its baseline (the latest earlier run
  * of its scope) unless runs are pruned, so runs and their comparisons are cached: the compare of two 30,000-check
- * runs reads them from the store once.
+ * runs reads them from the store once. A run's comparison with the baseline its gate compared it with is read as the
+ * gate kept it (`Store.keepComparison`), without reading either run's checks: two runs compare alike whenever they
+ * are compared, so what made it stale would be another baseline (a run imported later, a pair asked for), and then
+ * the two runs are compared here.
  */
 export class UiData {
   private readonly runs = new Map<string, Promise<TrendRun | undefined>>();
@@ -29,6 +42,9 @@ export class UiData {
   private readonly changes = new Map<string, Promise<RunChange>>();
   private readonly comparisons = new Map<string, Promise<Comparison | undefined>>();
   private readonly compared = new Map<string, RunComparison>();
+  private readonly heads = new Map<string, Promise<RunHead | undefined>>();
+  /** Runs the change column just found no kept comparison for: not looked for again while it compares them. */
+  private readonly noneKept = new Set<string>();
 
   constructor(readonly store: Store) {}
 
@@ -95,8 +111,25 @@ export class UiData {
     }
   }
 
+  /** A run without its checks: the cached run when there is one, else its row alone. */
+  head(id: string): Promise<RunHead | undefined> {
+    const run = this.runs.get(id);
+    if (run) return run;
+    let found = this.heads.get(id);
+    if (!found) {
+      found = this.store.runHeads([id]).then(([head]) => head);
+      this.heads.set(id, found);
+      found.catch(() => this.heads.delete(id));
+      for (const old of this.heads.keys()) {
+        if (this.heads.size <= HEADS_KEPT) break;
+        this.heads.delete(old);
+      }
+    }
+    return found;
+  }
+
   /** The id of a run's baseline, as the gate picks it (`findBaseline`'s filter), found without reading its checks. */
-  baselineOf(run: TrendRun): Promise<string | undefined> {
+  baselineOf(run: RunHead): Promise<string | undefined> {
     let found = this.baselines.get(run.id);
     if (!found) {
       const { where, scopeKey } = baselineFilter(run);
@@ -107,47 +140,92 @@ export class UiData {
     return found;
   }
 
-  /** A run's comparison with `baselineId`, else with its own baseline; undefined without one. */
-  async comparison(
-    current: TrendRun,
-    baselineId?: string,
-  ): Promise<{ baseline: TrendRun; comparison: RunComparison } | undefined> {
+  /**
+   * A run's comparison with `baselineId`, else with its own baseline; undefined without one. The comparison its gate
+   * kept, when of that baseline, reads neither run's checks; else both runs are read and compared.
+   */
+  async comparison(current: RunHead, baselineId?: string): Promise<Compared | undefined> {
     const id = baselineId ?? (await this.baselineOf(current));
     if (id === undefined) return undefined;
-    const baseline = await this.run(id);
-    if (!baseline) return undefined;
     // The change column and the Compare view of one pair compare it once.
     const key = `${current.id}\0${id}`;
     let comparison = this.compared.get(key);
     if (comparison) this.compared.delete(key);
-    else comparison = compare(current, baseline);
+    else if (!this.noneKept.has(current.id)) {
+      const kept = (await this.store.keptComparisons([current.id])).get(current.id);
+      if (kept?.baseline === id) comparison = kept.comparison;
+    }
+    let baseline: RunHead | undefined;
+    if (comparison) baseline = await this.head(id);
+    else {
+      const [run, full] = await Promise.all([this.run(current.id), this.run(id)]);
+      if (run && full) comparison = compare(run, full);
+      baseline = full;
+    }
+    if (!comparison || !baseline) return undefined;
+    this.remember(key, comparison);
+    return { baseline, comparison };
+  }
+
+  /** Keeps a pair's comparison (most recently used last), forgetting the oldest past `COMPARISONS_KEPT`. */
+  private remember(key: string, comparison: RunComparison): void {
     this.compared.set(key, comparison);
     for (const old of this.compared.keys()) {
       if (this.compared.size <= COMPARISONS_KEPT) break;
       this.compared.delete(old);
     }
-    return { baseline, comparison };
   }
 
   /**
    * The changes of the runs of `ids` against their baselines, in that order, until `gone` says the page went away:
-   * the runs and then their baselines are read in one statement each, and only then compared one by one.
+   * those whose gate kept its comparison with that baseline from what it kept (one statement), the others with
+   * their runs and then their baselines read in one statement each, and only then compared one by one.
    */
   async changesOf(ids: readonly string[], gone: () => boolean): Promise<RunChange[]> {
-    const changes: RunChange[] = [];
-    for (const group of await this.readGroups(ids)) {
-      if (gone()) break;
-      await this.prefetch(group);
-      const runs = await Promise.all(group.map((id) => this.run(id)));
-      const baselines = await Promise.all(runs.map((run) => (run ? this.baselineOf(run) : undefined)));
-      await this.prefetch(baselines.filter((id): id is string => id !== undefined));
-      for (const id of group) {
+    const none = await this.keptChanges(ids);
+    try {
+      for (const group of await this.readGroups(ids.filter((id) => !this.changes.has(id)))) {
         if (gone()) break;
-        const change = await this.change(id);
-        if (change) changes.push(change);
+        await this.prefetch(group);
+        const runs = await Promise.all(group.map((id) => this.run(id)));
+        const baselines = await Promise.all(runs.map((run) => (run ? this.baselineOf(run) : undefined)));
+        await this.prefetch(baselines.filter((id): id is string => id !== undefined));
+        for (const id of group) {
+          if (gone()) break;
+          await this.change(id);
+        }
       }
+    } finally {
+      for (const id of none) this.noneKept.delete(id);
+    }
+    const changes: RunChange[] = [];
+    for (const id of ids) {
+      if (!this.changes.has(id) && gone()) break;
+      const change = await this.change(id);
+      if (change) changes.push(change);
     }
     return changes;
+  }
+
+  /**
+   * The changes of the runs of `ids` whose gate kept its comparison with the baseline the UI finds for them; returns
+   * the runs that kept none (marked `noneKept` until the caller is done with them).
+   */
+  private async keptChanges(ids: readonly string[]): Promise<string[]> {
+    const missing = ids.filter((id) => !this.changes.has(id));
+    if (missing.length === 0) return [];
+    const kept = await this.store.keptComparisons(missing);
+    const none = missing.filter((id) => !kept.has(id) && !this.noneKept.has(id));
+    for (const id of none) this.noneKept.add(id);
+    for (const [id, { baseline: baselineId, comparison }] of kept) {
+      const head = await this.head(id);
+      if (!head || (await this.baselineOf(head)) !== baselineId) continue;
+      const baseline = await this.head(baselineId);
+      if (!baseline || this.changes.has(id)) continue;
+      this.remember(`${id}\0${baselineId}`, comparison);
+      this.changes.set(id, Promise.resolve(runChange(id, { baseline, comparison })));
+    }
+    return none;
   }
 
   /** `ids` in groups of at most `CHECKS_READ` checks (a run of more alone): what one read brings into the cache. */
@@ -172,9 +250,9 @@ export class UiData {
     let found = this.changes.get(id);
     if (!found) {
       found = (async () => {
-        const run = await this.run(id);
-        if (!run) throw new Error(`no run ${id}`);
-        return runChange(id, await this.comparison(run));
+        const head = await this.head(id);
+        if (!head) throw new Error(`no run ${id}`);
+        return runChange(id, await this.comparison(head));
       })();
       this.changes.set(id, found);
       found.catch(() => this.changes.delete(id));
@@ -202,10 +280,9 @@ export class UiData {
   }
 
   private async compareAnew(currentId: string, baselineId?: string): Promise<Comparison | undefined> {
-    // Both runs asked for at once: the store reads the second while this thread decodes the first.
     const [current, chosen] = await Promise.all([
-      this.run(currentId),
-      baselineId !== undefined ? this.run(baselineId) : undefined,
+      this.head(currentId),
+      baselineId !== undefined ? this.head(baselineId) : undefined,
     ]);
     if (!current) return undefined;
     if (baselineId !== undefined && !chosen) return undefined;

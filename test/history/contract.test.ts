@@ -133,7 +133,7 @@ eachEngine((engine, server) => {
     await store.close();
     const error = await openStore(location).catch((e: Error) => e);
     expect((error as Error).message).toMatch(
-      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(5\); upgrade needlework$/,
+      /^\S+: cannot open the results store: its schema is version 999, newer than this needlework knows \(6\); upgrade needlework$/,
     );
     expect((error as Error).message).not.toContain('\n');
   });

@@ -6,10 +6,21 @@ const SRC = new URL('../../src/', import.meta.url).pathname;
 const HISTORY = join(SRC, 'history');
 
 /**
- * The folders the history may import from: below it in the layers of DESIGN.md (model and errors; the sources,
+ * The folders the history may import from: below it in the layers of DESIGN.md (model, errors and the version; the sources,
  * metrics and I/O; checks and trials). Never the reports, the Vitest integration, the CLI or the UI above it.
  */
-const BELOW = ['model', 'errors', 'io', 'parse', 'schemas', 'metrics', 'checks', 'trials', 'history'];
+const BELOW = [
+  'model',
+  'errors',
+  'version.js',
+  'io',
+  'parse',
+  'schemas',
+  'metrics',
+  'checks',
+  'trials',
+  'history',
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -49,8 +49,8 @@ eachEngine((engine, server) => {
       const versions = await store.engine.query<{ version: number }>(
         'SELECT version FROM needlework_migrations ORDER BY version',
       );
-      expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5]);
-      expect(SCHEMA_VERSION).toBe(5);
+      expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(SCHEMA_VERSION).toBe(6);
       const indexes = await store.engine.query<{ def: string }>(
         "SELECT indexdef AS def FROM pg_indexes WHERE indexname LIKE 'needlework_checks_%' ORDER BY indexname",
       );

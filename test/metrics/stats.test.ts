@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BootstrapDraws,
   bootstrapDifferenceInterval,
   bootstrapInterval,
   caseDifferenceInterval,
@@ -164,6 +165,24 @@ describe('bootstrapInterval', () => {
 });
 
 describe('caseDifferenceInterval', () => {
+  it('gives the same interval, to the bit, from draws shared with other intervals of as many cases', () => {
+    const draws = new BootstrapDraws();
+    const random = seededRandom(11);
+    for (const n of [10, 37, 37, 400, 10]) {
+      const cases = Array.from({ length: n }, () => ({
+        before: [random.next(), random.next()],
+        after: [random.next() * 2],
+      }));
+      for (const seed of [1, 5])
+        expect(caseDifferenceInterval(cases, { byCase: true, seed, draws })).toEqual(
+          caseDifferenceInterval(cases, { byCase: true, seed }),
+        );
+    }
+    // Past the indices it keeps, it draws them each time.
+    expect(draws.indices(5000, 1000, 1)).toBeUndefined();
+    expect(draws.indices(37, 1000, 1)).toBe(draws.indices(37, 1000, 1));
+  });
+
   it('weighs every case the same, so changing trials per case moves nothing', () => {
     // Case a is always 0.9, case b always 0.3; the baseline runs a once and b nine times, the current run the reverse.
     // Pooled means go 0.36 -> 0.84, yet no case changed.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   binomialPmf,
+  dropRegion,
   exactDropPower,
   fisherDrop,
   ratioToNumber,
@@ -213,6 +214,37 @@ describe('exactDropPower', () => {
           if (significant(stratifiedDrop([stratum(n1, x1, n2, x2)]).pDrop, 0.05))
             power += (a[x1] as number) * (b[x2] as number);
       expect(exactDropPower(n1, n2, p1, p2, 0.05)).toBeCloseTo(power, 14);
+    }
+  });
+
+  it('sums the outcomes of each count before as the sum over every pair does, to the bit, on the windows the gate reads', () => {
+    // The region's outcomes for each count before run from the fewest passes after: each of their sums is read as a
+    // prefix sum, which must add the same probabilities in the same order as the sum over every pair.
+    for (const [n1, n2, p1, p2, level] of [
+      [1000, 1000, 0.7, 0.65, 0.05],
+      [1000, 1000, 0.7, 0.7, 0.025],
+      [300, 40, 0.9, 0.5, 0.05],
+      [12, 7, 0.8, 0.4, 0.05],
+      [60, 60, 0.5, 0.2, 0.01],
+    ] as const) {
+      const region = dropRegion(n1, n2, level);
+      const window = (n: number, p: number) => {
+        const reach = 9 * Math.sqrt(n * p * (1 - p)) + 9;
+        return [Math.max(0, Math.floor(n * p - reach)), Math.min(n, Math.ceil(n * p + reach))] as const;
+      };
+      const [a0, a1] = window(n1, p1);
+      const [b0, b1] = window(n2, p2);
+      const a = binomialPmf(n1, p1, a0, a1);
+      const b = binomialPmf(n2, p2, b0, b1);
+      let power = 0;
+      for (let x1 = a0; x1 <= a1; x1++) {
+        const pa = a[x1 - a0] as number;
+        if (pa === 0) continue;
+        let inner = 0;
+        for (let x2 = b0; x2 <= b1; x2++) if (x2 <= region(x1 + x2)) inner += b[x2 - b0] as number;
+        power += pa * inner;
+      }
+      expect(exactDropPower(n1, n2, p1, p2, level), `${n1} ${n2} ${p1} ${p2}`).toBe(Math.min(1, power));
     }
   });
 

@@ -76,6 +76,8 @@ interface Named {
   otel: string[];
   exitCodeOf: { regressed: boolean; unknownFailures: number };
   terminalLines: string[];
+  /** Whether the store kept the gate's comparison with the run (for `needlework ui`), and whether it is the gate's. */
+  kept: 'none' | 'the gate' | 'another';
 }
 
 let root: string;
@@ -112,6 +114,8 @@ async function twoRuns(name: string, gate: NeedleworkTrendOptions['gate']): Prom
     void write;
   }
   const terminalLines = printed.join('').split('\n');
+  const id = trend.appendedRun ?? '';
+  const kept = (await withStore(store, {}, (s) => s.keptComparisons([id]))).get(id);
   const xml = await readFile(join(out, 'junit.xml'), 'utf8');
   const report = readReport(await readFile(join(out, 'report.html'), 'utf8'));
   const compared = report.answers.get(`/api/compare?current=${report.info.run}`) as Comparison;
@@ -143,6 +147,11 @@ async function twoRuns(name: string, gate: NeedleworkTrendOptions['gate']): Prom
       unknownFailures: trend.unknownFailures,
     },
     terminalLines,
+    kept: !kept
+      ? 'none'
+      : JSON.stringify(kept.comparison) === JSON.stringify(trend.gate?.comparison)
+        ? 'the gate'
+        : 'another',
   };
 }
 
@@ -165,6 +174,8 @@ describe('the change between two runs, told alike by every output', () => {
     const named = await twoRuns('default', undefined);
     expectAlike(named, [LATE]);
     expect(named.exitCodeOf).toEqual({ regressed: true, unknownFailures: 1 });
+    // The store keeps the default gate's comparison with the run, for `needlework ui` to show as it is.
+    expect(named.kept).toBe('the gate');
     expect(named.terminalLines).toContain(
       'needlework:   note: one trial a side cannot tell a regression from chance: record several trials of each task (workups sharing a meta.task) and the exact test decides (docs/gate.md)',
     );
@@ -174,7 +185,10 @@ describe('the change between two runs, told alike by every output', () => {
   }, 120_000);
 
   it('--tolerance: the score that fell past it regresses too, in every output', async () => {
-    expectAlike(await twoRuns('tolerance', { tolerance: 0.02 }), [LATE, OK]);
+    const named = await twoRuns('tolerance', { tolerance: 0.02 });
+    expectAlike(named, [LATE, OK]);
+    // The UI compares with the default gate: a comparison with a tolerance is not kept for it.
+    expect(named.kept).toBe('none');
   }, 120_000);
 
   it('--relative-tolerance: a tolerance given holds values, in every output', async () => {

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compare } from '../../src/history/compare.js';
 import { findBaseline } from '../../src/history/gate.js';
 import { openStore } from '../../src/history/store/open.js';
+import type { TrendRun } from '../../src/history/types.js';
 import type { RunEvent, RunsPage } from '../../src/ui/client/types.js';
 import { openSharedStore, readDoor } from '../../src/ui/door/client.js';
 import type { UiServer } from '../../src/ui/server.js';
@@ -40,6 +42,13 @@ describe('runs append while needlework ui holds the embedded store', () => {
     const baseline = await findBaseline(store, { scope: run.scope, branch: 'main' }, run.time);
     expect(baseline.run?.id).toBe('20261122T030500Z-00000005');
     await store.append(run);
+    // The gate's comparison, kept with the run through the door: the UI's store holds it.
+    const gate = compare(run, baseline.run as TrendRun);
+    await store.keepComparison(run.id, gate);
+    expect((await ui.store.keptComparisons([run.id])).get(run.id)).toEqual({
+      baseline: baseline.run?.id,
+      comparison: gate,
+    });
     expect(await store.prune({})).toBe(0);
     expect(await store.count()).toBe(7);
     await store.close();

@@ -1,3 +1,5 @@
+import { version } from '../../version.js';
+import type { RunComparison } from '../compare.js';
 import type { MetricSeries } from '../means.js';
 import type { TrendRun } from '../types.js';
 import { RUNS_CHANNEL } from './notify.js';
@@ -8,6 +10,7 @@ import {
   checkRowsOfColumns,
   fullRun,
   RUN_COLUMNS,
+  type RunHead,
   type RunRow,
   runHead,
   type Statement,
@@ -20,6 +23,12 @@ import type { SqlClient, SqlEngine } from './sql.js';
 export interface RetentionPolicy {
   keepLast?: number;
   olderThan?: Date;
+}
+
+/** A comparison kept with a run (`Store.keepComparison`): its baseline's id, and the comparison. */
+export interface KeptComparison {
+  baseline: string;
+  comparison: RunComparison;
 }
 
 /** The results store: every run and every check of it as rows, on the embedded engine or a PostgreSQL server. */
@@ -108,6 +117,58 @@ export class Store implements RunSource {
       [ids],
     );
     return rows.map(({ columns, ...row }) => fullRun(runHead(row), checksOfJson(columns)));
+  }
+
+  /** The heads of the runs of these ids the store holds, without their checks (in no particular order). */
+  async runHeads(ids: readonly string[]): Promise<RunHead[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.engine.query<RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM needlework_runs WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    return rows.map((row) => {
+      const { seq: _, ...head } = runHead(row);
+      return head;
+    });
+  }
+
+  /**
+   * Keeps with a stored run the comparison its gate made against its baseline (with the default options: what
+   * `needlework ui` compares with), replacing any kept before; `keptComparisons` reads it back for this needlework
+   * version. Not kept when JSON cannot carry it whole (a mean that is NaN or infinite), nor for a run the store does
+   * not hold: the UI then compares the two runs itself, as it does for any other pair.
+   */
+  async keepComparison(runId: string, comparison: RunComparison): Promise<void> {
+    let whole = true;
+    const json = JSON.stringify(comparison, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isFinite(value)) whole = false;
+      return value;
+    });
+    if (!whole) return;
+    await this.engine.query(
+      `INSERT INTO needlework_comparisons (run, baseline, version, comparison)
+       SELECT seq, $2, $3, $4 FROM needlework_runs WHERE id = $1
+       ON CONFLICT (run) DO UPDATE SET baseline = excluded.baseline, version = excluded.version,
+         comparison = excluded.comparison`,
+      [runId, comparison.baseline.id, version, json],
+    );
+  }
+
+  /**
+   * The comparisons kept with the runs of these ids (`keepComparison`) by this needlework's version, by run id: one
+   * kept by another version is not read (its `compare` may differ from this one's).
+   */
+  async keptComparisons(ids: readonly string[]): Promise<Map<string, KeptComparison>> {
+    const kept = new Map<string, KeptComparison>();
+    if (ids.length === 0) return kept;
+    const rows = await this.engine.query<{ id: string; baseline: string; comparison: string }>(
+      `SELECT r.id, c.baseline, c.comparison FROM needlework_comparisons c JOIN needlework_runs r ON r.seq = c.run
+       WHERE r.id = ANY($1::text[]) AND c.version = $2`,
+      [ids, version],
+    );
+    for (const row of rows)
+      kept.set(row.id, { baseline: row.baseline, comparison: JSON.parse(row.comparison) as RunComparison });
+    return kept;
   }
 
   /** The ids of every run, oldest first. */

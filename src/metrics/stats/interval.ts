@@ -1,5 +1,5 @@
 import { normalQuantile } from './normal.js';
-import { resampleMeans, seededRandom } from './random.js';
+import { type BootstrapDraws, resampleMeans, resampleMeansOf, seededRandom } from './random.js';
 
 /** A two-sided confidence interval, in the unit of the estimate. */
 export interface Interval {
@@ -145,7 +145,11 @@ export interface CaseValues {
  */
 export function caseDifferenceInterval(
   cases: readonly CaseValues[],
-  options: BootstrapOptions & { byCase?: boolean } = {},
+  options: BootstrapOptions & {
+    byCase?: boolean;
+    /** Draws shared with other intervals of one comparison (cases resampled whole only). */
+    draws?: BootstrapDraws;
+  } = {},
 ): Interval | null {
   const { confidence, resamples, seed } = bootstrapSettings('caseDifferenceInterval', options);
   const both = cases.filter((c) => c.before.length > 0 && c.after.length > 0);
@@ -158,7 +162,13 @@ export function caseDifferenceInterval(
   };
   if (options.byCase) {
     const changes = Float64Array.from(both, (c) => mean(c.after) - mean(c.before));
-    return percentiles(resampleMeans(changes, undefined, resamples, random), confidence);
+    const indices = options.draws?.indices(changes.length, resamples, seed);
+    return percentiles(
+      indices
+        ? resampleMeansOf(changes, indices, resamples)
+        : resampleMeans(changes, undefined, resamples, random),
+      confidence,
+    );
   }
   const statistics = new Float64Array(resamples);
   for (const c of both) {

@@ -65,14 +65,61 @@ export function exactDropPower(before: number, after: number, p1: number, p2: nu
   // The region's boundary for every total the window reaches, read once into an array for the double loop.
   const cut = new Int32Array(a1 + b1 - a0 - b0 + 1);
   for (let m = a0 + b0; m <= a1 + b1; m++) cut[m - a0 - b0] = cutoff(m);
+  return Math.min(
+    1,
+    regionRuns(cut, a0 + b0) ? powerByPrefix(a, b, cut, a0, b0) : powerByPairs(a, b, cut, a0, b0),
+  );
+}
+
+/**
+ * Whether the region's outcomes are, for each count x1 before, a run of counts after from the fewest up: x2 is in the
+ * region when x2 <= cut(x1 + x2), that is when m - cut(m) <= x1 for m = x1 + x2, so they are wherever m - cut(m)
+ * never falls as m rises (the boundary rises by at most one a pass).
+ */
+function regionRuns(cut: Int32Array, m0: number): boolean {
+  for (let i = 1; i < cut.length; i++)
+    if (m0 + i - (cut[i] as number) < m0 + i - 1 - (cut[i - 1] as number)) return false;
+  return true;
+}
+
+/** The power summed over every pair of outcomes: each x2 in the region adds its probability. */
+function powerByPairs(a: Float64Array, b: Float64Array, cut: Int32Array, a0: number, b0: number): number {
   let power = 0;
-  for (let x1 = a0; x1 <= a1; x1++) {
+  for (let x1 = a0; x1 < a0 + a.length; x1++) {
     const pa = a[x1 - a0] as number;
     if (pa === 0) continue;
     let inner = 0;
     const offset = x1 - a0 - b0;
-    for (let x2 = b0; x2 <= b1; x2++) if (x2 <= (cut[x2 + offset] as number)) inner += b[x2 - b0] as number;
+    for (let x2 = b0; x2 < b0 + b.length; x2++)
+      if (x2 <= (cut[x2 + offset] as number)) inner += b[x2 - b0] as number;
     power += pa * inner;
   }
-  return Math.min(1, power);
+  return power;
+}
+
+/**
+ * `powerByPairs` where the region runs from the fewest passes after (`regionRuns`): each x1's sum is a prefix sum of
+ * the after side's probabilities, added in the same order from 0, so the very same number, found in one step rather
+ * than one a count (the power's bisection over two runs of 30,000 checks: 30 criteria x 12 powers x 280^2 pairs).
+ */
+function powerByPrefix(a: Float64Array, b: Float64Array, cut: Int32Array, a0: number, b0: number): number {
+  const prefix = new Float64Array(b.length);
+  let sum = 0;
+  for (let i = 0; i < b.length; i++) {
+    sum += b[i] as number;
+    prefix[i] = sum;
+  }
+  const inRegion = (x1: number, x2: number) => x2 <= (cut[x1 + x2 - a0 - b0] as number);
+  let power = 0;
+  // The last count after in the region for x1 (b0 - 1 for none), moved from the last x1's.
+  let k = b0 - 1;
+  for (let x1 = a0; x1 < a0 + a.length; x1++) {
+    if (k >= b0) k--;
+    while (k + 1 < b0 + b.length && inRegion(x1, k + 1)) k++;
+    while (k >= b0 && !inRegion(x1, k)) k--;
+    const pa = a[x1 - a0] as number;
+    if (pa === 0 || k < b0) continue;
+    power += pa * (prefix[k - b0] as number);
+  }
+  return power;
 }

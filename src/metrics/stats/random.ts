@@ -76,3 +76,51 @@ export function resampleMeans(
   random.state = state >>> 0;
   return means;
 }
+
+/** The most indices `BootstrapDraws` keeps of one sequence (16 MB): longer ones are drawn each time. */
+const DRAWS_KEPT = 1 << 22;
+
+/**
+ * The items `resampleMeans` draws from a fresh generator, kept by how many items, resamples and seed: they depend on
+ * nothing else, so the bootstraps of one comparison over the same number of cases (every criterion of a spec runs
+ * over its cases) draw them once. `resampleMeansOf` reads them back.
+ */
+export class BootstrapDraws {
+  private readonly kept = new Map<string, Int32Array>();
+
+  /** The `n x resamples` indices, in draw order, of a generator seeded with `seed`; undefined past `DRAWS_KEPT`. */
+  indices(n: number, resamples: number, seed: number): Int32Array | undefined {
+    if (n * resamples > DRAWS_KEPT) return undefined;
+    const key = `${n}/${resamples}/${seed}`;
+    let found = this.kept.get(key);
+    if (!found) {
+      found = new Int32Array(n * resamples);
+      const scale = n / 4294967296;
+      let state = seededRandom(seed).state;
+      for (let d = 0; d < found.length; d++) {
+        state = (state + 0x6d2b79f5) | 0;
+        let t = Math.imul(state ^ (state >>> 15), state | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        found[d] = (((t ^ (t >>> 14)) >>> 0) * scale) | 0;
+      }
+      this.kept.set(key, found);
+    }
+    return found;
+  }
+}
+
+/**
+ * `resampleMeans(sums, undefined, resamples, random)` from the indices it would draw (`BootstrapDraws.indices`): the
+ * same means, each summed in the same order.
+ */
+export function resampleMeansOf(sums: Float64Array, indices: Int32Array, resamples: number): Float64Array {
+  const n = sums.length;
+  const means = new Float64Array(resamples);
+  let d = 0;
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += sums[indices[d++] as number] as number;
+    means[r] = sum / n;
+  }
+  return means;
+}

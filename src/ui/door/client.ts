@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import type { RunComparison } from '../../history/compare.js';
 import { isEmbeddedStore } from '../../history/store/embedded.js';
 import {
   isServerUrl,
@@ -210,6 +211,12 @@ class DoorStore extends Store {
       (await this.through<TrendRun | null | undefined>('run', { id, whole }, (store) =>
         store.run(id, { whole }),
       )) ?? undefined
+    );
+  }
+
+  override async keepComparison(runId: string, comparison: RunComparison): Promise<void> {
+    await this.through('keep-comparison', { run: runId, comparison }, (store) =>
+      store.keepComparison(runId, comparison),
     );
   }
 

@@ -1,4 +1,5 @@
 import { readFile, unlink } from 'node:fs/promises';
+import type { RunComparison } from '../../history/compare.js';
 import type { RunFilter } from '../../history/store/source.js';
 import type { RetentionPolicy } from '../../history/store/store.js';
 import type { TrendRun } from '../../history/types.js';
@@ -58,6 +59,7 @@ export const DOOR_OPERATIONS = [
   'overview',
   'ids',
   'workup',
+  'keep-comparison',
 ] as const;
 export type DoorOperation = (typeof DOOR_OPERATIONS)[number];
 
@@ -113,4 +115,6 @@ export interface DoorArguments {
   ids: Record<string, never>;
   /** A stored run's workup, as `needlework ui` answers it (`workupRoute`): `file` picks among its files (1-based). */
   workup: { run: string; workup: string; file: string | null };
+  /** The comparison a run's gate made, kept with the run (`Store.keepComparison`). */
+  'keep-comparison': { run: string; comparison: RunComparison };
 }

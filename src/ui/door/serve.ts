@@ -64,6 +64,11 @@ export async function serveDoor(
       return store.overview(Number((args as DoorArguments['overview']).last));
     case 'ids':
       return store.ids();
+    case 'keep-comparison': {
+      const { run, comparison } = args as DoorArguments['keep-comparison'];
+      await store.keepComparison(String(run), comparison);
+      return null;
+    }
     case 'workup': {
       const { run, workup, file } = args as DoorArguments['workup'];
       return workupRoute(store.engine, String(run), String(workup), file === null ? null : String(file));
