@@ -10,13 +10,16 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+/** The browser client's one script, which `npm run build` bundles (src/ui/client/bundle.mjs). */
+export const CLIENT_SCRIPT = 'needlework.js';
+
 /**
- * The folder of the browser client that `npm run build` compiles (src/ui/client -> dist/src/ui/client). Built, this
- * module sits beside it; run from source (the tests), it is read from dist.
+ * The folder of the browser client that `npm run build` builds (src/ui/client -> dist/src/ui/client: index.html,
+ * style.css and `CLIENT_SCRIPT`). Built, this module sits beside it; run from source (the tests), it is read from dist.
  */
 export function clientFolder(): string {
   const beside = fileURLToPath(new URL('./client/', import.meta.url));
-  if (existsSync(join(beside, 'main.js'))) return beside;
+  if (existsSync(join(beside, CLIENT_SCRIPT))) return beside;
   return fileURLToPath(new URL('../../dist/src/ui/client/', import.meta.url));
 }
 

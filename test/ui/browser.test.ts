@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compare } from '../../src/history/compare.js';
 import { gateText } from '../../src/report/gate-text.js';
-import { clientFolder } from '../../src/ui/assets.js';
+import { CLIENT_SCRIPT, clientFolder } from '../../src/ui/assets.js';
 import type { Comparison } from '../../src/ui/client/types.js';
 import { openSharedStore } from '../../src/ui/door/client.js';
 import type { UiServer } from '../../src/ui/server.js';
@@ -26,7 +26,7 @@ const SECOND = runs[1]!;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  if (!existsSync(`${clientFolder()}/main.js`))
+  if (!existsSync(join(clientFolder(), CLIENT_SCRIPT)))
     throw new Error('the UI client is not built: run npm run build first');
   browser = await launchChromium();
   // One store for the whole file (a folder per test would be removed under the UI after the first).

@@ -32,7 +32,7 @@ describe('needlework ui refuses what is not its own', () => {
   it('refuses a Host that is not its own (DNS rebinding), on every path', async () => {
     const { base, host } = await started();
     const port = host.split(':')[1];
-    for (const path of ['/api/info', '/api/runs', '/', '/assets/main.js', '/door/count'])
+    for (const path of ['/api/info', '/api/runs', '/', '/assets/needlework.js', '/door/count'])
       for (const evil of [
         `evil.example:${port}`,
         'evil.example',
@@ -67,7 +67,7 @@ describe('needlework ui refuses what is not its own', () => {
 
   it('sends no CORS header, and a Content-Security-Policy that allows only its own scripts', async () => {
     const { base } = await started();
-    for (const path of ['/', '/api/runs', '/api/info', '/assets/main.js']) {
+    for (const path of ['/', '/api/runs', '/api/info', '/assets/needlework.js']) {
       const answer = await ask(`${base}${path}`, { headers: { origin: base } });
       expect(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
       expect(answer.headers['content-security-policy']).toContain("script-src 'self'");

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TrendRun } from '../../src/history/types.js';
-import { clientFolder } from '../../src/ui/assets.js';
+import { CLIENT_SCRIPT, clientFolder } from '../../src/ui/assets.js';
 import type { UiServer } from '../../src/ui/server.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from '../reporters/browser.mjs';
 import { HOSTILE } from './history.js';
@@ -26,7 +26,7 @@ const FIRST_SCREEN_MS = 200;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  if (!existsSync(`${clientFolder()}/views/workup.js`))
+  if (!existsSync(join(clientFolder(), CLIENT_SCRIPT)))
     throw new Error('the UI client is not built: run npm run build first');
   browser = await launchChromium();
   dir = await mkdtemp(join(tmpdir(), 'needlework-ui-workup-'));
@@ -165,8 +165,6 @@ describe.skipIf(!hasChromium)(`the workup view in Chromium${hasChromium ? '' : `
   it('is reached from the One run view, each check linking to its workup; 2,000 steps show their first screen in time', async () => {
     const page = await open(`/runs/${run.id}?q=long`);
     await page.locator('.r-check a.workup').first().waitFor();
-    // Warm the lazy module once, as any earlier workup opened would.
-    await page.evaluate(`import('/assets/views/workup.js')`);
     // From the click, in the page's own clock, to the view's mark once its first rows are drawn.
     await page.evaluate(
       `document.addEventListener('click', () => { window.__clicked = performance.now(); }, { capture: true, once: true })`,

@@ -12,6 +12,7 @@ import { runsView } from './views/runs.js';
 import { testsView } from './views/tests.js';
 import { trendsView } from './views/trends.js';
 import { trialsView } from './views/trials.js';
+import { workupView } from './views/workup.js';
 import { activeList } from './vlist.js';
 
 const root = document.getElementById('view') as HTMLElement;
@@ -34,13 +35,10 @@ function viewOf(path: string): { view: View; nav: string } | undefined {
     return { view: trialsView(parts[1] as string), nav: 'runs' };
   if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'tests')
     return { view: testsView(parts[1] as string), nav: 'runs' };
-  // The workup view is loaded when first opened (the page starts without it), while its answer is asked for.
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'workups')
     return {
-      view: (context) => {
-        const answer = get<WorkupAnswer>(`/api${context.url.pathname}${context.url.search}`);
-        return import('./views/workup.js').then((m) => m.workupView(answer)(context));
-      },
+      view: (context) =>
+        workupView(get<WorkupAnswer>(`/api${context.url.pathname}${context.url.search}`))(context),
       nav: 'runs',
     };
   if (parts[0] === 'compare' && parts.length === 1) return { view: compareView, nav: 'compare' };

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
-import { clientFolder } from '../assets.js';
+import { CLIENT_SCRIPT, clientFolder } from '../assets.js';
 import type { ReportInfo } from '../client/types.js';
 import type { ReportAnswer } from './answers.js';
 
@@ -44,11 +43,7 @@ let client: ReportClient | undefined;
 /** The built client (read once), or a clear error when it is not built. */
 export function reportClient(): ReportClient {
   if (client) return client;
-  // Built, the bundle sits beside this module; run from source (the tests), it is read from dist.
-  const beside = fileURLToPath(new URL('./bundle.js', import.meta.url));
-  const bundle = existsSync(beside)
-    ? beside
-    : fileURLToPath(new URL('../../../dist/src/ui/report/bundle.js', import.meta.url));
+  const bundle = join(clientFolder(), CLIENT_SCRIPT);
   try {
     client = {
       script: readFileSync(bundle, 'utf8'),
