@@ -115,29 +115,17 @@ export class UiData {
   head(id: string): Promise<RunHead | undefined> {
     const run = this.runs.get(id);
     if (run) return run;
-    let found = this.heads.get(id);
-    if (!found) {
-      found = this.store.runHeads([id]).then(([head]) => head);
-      this.heads.set(id, found);
-      found.catch(() => this.heads.delete(id));
-      for (const old of this.heads.keys()) {
-        if (this.heads.size <= HEADS_KEPT) break;
-        this.heads.delete(old);
-      }
-    }
+    const found = once(this.heads, id, () => this.store.runHeads([id]).then(([head]) => head));
+    keepAtMost(this.heads, HEADS_KEPT);
     return found;
   }
 
   /** The id of a run's baseline, as the gate picks it (`findBaseline`'s filter), found without reading its checks. */
   baselineOf(run: RunHead): Promise<string | undefined> {
-    let found = this.baselines.get(run.id);
-    if (!found) {
+    return once(this.baselines, run.id, () => {
       const { where, scopeKey } = baselineFilter(run);
-      found = this.store.latestId({ ...where, scopeKey });
-      this.baselines.set(run.id, found);
-      found.catch(() => this.baselines.delete(run.id));
-    }
-    return found;
+      return this.store.latestId({ ...where, scopeKey });
+    });
   }
 
   /**
@@ -170,10 +158,7 @@ export class UiData {
   /** Keeps a pair's comparison (most recently used last), forgetting the oldest past `COMPARISONS_KEPT`. */
   private remember(key: string, comparison: RunComparison): void {
     this.compared.set(key, comparison);
-    for (const old of this.compared.keys()) {
-      if (this.compared.size <= COMPARISONS_KEPT) break;
-      this.compared.delete(old);
-    }
+    keepAtMost(this.compared, COMPARISONS_KEPT);
   }
 
   /**
@@ -247,17 +232,11 @@ export class UiData {
 
   /** Each run's change against its baseline, in counts and the gate's headline. */
   change(id: string): Promise<RunChange | undefined> {
-    let found = this.changes.get(id);
-    if (!found) {
-      found = (async () => {
-        const head = await this.head(id);
-        if (!head) throw new Error(`no run ${id}`);
-        return runChange(id, await this.comparison(head));
-      })();
-      this.changes.set(id, found);
-      found.catch(() => this.changes.delete(id));
-    }
-    return found.catch(() => undefined);
+    return once(this.changes, id, async () => {
+      const head = await this.head(id);
+      if (!head) throw new Error(`no run ${id}`);
+      return runChange(id, await this.comparison(head));
+    }).catch(() => undefined);
   }
 
   /**
@@ -265,17 +244,10 @@ export class UiData {
    * compare alike, so the answer is kept for the last few pairs asked (two runs of 30,000 checks: 1.6 s to compare).
    */
   compare(currentId: string, baselineId?: string): Promise<Comparison | undefined> {
-    const key = `${currentId}\0${baselineId ?? ''}`;
-    let found = this.comparisons.get(key);
-    if (!found) {
-      found = this.compareAnew(currentId, baselineId);
-      this.comparisons.set(key, found);
-      found.catch(() => this.comparisons.delete(key));
-      for (const old of this.comparisons.keys()) {
-        if (this.comparisons.size <= COMPARISONS_KEPT) break;
-        this.comparisons.delete(old);
-      }
-    }
+    const found = once(this.comparisons, `${currentId}\0${baselineId ?? ''}`, () =>
+      this.compareAnew(currentId, baselineId),
+    );
+    keepAtMost(this.comparisons, COMPARISONS_KEPT);
     return found;
   }
 
@@ -320,5 +292,24 @@ export class UiData {
   async trials(id: string): Promise<TrialsView | undefined> {
     const run = await this.run(id);
     return run && trialsAnswer(run);
+  }
+}
+
+/** The promise `map` holds for `key`, else the one `make` starts, kept there until it fails. */
+function once<V>(map: Map<string, Promise<V>>, key: string, make: () => Promise<V>): Promise<V> {
+  let found = map.get(key);
+  if (!found) {
+    found = make();
+    map.set(key, found);
+    found.catch(() => map.delete(key));
+  }
+  return found;
+}
+
+/** Drops the entries of `map` put in first until it holds at most `max`. */
+function keepAtMost(map: Map<unknown, unknown>, max: number): void {
+  for (const old of map.keys()) {
+    if (map.size <= max) break;
+    map.delete(old);
   }
 }

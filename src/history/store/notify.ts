@@ -2,7 +2,8 @@ import type { Client } from 'pg';
 
 /**
  * The channel on which the store tells its listeners that it changed (PostgreSQL's LISTEN/NOTIFY): `run <seq>` from
- * each append and import, in the statement that adds the run, and `prune` from a prune that dropped runs. A server
+ * each append and import, the last statement of the transaction that adds the run (`appendStatements`), and `prune`
+ * from a prune that dropped runs. A server
  * delivers a notification when its transaction commits, and never one of a transaction rolled back.
  */
 export const RUNS_CHANNEL = 'needlework_runs';
