@@ -219,9 +219,12 @@ export function checkColumnsJson(run: string, whole = false): string {
 /** The columns a whole check adds to `CHECK_FIELDS`: what the workup view reads of it. */
 const WHOLE_CHECK_FIELDS = [...CHECK_FIELDS, 'workup_path', 'evidence'] as const;
 
-/** The rows of `checkColumnsJson`'s columns (`whole`: with each check's workup path and evidence). */
-export function checkRowsOfColumns(columns: readonly (readonly unknown[])[], whole = false): CheckRow[] {
-  const fields = whole ? WHOLE_CHECK_FIELDS : CHECK_FIELDS;
+/**
+ * The rows of `checkColumnsJson`'s columns; with each check's workup path and evidence where the text holds their
+ * columns too (`whole`).
+ */
+export function checkRowsOfColumns(columns: readonly (readonly unknown[])[]): CheckRow[] {
+  const fields = columns.length === WHOLE_CHECK_FIELDS.length ? WHOLE_CHECK_FIELDS : CHECK_FIELDS;
   const count = columns[0]?.length ?? 0;
   const rows: CheckRow[] = new Array(count);
   for (let i = 0; i < count; i++) {

@@ -288,7 +288,7 @@ export class Store implements RunSource {
       whole ? checkColumnsJson('$1', true) : CHECK_COLUMNS_JSON,
       [row.seq],
     );
-    return fullRun(runHead(row), checksOfJson(result?.columns, whole));
+    return fullRun(runHead(row), checksOfJson(result?.columns));
   }
 
   /** The SQL condition of a filter. A run named by `before` or `after` is looked up by id for its time and order. */
@@ -316,8 +316,8 @@ export class Store implements RunSource {
 }
 
 /** The checks of a `CHECK_COLUMNS_JSON` text. */
-function checksOfJson(columns: string | undefined, whole = false) {
-  return checkRowsOfColumns(JSON.parse(columns ?? '[]') as unknown[][], whole).map(trendCheck);
+function checksOfJson(columns: string | undefined) {
+  return checkRowsOfColumns(JSON.parse(columns ?? '[]') as unknown[][]).map(trendCheck);
 }
 
 /** Runs an append's statements in order, in the transaction of `client`. */
