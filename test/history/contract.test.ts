@@ -102,15 +102,23 @@ eachEngine((engine, server) => {
     }
   });
 
-  it('gives back text as a parameter carries it: tabs, newlines, quotes, backslashes, \\N, astral characters; a lone surrogate as U+FFFD', async () => {
+  it('gives back text as a parameter carries it: tabs, newlines, carriage returns, quotes, backslashes, \\N, astral characters; a lone surrogate as U+FFFD', async () => {
     const { store } = await fresh();
     try {
-      const reason = 'tab\there\nline "quoted" back\\slash \\N 🧵 ';
+      const reason = 'tab\there\nline\r\nnext "quoted" back\\slash \\N 🧵 ';
+      const evidence = { path: 'a\\b\tc\r\nd \\N', calls: [{ tool: 'q"\\', args: { x: '\u0007' } }] };
       const run = trendRun(1, [
-        trendCheck({ spec: 's\t1', case: '\\N', workup: 'w', reason: `${reason}\uD800 and \uDC00.` }),
+        trendCheck({
+          spec: 's\t1',
+          case: '\\N',
+          workup: 'w',
+          reason: `${reason}\uD800 and \uDC00.`,
+          evidence,
+        }),
         trendCheck({ spec: 's\t1', workup: 'w-empty', reason: '', trial: 'warm\n"up"' }),
       ]);
       await store.append(run);
+      expect((await store.run(run.id, { whole: true }))?.checks[0]?.evidence).toEqual(evidence);
       const back = await store.run(run.id);
       expect(back?.checks[0]?.reason).toBe(`${reason}\uFFFD and \uFFFD.`);
       expect(back?.checks.map((c) => [c.spec, c.case, c.trial, c.reason])).toEqual([
