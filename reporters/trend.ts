@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
 import { type CompareOptions, changeKey, isDefaultGate } from '../src/history/compare.js';
-import { buildTrendRun } from '../src/history/entry.js';
+import { buildTrendRun, summarize, trendCheckOf } from '../src/history/entry.js';
 import { baselineFrom, findBaseline } from '../src/history/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js';
 import type { Revision } from '../src/history/revision.js';
@@ -16,10 +16,11 @@ import {
   withOpenedStore,
 } from '../src/history/store/open.js';
 import { type Retention, retentionPolicy } from '../src/history/store/retention.js';
-import { appendStatements } from '../src/history/store/rows.js';
 import type { Store } from '../src/history/store/store.js';
-import type { TrendRun } from '../src/history/types.js';
+import type { RunStream } from '../src/history/store/stream.js';
+import type { TrendCheck, TrendRun } from '../src/history/types.js';
 import { terminalSafe } from '../src/io/terminal.js';
+import { isCheckMeta } from '../src/report/checks.js';
 import { collectChecks, collectModuleChecks } from '../src/report/collect.js';
 import { detectEnvironment, environmentLoader } from '../src/report/environment.js';
 import { gateStory, type RunGate } from '../src/report/gate-text.js';
@@ -29,19 +30,10 @@ import { existingRunWorkupLoader } from '../src/report/workups.js';
 import { openSharedStore } from '../src/ui/door/client.js';
 
 /**
- * Opening the embedded store is PostgreSQL starting in WebAssembly (0.4 s on the 2-core development VM), and the main
- * thread is idle for longer than that while the test worker starts and reads the first spec: a run whose spec files
- * are smaller than this (about 2,000 cases) opens its store when the run starts, so that its append after the last
- * test does not wait for PostgreSQL to start (1,000 cases: 4.09 -> 3.85 s, medians of 8 interleaved runs).
+ * How many checks of a run the trend reporter sends to the embedded store at once while the tests run (see
+ * `RunStream`): few enough that the last, sent after the last test, takes the run's end little time.
  */
-const OPEN_AT_START_BELOW_SPEC_BYTES = 2 * 1024 * 1024;
-
-/**
- * A larger run opens its store once every spec is collected, while the last spec's tests still run, when the process
- * (test worker threads included) is below this resident size: a large run would hold PostgreSQL's 130-150 MB beside
- * the test worker's heap at its peak, so it opens the store after the tests.
- */
-const OPEN_EARLY_BELOW_BYTES = 512 * 1024 * 1024;
+const STREAM_CHECKS = 1000;
 
 export interface NeedleworkTrendOptions {
   /**
@@ -112,10 +104,10 @@ export class NeedleworkTrendReporter implements Reporter {
   failure: string | undefined;
   /** The environments (model, agent version) of this run's workups, found as their modules are collected. */
   private environments: ReturnType<typeof environmentLoader> | undefined;
-  /** The spec modules of this run not yet collected. */
-  private uncollected = 0;
-  /** The store opened while the tests ran (`OPEN_EARLY_BELOW_BYTES`), for this run's append. */
+  /** The store opened when the run started, for this run's append. */
   private opened: Opened | undefined;
+  /** This run's checks streamed to the store as their tests end (see `RunStream`), where the store takes them. */
+  private streaming: Streaming | undefined;
   /** When this run started: its baseline is the latest run that ended before. */
   private startedAt = new Date();
   /** The commit and branch of this run, read once when it starts. */
@@ -150,27 +142,55 @@ export class NeedleworkTrendReporter implements Reporter {
     this.revision = detectRevision(root);
     // The workups the run's HTML or OTel reporter reads are not read again for their metas.
     this.environments = environmentLoader(root, () => existingRunWorkupLoader(specifications, root));
-    this.uncollected = specifications.length;
-    if (specBytes(specifications) < OPEN_AT_START_BELOW_SPEC_BYTES) this.openEarly();
+    this.opened = undefined;
+    this.streaming = undefined;
+    // The store opens as the run starts (PostgreSQL starting in WebAssembly takes 0.3-0.4 s of the other core while the
+    // test worker starts), reads the run's baseline, then takes the checks as their tests end: the run's end only
+    // finishes the append. A run that will not append opens nothing.
+    if (this.skipReason()) return;
+    this.opened = this.open();
+    if (!this.vitest?.config.mergeReports) this.streaming = this.stream(this.opened, root);
   }
 
   onTestModuleCollected(module: TestModule): void {
     this.environments?.noteModule(module);
-    if (--this.uncollected === 0) this.openEarly();
+  }
+
+  /** A finished test's check goes to the store's stream (in chunks of `STREAM_CHECKS`). */
+  onTestCaseResult(test: TestCase): void {
+    const streaming = this.streaming;
+    const meta = test.meta().needlework;
+    if (!streaming || !isCheckMeta(meta)) return;
+    // A test reported twice would be inserted twice: the run is then appended in one piece after all.
+    if (streaming.tests.has(test.id)) streaming.broken = true;
+    streaming.tests.add(test.id);
+    streaming.queued.push(trendCheckOf(meta, test.result().state, this.root()));
+    if (streaming.queued.length >= STREAM_CHECKS) sendQueued(streaming);
+  }
+
+  /** Begins streaming this run's checks to the store `opened` opens, once it has read the run's baseline. */
+  private stream(opened: Opened, root: string): Streaming {
+    const provisional = {
+      id: `streaming-${randomBytes(8).toString('hex')}`,
+      time: this.startedAt.toISOString(),
+      scope: this.scope(),
+      summary: summarize([]),
+      checks: [],
+      trials: [],
+      root,
+    };
+    const stream = (async () => {
+      const store = await opened.store;
+      // Read first: on the embedded engine, a statement outside the stream's transaction waits for its end.
+      await opened.baseline.catch(() => undefined);
+      return store.streamAppend(provisional);
+    })().catch(() => undefined);
+    return { stream, tests: new Set(), queued: [], broken: false };
   }
 
   /** A finished module's checks are collected now, while the next module runs, rather than after the last test. */
   onTestModuleEnd(module: TestModule): void {
     collectModuleChecks(module, this.root());
-  }
-
-  /**
-   * Opens the store before the tests end (see `OPEN_AT_START_BELOW_SPEC_BYTES` and `OPEN_EARLY_BELOW_BYTES`), so that
-   * the append after the last test does not wait for PostgreSQL to start. A run that will not append opens nothing.
-   */
-  private openEarly(): void {
-    if (this.opened || this.skipReason() || process.memoryUsage.rss() >= OPEN_EARLY_BELOW_BYTES) return;
-    this.opened = this.open();
   }
 
   /** Starts opening the store, and reading the run's baseline from it as soon as it is open. */
@@ -230,8 +250,7 @@ export class NeedleworkTrendReporter implements Reporter {
       process.stdout.write(`needlework: ${skip}\n`);
       return Promise.resolve();
     }
-    // The tests are over: a store not opened early starts in its thread now, while the run is built and the other
-    // reporters (which yield to this one first) build theirs.
+    // A store not opened when the run started (a reporter added after it started) opens now.
     const opened = this.opened ?? this.open();
     this.opened = undefined;
     const root = this.root();
@@ -275,27 +294,33 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 
   private async write(testModules: ReadonlyArray<TestModule>, root: string, opened: Opened): Promise<void> {
+    const streaming = this.streaming;
+    this.streaming = undefined;
     let handedOver = false;
     try {
-      handedOver = await this.append(testModules, root, opened);
+      handedOver = await this.append(testModules, root, opened, streaming);
     } finally {
-      // A store not handed to the append (a throw before it) is closed: its lock is released.
-      if (!handedOver)
+      // A store not handed to the append (a throw before it) is closed, its stream rolled back: its lock is released.
+      if (!handedOver) {
+        await streaming?.stream.then((stream) => stream?.abandon());
         await opened.store.then(
           (store) => store.close(),
           () => undefined,
         );
+      }
     }
   }
 
   /**
-   * Appends the run through the store `opened` opens, and whether it was handed to the append (which closes it). The
-   * run's baseline is lent to the reports' gate as soon as the append is sent.
+   * Appends the run through the store `opened` opens (ending the append `streaming` began, where it holds the run),
+   * and whether the store was handed to the append (which closes it). The run's baseline is lent to the reports' gate
+   * as soon as the append is sent.
    */
   private async append(
     testModules: ReadonlyArray<TestModule>,
     root: string,
     opened: Opened,
+    streaming: Streaming | undefined,
   ): Promise<boolean> {
     const location = this.storeLocation(root);
     // The store's opening (its lock and folder checks, each a turn of this thread) reaches its own thread before this
@@ -311,15 +336,13 @@ export class NeedleworkTrendReporter implements Reporter {
     );
     const environment = await detectEnvironment(checks, root, this.environments);
     if (environment) run.environment = environment;
+    if (streaming) sendQueued(streaming);
     try {
-      // The append's statements (each check column as one JSON text: 0.15-0.25 s of CPU at 30,000 checks) are made
-      // while the store's thread starts PostgreSQL and reads the baseline, rather than after the baseline arrives.
-      const statements = appendStatements(run);
       const { kept, dropped } = await withOpenedStore(opened.store, async (store) => {
         const baseline = await opened.baseline.catch(() => undefined);
-        // The append is sent to the store's thread first: the gate is compared and the reports are built from it on
-        // this thread while that one appends.
-        const appended = store.append(run, statements);
+        // The append is ended (or sent in one piece) first: the gate is compared and the reports are built on this
+        // thread while the store's thread appends.
+        const appended = endAppend(store, run, streaming);
         const gate = baseline && gateOf(run, baseline, this.options.gate);
         this.gate = gate;
         this.unknownFailures = gate ? unknownFailures(checks, gate) : 0;
@@ -376,25 +399,48 @@ function unknownFailures(checks: ReturnType<typeof collectChecks>, gate: RunGate
   return unknown;
 }
 
+/**
+ * Ends a run's append: its stream's, when the stream holds every check of the run, else the run in one piece (which
+ * reports what failed, if anything does).
+ */
+async function endAppend(store: Store, run: TrendRun, streaming: Streaming | undefined): Promise<void> {
+  const stream = await streaming?.stream;
+  if (stream && streaming && !streaming.broken && stream.added === run.checks.length) {
+    try {
+      return await stream.finish(run);
+    } catch {
+      // Rolled back: appended in one piece below, which fails the same way if the run cannot be stored.
+    }
+  } else await stream?.abandon();
+  await store.append(run);
+}
+
+/** A run's checks on their way to the store as their tests end. */
+interface Streaming {
+  /** The store's stream, once the store is open and has read the baseline; undefined where it takes none. */
+  stream: Promise<RunStream | undefined>;
+  /** The tests whose checks were queued. */
+  tests: Set<string>;
+  /** Checks not sent yet. */
+  queued: TrendCheck[];
+  /** A test was reported twice: the stream is not the run. */
+  broken: boolean;
+}
+
+/** Sends the queued checks to the stream, in order, once it has begun. */
+function sendQueued(streaming: Streaming): void {
+  const checks = streaming.queued;
+  if (checks.length === 0) return;
+  streaming.queued = [];
+  void streaming.stream.then((stream) => stream?.add(checks));
+}
+
 /** A store being opened for a run's append, and the run's baseline read from it. */
 interface Opened {
   store: Promise<Store>;
   baseline: Promise<TrendRun | undefined>;
   /** Settles once the store is being opened off this thread (see `OpenStoreOptions.started`), or failed to open. */
   started: Promise<void>;
-}
-
-/** The size in bytes of a run's spec files (a file that cannot be read counts as none). */
-function specBytes(specifications: ReadonlyArray<TestSpecification>): number {
-  let bytes = 0;
-  for (const specification of specifications) {
-    try {
-      bytes += statSync(specification.moduleId).size;
-    } catch {
-      // Not a file this process can read: Vitest reports it.
-    }
-  }
-  return bytes;
 }
 
 export default NeedleworkTrendReporter;

@@ -6,17 +6,18 @@ import { tallyTrials } from '../trials/tally.js';
 import type { Revision } from './revision.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary, TrendTrials } from './types.js';
 
-/**
- * The history entry of a run: every needlework check as spec x workup x criterion, in byte order, the trials and
- * passes of each spec x criterion x task, the run's scope and a summary. Durations are left out on purpose: they are
- * not a quality signal, and leaving them out makes a sharded-and-merged run's entry equal one run's.
- */
 /** What a run's history entry keeps of a finished test: the check it attached and whether Vitest ran it. */
 export interface RecordedCheck {
   meta?: CheckMeta | undefined;
   state: TrendCheck['state'];
 }
 
+/**
+ * The history entry of a run: every needlework check as spec x workup x criterion (`trendCheckOf`), in the history's
+ * order (`historyOrder`), the trials and passes of each spec x criterion x task, the run's scope and a summary.
+ * Durations are left out on purpose: they are not a quality signal, and leaving them out makes a sharded-and-merged
+ * run's entry equal one run's.
+ */
 export function buildTrendRun(
   checks: readonly RecordedCheck[],
   revision: Revision,
@@ -25,37 +26,8 @@ export function buildTrendRun(
   root?: string,
 ): TrendRun {
   const trendChecks: TrendCheck[] = [];
-  for (const check of checks) {
-    const meta = check.meta;
-    if (!meta) continue;
-    const entry: TrendCheck = {
-      spec: meta.spec,
-      ...(meta.case !== undefined && { case: meta.case }),
-      workup: meta.workup,
-      ...(meta.task !== undefined && { task: meta.task }),
-      ...(meta.trial !== undefined && { trial: meta.trial }),
-      criterion: meta.criterion,
-      metric: meta.metric,
-      value: meta.value,
-      verdict: meta.verdict,
-      state: check.state,
-    };
-    if (meta.unit) entry.unit = meta.unit;
-    if (meta.threshold !== undefined) entry.threshold = meta.threshold;
-    if (meta.comparator) entry.comparator = meta.comparator;
-    if (meta.summary) entry.reason = meta.summary;
-    if (meta.workupPath !== undefined)
-      entry.workupPath = root === undefined ? meta.workupPath : projectPath(root, meta.workupPath);
-    if (meta.evidence && Object.keys(meta.evidence).length > 0) entry.evidence = meta.evidence;
-    trendChecks.push(entry);
-  }
-  trendChecks.sort(
-    (a, b) =>
-      byteCompare(a.spec, b.spec) ||
-      byteCompare(a.workup, b.workup) ||
-      byteCompare(a.criterion, b.criterion) ||
-      byteCompare(a.case ?? '', b.case ?? ''),
-  );
+  for (const check of checks) if (check.meta) trendChecks.push(trendCheckOf(check.meta, check.state, root));
+  trendChecks.sort(historyOrder);
   const run: TrendRun = {
     id: runId(now),
     time: now.toISOString(),
@@ -70,6 +42,55 @@ export function buildTrendRun(
   if (revision.baseBranch) run.baseBranch = revision.baseBranch;
   if (root !== undefined) run.root = root;
   return run;
+}
+
+/** A finished test's check as the history keeps it: its workup's path relative to the run's `root`, when given. */
+export function trendCheckOf(meta: CheckMeta, state: TrendCheck['state'], root?: string): TrendCheck {
+  const entry: TrendCheck = {
+    spec: meta.spec,
+    ...(meta.case !== undefined && { case: meta.case }),
+    workup: meta.workup,
+    ...(meta.task !== undefined && { task: meta.task }),
+    ...(meta.trial !== undefined && { trial: meta.trial }),
+    criterion: meta.criterion,
+    metric: meta.metric,
+    value: meta.value,
+    verdict: meta.verdict,
+    state,
+  };
+  if (meta.unit) entry.unit = meta.unit;
+  if (meta.threshold !== undefined) entry.threshold = meta.threshold;
+  if (meta.comparator) entry.comparator = meta.comparator;
+  if (meta.summary) entry.reason = meta.summary;
+  if (meta.workupPath !== undefined)
+    entry.workupPath = root === undefined ? meta.workupPath : projectPath(root, meta.workupPath);
+  if (meta.evidence && Object.keys(meta.evidence).length > 0) entry.evidence = meta.evidence;
+  return entry;
+}
+
+/**
+ * The order of a run's checks in the history: by spec, workup, criterion, case, task and trial (a numbered trial by
+ * its number, before a labelled one), in byte order. It depends on the checks alone, not on the order their tests
+ * ran or were reported in, so a run appended while its tests ran (`Store.streamAppend`, in the order they ended) reads
+ * back as the run built after them; checks equal in all of these keep the order they came in.
+ */
+export function historyOrder(a: TrendCheck, b: TrendCheck): number {
+  return (
+    byteCompare(a.spec, b.spec) ||
+    byteCompare(a.workup, b.workup) ||
+    byteCompare(a.criterion, b.criterion) ||
+    byteCompare(a.case ?? '', b.case ?? '') ||
+    byteCompare(a.task ?? '', b.task ?? '') ||
+    trialOrder(a.trial, b.trial)
+  );
+}
+
+function trialOrder(a: TrendCheck['trial'], b: TrendCheck['trial']): number {
+  if (a === b) return 0;
+  if (a === undefined || b === undefined) return a === undefined ? -1 : 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number' || typeof b === 'number') return typeof a === 'number' ? -1 : 1;
+  return byteCompare(a, b);
 }
 
 export function summarize(checks: readonly TrendCheck[]): TrendSummary {

@@ -1,6 +1,7 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isUserError } from '../errors/index.js';
+import { historyOrder } from '../history/entry.js';
 import { CHECK_COLUMNS, type CheckRow, trendCheck } from '../history/store/rows.js';
 import type { SqlClient } from '../history/store/sql.js';
 import { relativeInside } from '../io/display-path.js';
@@ -47,7 +48,11 @@ export async function workupRoute(
       body: { error: `the workup ${workupId} of run ${runId} has ${files.length} file(s)` },
     };
   const path = files[pick - 1];
-  const checks: WorkupCheckInput[] = rows.filter((r) => r.workup_path === (path ?? null)).map(trendCheck);
+  // In the history's order, as the run's view lists them (a run appended while its tests ran is stored as they ended).
+  const checks: WorkupCheckInput[] = rows
+    .filter((r) => r.workup_path === (path ?? null))
+    .map(trendCheck)
+    .sort(historyOrder);
   const source = { run: runId, workup: workupId, ...(files.length > 0 && { files }) };
   if (path === undefined)
     return answer(undefined, checks, {

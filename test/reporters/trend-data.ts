@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { summarize, trendTrials } from '../../src/history/entry.js';
+import { historyOrder, summarize, trendTrials } from '../../src/history/entry.js';
 import { readHistory, serializeHistory } from '../../src/history/history.js';
 import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 
@@ -20,8 +20,9 @@ export function trendCheck(overrides: Partial<TrendCheck> = {}): TrendCheck {
   };
 }
 
-/** A run holding the checks, at minute `minute` of a fixed day. */
-export function trendRun(minute: number, checks: TrendCheck[], extra: Partial<TrendRun> = {}): TrendRun {
+/** A run holding the checks (in the history's order, as `buildTrendRun` puts them), at minute `minute` of a fixed day. */
+export function trendRun(minute: number, given: TrendCheck[], extra: Partial<TrendRun> = {}): TrendRun {
+  const checks = [...given].sort(historyOrder);
   const time = new Date(Date.UTC(2026, 10, 22, 3, minute)).toISOString();
   const stamp = time.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return {

@@ -2,11 +2,12 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TestModule, TestSpecification, Vitest } from 'vitest/node';
+import type { TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { NeedleworkTrendReporter } from '../../reporters/trend.js';
 import { describeScope, detectScope, scopeKey } from '../../src/history/scope.js';
 import { openStore } from '../../src/history/store/open.js';
 import { historyOf } from '../history/read.js';
+import { checkMeta } from './harness.js';
 
 describe('detectScope', () => {
   it('is full for a plain one-shot run, partial for file filters, -t, watch or the UI', () => {
@@ -124,26 +125,92 @@ describe('the trend reporter and partial runs', () => {
     }
   }, 120_000);
 
-  it('opens the store of a run of large specs once the last spec is collected, before its tests end, and appends through it', async () => {
+  /** A finished needlework test of the spec module `module`, as Vitest hands it to reporters. */
+  const test = (module: object, workup: string, state: 'passed' | 'failed' = 'passed') =>
+    ({
+      id: `t-${workup}`,
+      name: 'surfaced',
+      parent: module,
+      location: { line: 1, column: 1 },
+      options: { mode: 'run' },
+      meta: () => ({
+        needlework: checkMeta({
+          spec: 's0',
+          workup,
+          criterion: 'surfaced',
+          ...(state === 'failed' && { verdict: 'fail' }),
+        }),
+      }),
+      result: () => ({ state, errors: [] }),
+      diagnostic: () => ({ duration: 1 }),
+    }) as unknown as TestCase;
+  /** A spec module of `workups`' tests, ended. */
+  const moduleOf = (workups: string[]) => {
+    const module = {
+      type: 'module',
+      moduleId: join(root, 'needles', 's0.cases.yaml'),
+      relativeModuleId: 'needles/s0.cases.yaml',
+    };
+    const tests = workups.map((w, i) => test(module, w, i % 2 ? 'failed' : 'passed'));
+    return Object.assign(module, {
+      children: { allTests: () => tests, allSuites: () => [] },
+    }) as unknown as TestModule & {
+      children: { allTests(): TestCase[] };
+    };
+  };
+  /** The workups of a stored run's checks in the order they were stored (`ord`). */
+  const storedOrder = async (store: string, id: string) => {
+    const opened = await openStore(store, { mustExist: true });
+    try {
+      const rows = await opened.engine.query<{ workup: string }>(
+        'SELECT workup FROM needlework_checks WHERE run = (SELECT seq FROM needlework_runs WHERE id = $1) ORDER BY ord',
+        [id],
+      );
+      return { stored: rows.map((r) => r.workup), read: (await opened.run(id))?.checks.map((c) => c.workup) };
+    } finally {
+      await opened.close();
+    }
+  };
+
+  it("streams each test's check into the store as the test ends, and the run reads back in the history's order", async () => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const store = join(root, '.needlework', 'store');
-    const lock = `${store}.lock`;
     try {
       const reporter = new NeedleworkTrendReporter();
       reporter.onInit(fakeVitest({}));
-      // 2 MB of specs, about 2,000 cases: the store waits for the tests' memory to be known.
-      reporter.onTestRunStart(await specs(2, 1024 * 1024));
-      await new Promise((done) => setTimeout(done, 200));
-      expect(await written()).toEqual([]);
-      reporter.onTestModuleCollected(collected);
-      // One spec of two: its tests may still declare more, so nothing is opened yet.
-      await new Promise((done) => setTimeout(done, 200));
-      expect(await written()).toEqual([]);
-      reporter.onTestModuleCollected(collected);
-      await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
-      // The lock is held while the tests still run: the store was opened for this run's append.
-      expect((await stat(lock)).isFile()).toBe(true);
-      await appendsThroughIt(reporter, store);
+      reporter.onTestRunStart(await specs(1));
+      const module = moduleOf(['w-c', 'w-a', 'w-b']);
+      reporter.onTestModuleCollected(module);
+      for (const t of module.children.allTests()) reporter.onTestCaseResult(t);
+      reporter.onTestModuleEnd(module);
+      await reporter.onTestRunEnd([module]);
+      expect(reporter.failure).toBeUndefined();
+      // Stored as the tests ended (by the stream), read in the history's order.
+      expect(await storedOrder(store, reporter.appendedRun!)).toEqual({
+        stored: ['w-c', 'w-a', 'w-b'],
+        read: ['w-a', 'w-b', 'w-c'],
+      });
+    } finally {
+      write.mockRestore();
+    }
+  }, 120_000);
+
+  it('appends the run in one piece when a test was never reported as it ended, with every check', async () => {
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const store = join(root, '.needlework', 'store');
+    try {
+      const reporter = new NeedleworkTrendReporter();
+      reporter.onInit(fakeVitest({}));
+      reporter.onTestRunStart(await specs(1));
+      const module = moduleOf(['w-c', 'w-a', 'w-b']);
+      reporter.onTestModuleCollected(module);
+      for (const t of [...module.children.allTests()].slice(1)) reporter.onTestCaseResult(t);
+      await reporter.onTestRunEnd([module]);
+      expect(reporter.failure).toBeUndefined();
+      expect(await storedOrder(store, reporter.appendedRun!)).toEqual({
+        stored: ['w-a', 'w-b', 'w-c'],
+        read: ['w-a', 'w-b', 'w-c'],
+      });
     } finally {
       write.mockRestore();
     }

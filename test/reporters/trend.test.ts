@@ -201,6 +201,23 @@ describe('buildTrendRun', () => {
     expect(validate({ schema: 2, runs: [run] }), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it("orders checks by the history's keys whatever order their tests ended in: a task's trials by number, labels after", () => {
+    const metas = [
+      checkMeta({ spec: 's', workup: 'w', criterion: 'c', case: 'k', task: 't', trial: 10 }),
+      checkMeta({ spec: 's', workup: 'w', criterion: 'c', case: 'k', task: 't', trial: 'warm' }),
+      checkMeta({ spec: 's', workup: 'w', criterion: 'c', case: 'k', task: 't', trial: 2 }),
+      checkMeta({ spec: 's', workup: 'w', criterion: 'c', case: 'k', task: 't' }),
+      checkMeta({ spec: 's', workup: 'v', criterion: 'c', case: 'k', task: 't', trial: 1 }),
+    ];
+    const order = (recorded: typeof metas) =>
+      buildTrendRun(
+        recorded.map((meta) => record({ meta })),
+        {},
+      ).checks.map((c) => `${c.workup} ${c.trial ?? '-'}`);
+    expect(order(metas)).toEqual(['v 1', 'w -', 'w 2', 'w 10', 'w warm']);
+    expect(order([...metas].reverse())).toEqual(order(metas));
+  });
+
   it('gives a null pass rate when nothing was decided', () => {
     expect(buildTrendRun([], {}).summary.passRate).toBeNull();
   });
@@ -271,13 +288,14 @@ describe('compare, with a tolerance', () => {
     }),
     trendCheck({ criterion: 'flag', metric: 'grounded', value: true, threshold: undefined }),
   ]);
+  const of = (criterion: string) => base.checks.find((c) => c.criterion === criterion)!;
   const lines = (now: TrendRun, options = {}) =>
     gateText(compare(now, base, options)).rows.map((r) => `${r.status}: ${r.line}`);
 
   it('moves a score that fell by more than the tolerance, and not one that fell by exactly it', () => {
-    const within = trendRun(2, [trendCheck({ value: 0.88 }), ...base.checks.slice(1)]);
+    const within = trendRun(2, [trendCheck({ value: 0.88 }), of('hops'), of('flag')]);
     expect(lines(within)).toEqual([]);
-    const beyond = trendRun(2, [trendCheck({ value: 0.85 }), ...base.checks.slice(1)]);
+    const beyond = trendRun(2, [trendCheck({ value: 0.85 }), of('hops'), of('flag')]);
     // The default gate names the move and holds verdicts only; a tolerance given holds the value too.
     expect(lines(beyond)).toEqual([
       'moved: compound-alpha/grounded surfaced: pass (recall 0.9) -> pass (recall 0.85) (past the tolerance 0.02, worse)',
@@ -290,8 +308,7 @@ describe('compare, with a tolerance', () => {
   });
 
   it('treats a rise as the worsening of a lower-is-better metric, with a relative tolerance for units', () => {
-    const rise = (value: number) =>
-      trendRun(2, [base.checks[0]!, { ...base.checks[1]!, value }, base.checks[2]!]);
+    const rise = (value: number) => trendRun(2, [of('surfaced'), { ...of('hops'), value }, of('flag')]);
     expect(lines(rise(3), { relativeTolerance: 0.1 })).toEqual([
       'moved: compound-alpha/grounded hops: pass (pivot_burden 4 queries) -> pass (pivot_burden 3 queries) (past the tolerance 10%, better)',
     ]);
@@ -304,8 +321,8 @@ describe('compare, with a tolerance', () => {
   it('calls a verdict that became fail a regression under every option, one trial a side', () => {
     const now = trendRun(2, [
       trendCheck({ value: 0.89, verdict: 'fail', threshold: 0.895 }),
-      base.checks[1]!,
-      { ...base.checks[2]!, value: false, verdict: 'fail' },
+      of('hops'),
+      { ...of('flag'), value: false, verdict: 'fail' },
     ]);
     for (const options of [{}, { tolerance: 0.02 }, { relativeTolerance: 0.5 }, { level: 0.01 }]) {
       const comparison = compare(now, base, options);

@@ -1,8 +1,9 @@
 import { stringifyJson } from '../../parse/json.js';
-import { trendTrials } from '../entry.js';
+import { historyOrder, trendTrials } from '../entry.js';
+import { metricMeans } from '../means.js';
 import { scopeKey } from '../scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
-import { RUN_METRICS } from './migrations.js';
+
 import { RUNS_CHANNEL } from './notify.js';
 
 /** A run without its checks: what lists of runs and the trend table need. */
@@ -57,21 +58,65 @@ export const CHECKS_PER_STATEMENT = 5000;
  * embedded engine: 435-490 -> 362-370 ms an append, before checks kept their evidence).
  */
 export function appendStatements(run: TrendRun): Statement[] {
-  const statements: Statement[] = [{ sql: INSERT_RUN_ROW, params: runParams(run) }];
-  for (let first = 0; first < run.checks.length; first += CHECKS_PER_STATEMENT)
+  return [
+    { sql: INSERT_RUN_ROW, params: runParams(run) },
+    ...checkStatements(run.checks, 0),
+    ...closingStatements(run),
+  ];
+}
+
+/** The statements that insert `checks` of the run inserted last, the first at the run's position `first`. */
+export function checkStatements(checks: readonly TrendCheck[], first: number): Statement[] {
+  const statements: Statement[] = [];
+  for (let at = 0; at < checks.length; at += CHECKS_PER_STATEMENT)
     statements.push({
       sql: INSERT_CHECKS,
-      params: [...checkParams(run.checks.slice(first, first + CHECKS_PER_STATEMENT)), first],
+      params: [...checkParams(checks.slice(at, at + CHECKS_PER_STATEMENT)), first + at],
     });
-  statements.push({ sql: RUN_METRICS(`run = (SELECT ${THIS_RUN})`) });
-  // The store's listeners (`needlework ui` over a server) hear of the run once its transaction commits.
-  statements.push({ sql: `SELECT pg_notify('${RUNS_CHANNEL}', 'run ' || ${THIS_RUN})` });
   return statements;
 }
 
-const INSERT_RUN_ROW = `INSERT INTO needlework_runs (id, time, time_text, commit, branch, base_branch, source, scope,
-  scope_key, model, agent_version, checks, passed, failed, not_applicable, skipped, root)
-VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17)`;
+/**
+ * What ends an append, after the run's row and checks: its metric means (`metricMeans`, as every reader of a run in
+ * memory computes them, whatever order its rows were stored in), and the notice the store's listeners (`needlework
+ * ui` over a server) hear once its transaction commits.
+ */
+export function closingStatements(run: TrendRun): Statement[] {
+  const means = metricMeans([run]).map((s) => ({
+    spec: text(s.spec),
+    criterion: text(s.criterion),
+    metric: text(s.metric),
+    unit: s.unit === undefined ? null : text(s.unit),
+    lower_is_better: s.lowerIsBetter,
+    // As text: NaN and ±Infinity, which JSON cannot write, are read by PostgreSQL's float8.
+    mean: s.means[0] === undefined ? null : String(s.means[0]),
+  }));
+  return [
+    { sql: INSERT_RUN_METRICS, params: [JSON.stringify(means)] },
+    { sql: `SELECT pg_notify('${RUNS_CHANNEL}', 'run ' || ${THIS_RUN})` },
+  ];
+}
+
+const INSERT_RUN_METRICS = `INSERT INTO needlework_run_metrics (run, spec, criterion, metric, unit, lower_is_better, mean)
+SELECT ${THIS_RUN}, m.spec, m.criterion, m.metric, m.unit, m.lower_is_better, m.mean::float8
+FROM json_to_recordset($1::json) AS m(spec text, criterion text, metric text, unit text, lower_is_better boolean,
+  mean text)`;
+
+/** The run row's columns, `$1`-`$17` of `runParams`. */
+const RUN_ROW_COLUMNS = `id, time, time_text, commit, branch, base_branch, source, scope, scope_key, model,
+  agent_version, checks, passed, failed, not_applicable, skipped, root`;
+const RUN_ROW_VALUES =
+  '$1, $2::timestamptz, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17';
+
+const INSERT_RUN_ROW = `INSERT INTO needlework_runs (${RUN_ROW_COLUMNS}) VALUES (${RUN_ROW_VALUES})`;
+
+/** The run's row as inserted first (`runRowStatement`), `runParams` of the run as it ended. */
+const UPDATE_RUN_ROW = `UPDATE needlework_runs SET (${RUN_ROW_COLUMNS}) = (${RUN_ROW_VALUES}) WHERE seq = ${THIS_RUN}`;
+
+/** The statement that inserts a run's row (`update`: sets the row this session inserted last to it). */
+export function runRowStatement(run: TrendRun, { update = false }: { update?: boolean } = {}): Statement {
+  return { sql: update ? UPDATE_RUN_ROW : INSERT_RUN_ROW, params: runParams(run) };
+}
 
 /** Checks of the run inserted last (`checkParams` as `$1`-`$18`), the first at the run's position `$19`. */
 const INSERT_CHECKS = `INSERT INTO needlework_checks (run, ord, spec, "case", workup, task, trial_number, trial_label,
@@ -299,8 +344,17 @@ function parsedEvidence(text: string | null | undefined): Record<string, unknown
   }
 }
 
-/** The run of a head and its checks, with the trials counted from the checks. */
+/**
+ * The run of a head and its checks (read in the order of their `ord`), in the history's order, with the trials
+ * counted from the checks. A run appended in one piece is stored in that order already (checked in one pass); one
+ * appended while its tests ran is stored in the order they ended, and sorted here.
+ */
 export function fullRun(head: RunHead & { seq?: number }, checks: TrendCheck[]): TrendRun {
   const { seq: _, ...rest } = head;
+  for (let i = 1; i < checks.length; i++)
+    if (historyOrder(checks[i - 1]!, checks[i]!) > 0) {
+      checks.sort(historyOrder);
+      break;
+    }
   return { ...rest, checks, trials: trendTrials(checks) };
 }

@@ -18,6 +18,7 @@ import {
 } from './rows.js';
 import type { RunFilter, RunSource, TrendOverview } from './source.js';
 import type { SqlClient, SqlEngine } from './sql.js';
+import { type RunStream, streamAppend } from './stream.js';
 
 /** Which runs `prune` drops: those outside the last `keepLast`, and those that ended before `olderThan`. */
 export interface RetentionPolicy {
@@ -39,13 +40,20 @@ export class Store implements RunSource {
     readonly name: string,
   ) {}
 
-  /**
-   * Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half.
-   * `statements` are the run's `appendStatements`, when the caller made them ahead (while the store was opening).
-   */
-  async append(run: TrendRun, statements: readonly Statement[] = appendStatements(run)): Promise<void> {
+  /** Adds a run and its checks in one transaction: a crash mid-append leaves the store without that run, never half. */
+  async append(run: TrendRun): Promise<void> {
+    const statements = appendStatements(run);
     if (this.engine.batch) await this.engine.batch(statements);
     else await this.engine.transaction((tx) => insertRun(tx, statements));
+  }
+
+  /**
+   * Begins appending a run while its tests run (see `RunStream`), on the embedded engine; undefined elsewhere: a
+   * server appends a run in one piece fast enough, and a transaction held open for a whole test run there would meet
+   * the server's idle-transaction timeouts. `provisional` is the run's row until it ends.
+   */
+  streamAppend(provisional: TrendRun): RunStream | undefined {
+    return this.engine.kind === 'embedded' ? streamAppend(this.engine, provisional) : undefined;
   }
 
   /**
@@ -187,8 +195,8 @@ export class Store implements RunSource {
 
   /**
    * The last `last` runs without their checks, and each spec x criterion metric's mean over the workups of each run,
-   * as the database averaged it when the run was appended (see `RUN_METRICS`): 20 runs of 10,000 checks read a few
-   * hundred rows, not 200,000.
+   * as kept when the run was appended (`closingStatements`, and migration 2's `RUN_METRICS` for runs appended before):
+   * 20 runs of 10,000 checks read a few hundred rows, not 200,000.
    */
   async overview(last: number): Promise<TrendOverview> {
     const total = await this.count();

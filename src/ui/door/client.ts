@@ -168,6 +168,11 @@ class DoorStore extends Store {
     return fallback(await this.local);
   }
 
+  /** A run appended through the door goes in one piece (`append`). */
+  override streamAppend(): undefined {
+    return undefined;
+  }
+
   override append(run: TrendRun): Promise<void> {
     return this.through('append', { run }, async (store) => void (await store.import([run])));
   }
