@@ -96,7 +96,8 @@ export function wholeEvidence(
   const count = evidence?.['calls'];
   const reference = evidence?.['reference'];
   const alignment = evidence?.['alignment'];
-  if (typeof count !== 'number') {
+  // The slim form's mark: a count of calls beside the match mode (a tool rule's `calls` is a list of names).
+  if (typeof count !== 'number' || typeof evidence?.['mode'] !== 'string') {
     if (!Array.isArray(reference) || !alignment || typeof alignment !== 'object') return undefined;
     return { reference, alignment: alignment as Record<string, unknown> };
   }

@@ -114,6 +114,9 @@ describe('wholeEvidence: either form read back whole', () => {
       alignment: whole.alignment,
     });
     expect(wholeEvidence({ mode: 'strict' }, asked)).toBeUndefined();
+    // Other checks' evidence: a tool rule's (`calls`, the names), a count without a match mode.
+    expect(wholeEvidence({ calls: ['a'], broken: [] }, asked)).toBeUndefined();
+    expect(wholeEvidence({ calls: 3 }, asked)).toBeUndefined();
   });
 
   it('leaves out the alignment, and the calls taken from the run, where the run calls are not the ones checked', () => {
