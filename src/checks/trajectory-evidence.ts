@@ -2,32 +2,67 @@
 
 import type { ToolCall, TrajectoryAlignment } from '../metrics/trajectory/match.js';
 import { type Trajectory, toolCalls } from '../model/trajectory.js';
-import { stringifyJson } from '../parse/json.js';
 
 /** The tool calls of a trajectory as the match compares them (and as the evidence records them). */
 export function callsOf(trajectory: Trajectory): ToolCall[] {
   return toolCalls(trajectory).map((s) => ({ tool: s.tool_name, args: s.tool_input ?? {} }));
 }
 
-/** A call as the workup view shows it, tool and arguments' JSON: two calls with the same text show alike. */
-function callText(call: ToolCall): string {
-  return stringifyJson([call.tool ?? null, call.args ?? {}]) ?? '';
+/**
+ * Whether two values show alike in the workup view (the same JSON text): the same plain values (strings, finite
+ * numbers, booleans, null, arrays, objects with the same keys in the same order), walked rather than written out.
+ * Anything else (a bigint, undefined, a class instance) is taken as not alike, which keeps the expected calls.
+ */
+function alike(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null)
+    return a === b && (a === null || typeof a === 'string' || typeof a === 'boolean' || Number.isFinite(a));
+  if (typeof b !== 'object' || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, k) => alike(x, b[k]));
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
+  if (Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let k = 0; k < ka.length; k++)
+    if (
+      ka[k] !== kb[k] ||
+      !alike((a as Record<string, unknown>)[ka[k]!], (b as Record<string, unknown>)[kb[k]!])
+    )
+      return false;
+  return true;
+}
+
+/** FNV-1a (32 bits) of `h` followed by a tag and a text's UTF-16 code units. */
+function mix(h: number, tag: number, text: string): number {
+  h = Math.imul(h ^ tag, 0x01000193);
+  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  return h;
+}
+
+/** `mix` over a value, walked: each string, number, key and bracket tagged, so no two shapes hash as one text. */
+function hashOf(h: number, value: unknown): number {
+  if (value === null || typeof value !== 'object') return mix(h, (typeof value).charCodeAt(0), String(value));
+  if (Array.isArray(value)) {
+    h = mix(h, 0x5b, '');
+    for (const item of value) h = hashOf(h, item);
+    return mix(h, 0x5d, '');
+  }
+  h = mix(h, 0x7b, '');
+  for (const key of Object.keys(value))
+    h = hashOf(mix(h, 0x3a, key), (value as Record<string, unknown>)[key]);
+  return mix(h, 0x7d, '');
 }
 
 /**
- * Eight hex digits naming the run's tool calls (FNV-1a, 32 bits, over the calls' texts one a line): what a reader
- * compares to notice that the workup's calls changed since the check (a change goes unnoticed once in 2^32).
+ * Eight hex digits naming the run's tool calls (FNV-1a, 32 bits, over each call's tool and arguments as `hashOf`
+ * walks them): what a reader compares to notice that the workup's calls changed since the check (a change goes
+ * unnoticed once in 2^32). Walked, as `alike` compares, rather than written as JSON text: on the bench's 20,000
+ * passing matches of 8 calls the slim form adds 30-40 ms to the matches' 75-90 ms, the text 90-100 ms.
  */
-function digestOf(texts: readonly string[]): string {
-  let h = 0x811c9dc5;
-  const text = texts.join('\n');
-  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
-/** The run's tool calls' digest, as a passing check records it (`digest`). */
 export function callsDigest(calls: readonly ToolCall[]): string {
-  return digestOf(calls.map(callText));
+  let h = 0x811c9dc5;
+  for (const call of calls) h = hashOf(mix(h, 0x28, call.tool ?? '\u0000'), call.args);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -60,15 +95,14 @@ export function passingEvidence(
   if (fields.extra.length > 0) out['extra'] = fields.extra;
   if (fields.reason) out['reason'] = fields.reason;
   const { pairs } = alignment;
-  const texts = run.map(callText);
+  const identity = pairs.length === run.length && pairs.every(([i, j], k) => i === k && j === k);
   const derivable =
     alignment.missing.length === 0 &&
     pairs.length === reference.length &&
-    pairs.every(([i, j]) => texts[i] === callText(reference[j]!));
-  if (derivable) out['digest'] = digestOf(texts);
+    pairs.every(([i, j]) => run[i]!.tool === reference[j]!.tool && alike(run[i]!.args, reference[j]!.args));
+  if (derivable) out['digest'] = callsDigest(run);
   else out['reference'] = reference;
   const kept: Record<string, unknown> = {};
-  const identity = pairs.length === run.length && pairs.every(([i, j], k) => i === k && j === k);
   if (!identity) kept['pairs'] = pairs;
   if (alignment.missing.length > 0) kept['missing'] = alignment.missing;
   if (alignment.extra.length > 0) kept['extra'] = alignment.extra;

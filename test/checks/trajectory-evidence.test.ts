@@ -17,7 +17,7 @@ describe("trajectoryMatch: a passing check's evidence carries only what the run'
     const workup = run(EIGHT);
     const { measured } = trajectoryMatch(workup, run(EIGHT).trajectory);
     expect(measured.verdict).toBe('pass');
-    expect(measured.evidence).toEqual({ mode: 'strict', args: 'exact', calls: 8, digest: '817005fe' });
+    expect(measured.evidence).toEqual({ mode: 'strict', args: 'exact', calls: 8, digest: '3c04a332' });
     expect(measured.evidence!['digest']).toBe(callsDigest(callsOf(workup.trajectory!)));
     expect(bytes(measured.evidence)).toBeLessThanOrEqual(64);
     expect(bytes(wholeForm(workup, run(EIGHT)))).toBeGreaterThan(470);
@@ -25,7 +25,7 @@ describe("trajectoryMatch: a passing check's evidence carries only what the run'
 
   it('an unordered pass keeps its pairs only when they are not in order', () => {
     const inOrder = trajectoryMatch(run(EIGHT), run(EIGHT).trajectory, { mode: 'unordered' }).measured;
-    expect(inOrder.evidence).toEqual({ mode: 'unordered', args: 'exact', calls: 8, digest: '817005fe' });
+    expect(inOrder.evidence).toEqual({ mode: 'unordered', args: 'exact', calls: 8, digest: '3c04a332' });
     const swapped = [...EIGHT];
     [swapped[2], swapped[5]] = [swapped[5]!, swapped[2]!];
     const { measured } = trajectoryMatch(run(swapped), run(EIGHT).trajectory, { mode: 'unordered' });
@@ -76,6 +76,19 @@ describe("trajectoryMatch: a passing check's evidence carries only what the run'
       reference: [{ tool: 'search', args: { city: 'Paris' } }],
       alignment: { pairs: [[1, 0]] },
     });
+  });
+
+  it('keeps the expected calls whose arguments are not plain JSON values, and names calls by their shape', () => {
+    const big = trajectoryMatch(
+      run([{ name: 'a', args: { n: 10n ** 20n } }]),
+      run([{ name: 'a', args: { n: 10n ** 20n } }]).trajectory,
+    );
+    expect(big.measured.verdict).toBe('pass');
+    expect(big.measured.evidence).toHaveProperty('reference');
+    const digest = (args: Record<string, unknown>) => callsDigest([{ tool: 'a', args }]);
+    const shapes = [{ x: '1' }, { x: 1 }, { x: [1] }, { x: { y: 1 } }, { xy: 1 }, { x: null }, {}];
+    expect(new Set(shapes.map(digest)).size).toBe(shapes.length);
+    expect(callsDigest([{ tool: 'a', args: {} }])).not.toBe(callsDigest([{ tool: null, args: {} }]));
   });
 
   it('a failure keeps the whole evidence, which its diff reads', () => {
