@@ -71,7 +71,7 @@ export function callsDigest(calls: readonly ToolCall[]): string {
  * - `calls`: how many tool calls the run made: the slim form's mark, and what the reader checks the workup against;
  * - `missing` and `extra` (the calls the match lists) only when not empty;
  * - `reference` (the expected calls) unless each of them was paired with a run call that shows alike (same tool,
- *   same arguments' JSON; none missing), in which case `digest` (`callsDigest` of the run's calls) stands for it and
+ *   arguments `alike`; none missing), in which case `digest` (`callsDigest` of the run's calls) stands for it and
  *   the reader takes the run's calls at the pairs;
  * - `alignment` with `pairs` unless they pair each run call with the expected call of its position (a strict pass
  *   over every call), `missing` and `extra` only when not empty, and no `alignment` when all three are left out.
