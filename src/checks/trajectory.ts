@@ -10,10 +10,11 @@ import {
 } from '../metrics/trajectory/match.js';
 import { trajectorySimilarity } from '../metrics/trajectory/similarity.js';
 import { stepF1, stepPrecision, stepRecall } from '../metrics/trajectory/step-correctness.js';
-import { type Trajectory, toolCalls } from '../model/trajectory.js';
+import type { Trajectory } from '../model/trajectory.js';
 import type { Workup } from '../model/workup.js';
 import { formatValue } from './format.js';
 import { type Measured, verdictOf } from './measure.js';
+import { callsOf, passingEvidence } from './trajectory-evidence.js';
 
 /** Why a trajectory criterion cannot be measured on a workup, or undefined when it can. */
 function missingTrajectory(workup: Workup, reference: Trajectory | undefined, needsReference: boolean) {
@@ -25,11 +26,6 @@ function missingTrajectory(workup: Workup, reference: Trajectory | undefined, ne
 /** A tool call as failures print it: `search({"city":"Paris"})`. */
 export function describeCall(call: ToolCall): string {
   return `${call.tool ?? '(no tool)'}(${JSON.stringify(call.args)})`;
-}
-
-/** The tool calls of a trajectory as the match compares them. */
-function callsOf(trajectory: Trajectory): ToolCall[] {
-  return toolCalls(trajectory).map((s) => ({ tool: s.tool_name, args: s.tool_input ?? {} }));
 }
 
 /** The tool calls of a trajectory as failures print them, for a diff of the expected calls against the run's. */
@@ -74,6 +70,8 @@ function listed(calls: readonly ToolCall[], max = 5): string {
  * The evidence also holds what a reader lays over the run's steps: the expected calls (`reference`, tool and
  * arguments), the argument mode (`args`) and the match's own pairing (`alignment`: `pairs` of [run call, expected
  * call] and the positions of the missing and extra calls, counted among the tool calls), so no reader matches again.
+ * A pass records them slim, leaving out what the reader takes from the run's own calls (`passingEvidence`; read
+ * back whole by `wholeEvidence`): 62 bytes rather than 484 for a strict pass over 8 calls.
  */
 export function trajectoryMatch(
   workup: Workup,
@@ -104,20 +102,27 @@ export function trajectoryMatch(
               ...(rule ? [`arguments ${args}: ${rule}`] : []),
             ].join('; ')}`
           : `${mode} match holds: ${aligned!.missing.length} missing, ${aligned!.extra.length} extra`),
-      evidence: aligned
-        ? {
-            mode,
-            args,
-            missing: aligned.missing,
-            extra: aligned.extra,
-            ...(aligned.reason && { reason: aligned.reason }),
-            reference: callsOf(reference!),
-            alignment,
-            // The run's calls, for the failure's diff against `reference` (`- expected`, `+ run`), as
-            // toMatchTrajectory shows it (see `checkFailure`).
-            ...(failure && { actual: callTexts(workup.trajectory!) }),
-          }
-        : {},
+      evidence: !aligned
+        ? {}
+        : aligned.pass
+          ? passingEvidence(
+              { mode, args, missing: aligned.missing, extra: aligned.extra, reason: aligned.reason },
+              callsOf(workup.trajectory!),
+              callsOf(reference!),
+              alignment!,
+            )
+          : {
+              mode,
+              args,
+              missing: aligned.missing,
+              extra: aligned.extra,
+              ...(aligned.reason && { reason: aligned.reason }),
+              reference: callsOf(reference!),
+              alignment,
+              // The run's calls, for the failure's diff against `reference` (`- expected`, `+ run`), as
+              // toMatchTrajectory shows it (see `checkFailure`).
+              actual: callTexts(workup.trajectory!),
+            },
     },
     ...(aligned && { result: match as TrajectoryMatchResult }),
   };

@@ -129,7 +129,10 @@ export interface TrendCheck {
    * store keeps both, but reads them back only with one workup's checks (a whole run is read without them).
    */
   workupPath?: string;
-  /** The check's metric-specific evidence (the expected tool calls and their alignment, a required path, ...). */
+  /**
+   * The check's metric-specific evidence (the expected tool calls and their alignment, a required path, ...); a passing
+   * tool-calls check's slim, completed from the workup by `wholeEvidence` (docs/store.md).
+   */
   evidence?: Record<string, unknown>;
   /** The criterion (`surfaced`, `traversed`, ...). */
   criterion: string;

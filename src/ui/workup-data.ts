@@ -1,3 +1,5 @@
+import { callsOf, wholeEvidence } from '../checks/trajectory-evidence.js';
+import type { ToolCall } from '../metrics/trajectory/match.js';
 import type { Workup } from '../model/workup.js';
 import { stringifyJson } from '../parse/json.js';
 import { type EvidenceOf, noteMarks, requiredPaths, tallySteps } from '../views/workup.js';
@@ -138,8 +140,10 @@ export function workupAnswer(
     });
   }
   const mismatch = { found: false };
+  let calls: ToolCall[] | undefined;
+  const runCalls = () => (calls ??= trajectory ? callsOf(trajectory) : []);
   for (const check of checks) {
-    const expected = expectedCalls(check, answer.steps, answer.expected.length, mismatch);
+    const expected = expectedCalls(check, answer.steps, runCalls, answer.expected.length, mismatch);
     if (expected) answer.expected.push(expected);
   }
   if (mismatch.found && !answer.problem)
@@ -211,19 +215,21 @@ function positions(value: unknown, below: number): number[] | undefined {
 
 /**
  * A tool-calls check's expected calls laid over the steps, from its evidence (`reference`, `alignment`, `mode`,
- * `args`: what `trajectoryMatch` records), marking the steps; undefined for a check that recorded none. Positions the
- * steps do not have (the workup changed since the run) set `mismatch` and mark nothing.
+ * `args`: what `trajectoryMatch` records, whole or, for a pass, slim and completed from the run's calls by
+ * `wholeEvidence`), marking the steps; undefined for a check that recorded none. Positions the steps do not have, or
+ * slim evidence that does not fit the run's calls (the workup changed since the run) set `mismatch` and mark nothing.
  */
 function expectedCalls(
   check: WorkupCheckInput,
   steps: WorkupStep[],
+  runCalls: () => readonly ToolCall[],
   index: number,
   mismatch: { found: boolean },
 ): ExpectedCalls | undefined {
   const e = check.evidence;
-  const reference = e?.['reference'];
-  const alignment = e?.['alignment'] as Record<string, unknown> | undefined;
-  if (!Array.isArray(reference) || !alignment || typeof alignment !== 'object') return undefined;
+  const whole = wholeEvidence(e, runCalls);
+  if (!whole) return undefined;
+  const { reference, alignment } = whole;
   const stepOfCall: number[] = [];
   steps.forEach((step, i) => {
     if (step.call !== undefined) stepOfCall[step.call] = i;
@@ -246,6 +252,10 @@ function expectedCalls(
   };
   if (check.case !== undefined) out.case = check.case;
   if (typeof e?.['reason'] === 'string') out.reason = e['reason'];
+  if (!alignment) {
+    mismatch.found = true;
+    return out;
+  }
   const calls = stepOfCall.length;
   const rawPairs = alignment['pairs'];
   const pairs = Array.isArray(rawPairs)

@@ -1,5 +1,7 @@
 import { checkWorkup } from '../../src/checks/check-workup.js';
 import type { CheckOptions } from '../../src/checks/spec.js';
+import { callsOf } from '../../src/checks/trajectory-evidence.js';
+import { alignTrajectory, type MatchTrajectoryOptions } from '../../src/metrics/trajectory/match.js';
 import type { Check } from '../../src/model/check.js';
 import type { CasesSpec } from '../../src/model/spec.js';
 import { makeStep, makeTrajectory, type Trajectory } from '../../src/model/trajectory.js';
@@ -54,4 +56,21 @@ export async function checksBy(
   options: CheckOptions = {},
 ): Promise<Record<string, Check>> {
   return Object.fromEntries((await checkWorkup(workup, [spec], options)).map((c) => [c.criterion, c]));
+}
+
+/**
+ * A tool-calls check's evidence in the whole form (every check's before passes were slim, so what stores hold from
+ * then; a failure's still, but for its `actual`): the workup's calls matched against the reference's.
+ */
+export function wholeForm(workup: Workup, reference: Workup, options: MatchTrajectoryOptions = {}) {
+  const { alignment, ...match } = alignTrajectory(workup.trajectory!, reference.trajectory!, options);
+  return {
+    mode: options.mode ?? 'strict',
+    args: options.toolArgs ?? 'exact',
+    missing: match.missing,
+    extra: match.extra,
+    ...(match.reason && { reason: match.reason }),
+    reference: callsOf(reference.trajectory!),
+    alignment,
+  };
 }

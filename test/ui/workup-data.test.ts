@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkWorkup } from '../../src/checks/check-workup.js';
+import { trajectoryMatch } from '../../src/checks/trajectory.js';
+import type { MatchTrajectoryOptions } from '../../src/metrics/trajectory/match.js';
 import type { Check } from '../../src/model/check.js';
 import { loadSpec } from '../../src/specs/load.js';
 import { longestIncreasing, STEP_TEXT_LIMIT, workupAnswer } from '../../src/ui/workup-data.js';
 import { loadWorkup } from '../../src/workup/load.js';
-import { checksBy, oneCase, run } from '../checks/helpers.js';
+import { type CallSpec, checksBy, oneCase, run, wholeForm } from '../checks/helpers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -86,6 +88,95 @@ describe('workupAnswer: the expected tool calls laid over the steps', () => {
     const answer = workupAnswer(run([{ name: 'a' }]), [check], { run: 'r' });
     expect(answer.problem?.kind).toBe('changed');
     expect(answer.expected[0]!.calls).toEqual([{ tool: 'a', args: '{}', status: 'unaligned' }]);
+  });
+});
+
+describe("workupAnswer: a passing check's slim evidence, completed from the workup's calls", () => {
+  /** The view of one tool-calls check of `calls` against `expected`, from its evidence and from the whole form. */
+  function views(calls: CallSpec[], expected: CallSpec[], options: MatchTrajectoryOptions = {}) {
+    const workup = run(calls);
+    const reference = run(expected);
+    const { measured } = trajectoryMatch(workup, reference.trajectory, options);
+    const check = { spec: 's', ...measured };
+    // The whole form as a store row holds it (JSON text), as every check before the slim form wrote it.
+    const whole = JSON.parse(
+      JSON.stringify({
+        ...wholeForm(workup, reference, options),
+        ...(measured.verdict === 'fail' && { actual: measured.evidence!['actual'] }),
+      }),
+    );
+    return {
+      evidence: measured.evidence!,
+      verdict: measured.verdict,
+      slim: workupAnswer(workup, [check], { run: 'r' }),
+      whole: workupAnswer(workup, [{ ...check, evidence: whole }], { run: 'r' }),
+    };
+  }
+
+  it('shows from either form the same expected calls, marks and counts', () => {
+    const abc = [{ name: 'a', args: { x: 1 } }, { name: 'b' }, { name: 'c', args: { y: [2, 3] } }];
+    const kinds = {
+      'strict pass': views(abc, abc),
+      'unordered pass, out of order': views([abc[2]!, abc[0]!, abc[1]!], abc, { mode: 'unordered' }),
+      'superset arguments': views(
+        [{ name: 'a', args: { x: 1, more: true } }],
+        [{ name: 'a', args: { x: 1 } }],
+        {
+          toolArgs: 'superset',
+        },
+      ),
+      'subset arguments, alike': views([abc[0]!], [abc[0]!], { toolArgs: 'subset' }),
+      'superset match, an extra call allowed': views([{ name: 'login' }, ...abc], abc, { mode: 'superset' }),
+      'subset match, an expected call left out': views([abc[0]!], abc, { mode: 'subset' }),
+      'key order': views([{ name: 'a', args: { x: 1, y: 2 } }], [{ name: 'a', args: { y: 2, x: 1 } }]),
+      failing: views([abc[1]!, abc[0]!], abc),
+    };
+    for (const [kind, v] of Object.entries(kinds)) {
+      expect(v.slim, kind).toEqual(v.whole);
+      expect(v.slim.problem, kind).toBeUndefined();
+      expect(v.slim.expected[0]!.calls.length, kind).toBeGreaterThan(0);
+      // A pass is slim (its mark: the count of calls), a failure whole.
+      expect('calls' in v.evidence, kind).toBe(v.verdict === 'pass');
+      expect('reference' in v.evidence, kind).toBe(
+        ['superset arguments', 'subset match, an expected call left out', 'key order', 'failing'].includes(
+          kind,
+        ),
+      );
+    }
+    expect(kinds['strict pass'].slim.expected[0]!.calls).toEqual([
+      { tool: 'a', args: '{"x":1}', status: 'matched', step: 0 },
+      { tool: 'b', args: '{}', status: 'matched', step: 2 },
+      { tool: 'c', args: '{"y":[2,3]}', status: 'matched', step: 4 },
+    ]);
+    expect(kinds['unordered pass, out of order'].slim.expected[0]!.counts).toEqual({
+      matched: 2,
+      outOfOrder: 1,
+      missing: 0,
+      extra: 0,
+    });
+    expect(kinds['superset arguments'].slim.expected[0]!.calls[0]!.args).toBe('{"x":1}');
+    expect(kinds['key order'].slim.expected[0]!.calls[0]!.args).toBe('{"y":2,"x":1}');
+    expect(kinds['superset match, an extra call allowed'].slim.steps[0]!.marks).toEqual([
+      { expected: 0, status: 'extra-allowed' },
+    ]);
+    expect(
+      kinds['subset match, an expected call left out'].slim.expected[0]!.calls.map((c) => c.status),
+    ).toEqual(['matched', 'missing-allowed', 'missing-allowed']);
+  });
+
+  it('says the workup changed when its calls are not the ones a pass was checked on, though as many', () => {
+    const calls = [{ name: 'a', args: { x: 1 } }, { name: 'b' }];
+    const { measured } = trajectoryMatch(run(calls), run(calls).trajectory);
+    const check = { spec: 's', ...measured };
+    const changed =
+      "the workup's trajectory is not the one its checks matched (they name tool calls it does not have): runs/c changed since the run";
+    for (const now of [[{ name: 'a', args: { x: 2 } }, { name: 'b' }], [{ name: 'a', args: { x: 1 } }]]) {
+      const answer = workupAnswer(run(now), [check], { run: 'r', path: 'runs/c' });
+      expect(answer.problem).toEqual({ kind: 'changed', message: changed });
+      // The expected calls were the run's: none to show, none marked.
+      expect(answer.expected[0]!.calls).toEqual([]);
+      expect(answer.steps.every((s) => s.marks === undefined)).toBe(true);
+    }
   });
 });
 
