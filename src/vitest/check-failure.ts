@@ -46,13 +46,13 @@ export function checkFailure(check: Check, root?: string): Error {
 }
 
 /**
- * A list of calls as one text, a call a line, for Vitest's diff. Vitest diffs two texts line by line (marking what
+ * A list of calls as one text, a call a line, for Vitest's diff (of a failed check, and of `toMatchTrajectory`). Vitest diffs two texts line by line (marking what
  * changed within a line), where two lists it first pretty-prints, twice each, then diffs: on the 4,000 failures of
  * 10,000 cases of the bench workload (3,000 of them tool_calls checks) its `processError` took 200-227 ms with lists,
  * 71-84 ms with texts (bench/failure-diff.bench.mjs). Each call is kept to its line and made terminal-safe: a tool's
  * name is the agent's text as it is, and JSON leaves C1 controls and bidirectional overrides in the arguments.
  */
-function callLines(calls: readonly string[]): string {
+export function callLines(calls: readonly string[]): string {
   return calls.map((call) => terminalSafe(call).replaceAll('\n', '\\n')).join('\n');
 }
 
