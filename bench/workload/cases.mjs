@@ -57,9 +57,8 @@ function step(step_id, step_type, fields) {
   };
 }
 
-/** A needlework project of n cases: `needles/bench.cases.yaml` and one workup folder per run. */
-export async function writeNeedleworkProject(dir, n) {
-  await mkdir(join(dir, 'needles'), { recursive: true });
+/** The needlework specs of n cases: `bench.cases.yaml` (in order, and the answer) and `bench-unordered.cases.yaml`. */
+export function needleworkSpecs(n) {
   const lines = ['id: bench', 'cases:'];
   for (let i = 0; i < n; i++) {
     const c = makeCase(i);
@@ -80,11 +79,17 @@ export async function writeNeedleworkProject(dir, n) {
     .join('\n')
     .replace('id: bench', 'id: bench-unordered')
     .replace(/match: strict/g, 'match: unordered');
-  await writeFile(join(dir, 'needles/bench.cases.yaml'), `${lines.join('\n')}\n`);
-  await writeFile(
-    join(dir, 'needles/bench-unordered.cases.yaml'),
-    `${unordered.replace(/\n {6}answer:\n {8}equals: "[^"]*"/g, '')}\n`,
-  );
+  return {
+    'bench.cases.yaml': `${lines.join('\n')}\n`,
+    'bench-unordered.cases.yaml': `${unordered.replace(/\n {6}answer:\n {8}equals: "[^"]*"/g, '')}\n`,
+  };
+}
+
+/** A needlework project of n cases: `needles/bench.cases.yaml` and one workup folder per run. */
+export async function writeNeedleworkProject(dir, n) {
+  await mkdir(join(dir, 'needles'), { recursive: true });
+  for (const [name, text] of Object.entries(needleworkSpecs(n)))
+    await writeFile(join(dir, 'needles', name), text);
   for (let i = 0; i < n; i++) {
     const c = makeCase(i);
     const folder = join(dir, 'workups', c.id);

@@ -64,9 +64,10 @@ describe('task cases: tool_calls', () => {
       actual: ['search({"city":"Rome"})', 'book({})'],
     });
     expect(c['tool-calls']!.evidence).not.toHaveProperty('expected');
+    // Each side one text, a call a line, which Vitest diffs line by line.
     expect(checkFailure(c['tool-calls']!)).toMatchObject({
-      expected: ['search({"city":"Paris"})', 'book({})'],
-      actual: ['search({"city":"Rome"})', 'book({})'],
+      expected: 'search({"city":"Paris"})\nbook({})',
+      actual: 'search({"city":"Rome"})\nbook({})',
       showDiff: true,
     });
   });

@@ -1,3 +1,5 @@
+import { stripVTControlCharacters } from 'node:util';
+import { processError } from '@vitest/utils/error';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeStep, makeTrajectory, type Trajectory, toolCallTrajectory } from '../../src/model/trajectory.js';
 import type { Workup } from '../../src/model/workup.js';
@@ -42,6 +44,24 @@ describe('toMatchTrajectory', () => {
         '  + graph.neighbors({"entity":"Wren"})',
       ].join('\n'),
     );
+  });
+
+  it("gives Vitest the expected calls and the run's, a call a line, to diff", () => {
+    const ref = calls(['graph.neighbors', { entity: 'Halberd' }], ['docs.search', { query: 'x' }]);
+    let error: (Error & { expected?: unknown; actual?: unknown }) | undefined;
+    try {
+      expect(grounded).toMatchTrajectory(ref, { mode: 'superset' });
+    } catch (thrown) {
+      error = thrown as Error & { expected?: unknown; actual?: unknown };
+    }
+    expect(error).toMatchObject({
+      expected: 'graph.neighbors({"entity":"Halberd"})\ndocs.search({"query":"x"})',
+      actual: expect.stringMatching(/^graph\.neighbors\(\{"entity":"Halberd"\}\)\ngraph\.neighbors\(/),
+    });
+    const diff = stripVTControlCharacters((processError(error) as { diff: string }).diff);
+    expect(diff).toMatch(/^- Expected\n\+ Received\n\n {2}graph\.neighbors\(\{"entity":"Halberd"\}\)\n/);
+    expect(diff).toContain('\n- docs.search({"query":"x"})\n');
+    expect(diff).toContain('\n+ docs.search({"query":"Compound-Alpha"})\n');
   });
 
   it('takes an explicit reference and argument mode', () => {

@@ -1,5 +1,7 @@
 import { argumentsRule, describeCall, trajectoryMatch } from '../../checks/trajectory.js';
+import { callsOf } from '../../checks/trajectory-evidence.js';
 import type { MatchTrajectoryOptions } from '../../metrics/trajectory/match.js';
+import { callLines } from '../check-failure.js';
 import { type MatcherResult, type MatcherState, message, record, requireWorkup } from './helpers.js';
 import { requireReference } from './trajectory-args.js';
 
@@ -55,11 +57,8 @@ export function toMatchTrajectory(
         ),
       ];
     }),
-    expected: ref?.steps
-      .filter((s) => s.step_type === 'tool_call')
-      .map((s) => `${s.tool_name}(${JSON.stringify(s.tool_input)})`),
-    actual: actual?.steps
-      .filter((s) => s.step_type === 'tool_call')
-      .map((s) => `${s.tool_name}(${JSON.stringify(s.tool_input)})`),
+    // The calls as the lines above write them, one text a side: Vitest diffs the two line by line.
+    expected: ref && callLines(callsOf(ref).map(describeCall)),
+    actual: actual && callLines(callsOf(actual).map(describeCall)),
   };
 }
