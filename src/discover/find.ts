@@ -61,8 +61,7 @@ export async function findWorkups(patterns: string | readonly string[]): Promise
   const found = await find(patterns, 'workups', (path, isDir) => {
     if (!isDir) return [path];
     if (isWorkupFolder(path)) return [path];
-    return walk(path, (dir, name, isChildDir) => {
-      const child = join(dir, name);
+    return walk(path, (child, name, isChildDir) => {
       if (isChildDir) return isWorkupFolder(child) ? 'take' : 'descend';
       return WORKUP_FILE.test(name) ? 'take' : 'skip';
     });
@@ -85,7 +84,7 @@ export async function findWorkups(patterns: string | readonly string[]): Promise
 export function findSpecs(patterns: string | readonly string[]): Promise<Found> {
   return find(patterns, 'specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml)', (path, isDir) => {
     if (!isDir) return [path];
-    return walk(path, (_dir, name, isChildDir) =>
+    return walk(path, (_path, name, isChildDir) =>
       isChildDir ? 'descend' : SPEC_FILE.test(name) ? 'take' : 'skip',
     );
   });
@@ -132,10 +131,11 @@ async function find(
 type Verdict = 'take' | 'descend' | 'skip';
 
 /**
- * The paths under `root` that `judge` takes, in byte order of name, descending where it says. Synchronous: a listing
- * of thousands of workup folders costs several times more as one `fs/promises` round trip per folder.
+ * The paths under `root` that `judge` takes, in byte order of name, descending where it says; `judge` is given each
+ * entry's path (joined once) and name. Synchronous: a listing of thousands of workup folders costs several times more
+ * as one `fs/promises` round trip per folder.
  */
-function walk(root: string, judge: (dir: string, name: string, isDir: boolean) => Verdict): string[] {
+function walk(root: string, judge: (path: string, name: string, isDir: boolean) => Verdict): string[] {
   const out: string[] = [];
   let entries: Dirent[];
   try {
@@ -146,8 +146,8 @@ function walk(root: string, judge: (dir: string, name: string, isDir: boolean) =
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const verdict = judge(root, entry.name, entry.isDirectory());
     const path = join(root, entry.name);
+    const verdict = judge(path, entry.name, entry.isDirectory());
     if (verdict === 'take') out.push(path);
     else if (verdict === 'descend' && entry.isDirectory()) for (const p of walk(path, judge)) out.push(p);
   }

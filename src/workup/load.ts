@@ -133,15 +133,20 @@ async function loadFolder(dir: string, names: readonly string[] = listFolder(dir
       return failed(error);
     }
   };
-  const notePath = join(dir, 'note.md');
-  const ledgerPath = join(dir, 'provenance.jsonl');
+  const path = inFolder(dir);
+  const notePath = path('note.md');
+  const ledgerPath = path('provenance.jsonl');
+  const trajectoryPath = path('trajectory.json');
+  const goldPath = path('gold.trajectory.json');
+  const metaPath = path('meta.json');
   // One listing instead of a failed open per absent file.
   const present = new Set(names);
-  const read = (name: string) => (present.has(name) ? readTextFile(join(dir, name), 'optional') : undefined);
-  const noteText = read('note.md');
-  const trajectoryText = read('trajectory.json');
-  const goldText = read('gold.trajectory.json');
-  const metaText = read('meta.json');
+  const read = (name: string, file: string) =>
+    present.has(name) ? readTextFile(file, 'optional') : undefined;
+  const noteText = read('note.md', notePath);
+  const trajectoryText = read('trajectory.json', trajectoryPath);
+  const goldText = read('gold.trajectory.json', goldPath);
+  const metaText = read('meta.json', metaPath);
   const hasLedger = present.has('provenance.jsonl');
   if (noteText === undefined && !hasLedger && trajectoryText === undefined) {
     throw new UserError({
@@ -151,9 +156,9 @@ async function loadFolder(dir: string, names: readonly string[] = listFolder(dir
   }
   const note = noteText === undefined ? undefined : parseNote(noteText, { file: notePath });
   const ledger = hasLedger ? await readLedger(ledgerPath).catch(failed) : [];
-  const trajectory = attempt(() => readTrajectory(trajectoryText, join(dir, 'trajectory.json')));
-  const gold = attempt(() => readTrajectory(goldText, join(dir, 'gold.trajectory.json')));
-  const meta = attempt(() => readMeta(metaText, join(dir, 'meta.json')));
+  const trajectory = attempt(() => readTrajectory(trajectoryText, trajectoryPath));
+  const gold = attempt(() => readTrajectory(goldText, goldPath));
+  const meta = attempt(() => readMeta(metaText, metaPath));
   if (problems.length > 0) throw new UserError(problems);
   // `<task>/<n>/` makes trial n of the task; meta.json's own task and trial win over it, and its id over the folder's.
   const layout = trialFromLayout(dir);
@@ -165,6 +170,15 @@ async function loadFolder(dir: string, names: readonly string[] = listFolder(dir
     gold,
     meta: { ...(layout && { task: layout.task, trial: layout.trial }), ...fields, path: dir },
   });
+}
+
+/**
+ * The path of a file in `dir` by its plain name, as `join(dir, name)` writes it: the folder is normalized once, not
+ * once per file (10,000 workup folders: 70,000 joins -> 10,000).
+ */
+function inFolder(dir: string): (name: string) => string {
+  const prefix = join(dir, '_').slice(0, -1);
+  return (name) => prefix + name;
 }
 
 /** A folder's entry names; a folder that cannot be listed is a `UserError`. */
