@@ -9,6 +9,7 @@ import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js
 import type { Revision } from '../src/history/revision.js';
 import { detectRevision } from '../src/history/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/history/scope.js';
+import { isLockTimeout } from '../src/history/store/lock.js';
 import {
   type OpenStoreOptions,
   resolveStore,
@@ -146,9 +147,11 @@ export class NeedleworkTrendReporter implements Reporter {
     this.streaming = undefined;
     // The store opens as the run starts (PostgreSQL starting in WebAssembly takes 0.3-0.4 s of the other core while the
     // test worker starts), reads the run's baseline, then takes the checks as their tests end: the run's end only
-    // finishes the append. A run that will not append opens nothing.
+    // finishes the append. A run that will not append opens nothing. An embedded store another process holds (another
+    // run appending to it) is not waited for now: it is opened after the tests, waited for as before, and the run
+    // appended in one piece, so that a run never waits for another run's tests.
     if (this.skipReason()) return;
-    this.opened = this.open();
+    this.opened = this.open({ wait: false });
     if (!this.vitest?.config.mergeReports) this.streaming = this.stream(this.opened, root);
   }
 
@@ -193,14 +196,21 @@ export class NeedleworkTrendReporter implements Reporter {
     collectModuleChecks(module, this.root());
   }
 
-  /** Starts opening the store, and reading the run's baseline from it as soon as it is open. */
-  private open(): Opened {
+  /**
+   * Starts opening the store, and reading the run's baseline from it as soon as it is open; without `wait`, an
+   * embedded store whose lock another process holds fails to open at once (`isLockTimeout`).
+   */
+  private open({ wait = true }: { wait?: boolean } = {}): Opened {
     let started: () => void = () => undefined;
     const begun = new Promise<void>((done) => {
       started = done;
     });
     // While `needlework ui` holds the embedded store, the run appends through it (src/ui/door).
-    const store = openSharedStore(this.storeLocation(), { ...this.storeOptions(), started });
+    const store = openSharedStore(this.storeLocation(), {
+      ...this.storeOptions(),
+      started,
+      ...(!wait && { lockTimeoutMs: 0 }),
+    });
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     store.catch(() => undefined);
     const baseline = store.then((opened) => this.baseline(opened));
@@ -217,6 +227,21 @@ export class NeedleworkTrendReporter implements Reporter {
         ),
       ]),
     };
+  }
+
+  /** The store `early` opened when the run started, or, where another process held it then, the store opened now. */
+  private openedOrWhenFree(early: Opened): Opened {
+    const again = early.store.then(
+      () => undefined,
+      (error: unknown) => (isLockTimeout(error) ? this.open() : undefined),
+    );
+    const now = (opened: Opened | undefined) => opened ?? early;
+    const store = again.then((opened) => now(opened).store);
+    const baseline = again.then((opened) => now(opened).baseline);
+    // Handled where used, as `open` leaves them (a store that cannot be opened is reported by the append).
+    store.catch(() => undefined);
+    baseline.catch(() => undefined);
+    return { store, baseline, started: again.then((opened) => now(opened).started) };
   }
 
   /** This run's baseline (see `findBaseline`), from the gate's `baseline` when it names one, else from `store`. */
@@ -250,8 +275,9 @@ export class NeedleworkTrendReporter implements Reporter {
       process.stdout.write(`needlework: ${skip}\n`);
       return Promise.resolve();
     }
-    // A store not opened when the run started (a reporter added after it started) opens now.
-    const opened = this.opened ?? this.open();
+    // A store not opened when the run started (a reporter added after it started, or a store another process held
+    // then) opens now.
+    const opened = this.opened ? this.openedOrWhenFree(this.opened) : this.open();
     this.opened = undefined;
     const root = this.root();
     return trackTrendWrite(this.storeLocation(root), this.write(testModules, root, opened), opened.started);

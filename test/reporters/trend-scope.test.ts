@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
@@ -176,16 +176,27 @@ describe('the trend reporter and partial runs', () => {
    * A run of one spec module whose tests end in the order w-c, w-a, w-b, reported as they end from the `reported`-th
    * on: the workups of its stored checks in the order stored, and as read.
    */
-  const runReporting = async (reported: number) => {
+  const runReporting = async (reported: number, { lockedUntilTheEnd = false } = {}) => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const lock = join(root, '.needlework', 'store.lock');
     try {
+      if (lockedUntilTheEnd) {
+        // Another live process (this one, by its pid) appending to the store when the run starts.
+        await mkdir(join(root, '.needlework'), { recursive: true });
+        const holder = { token: 'other', pid: process.pid, host: hostname(), time: new Date().toISOString() };
+        await writeFile(lock, JSON.stringify(holder));
+      }
       const reporter = new NeedleworkTrendReporter();
       reporter.onInit(fakeVitest({}));
       reporter.onTestRunStart(await specs(1));
       const module = moduleOf(['w-c', 'w-a', 'w-b']);
       reporter.onTestModuleCollected(module);
-      for (const t of [...module.children.allTests()].slice(reported)) reporter.onTestCaseResult(t);
+      for (const t of [...module.children.allTests()].slice(reported)) {
+        await new Promise((done) => setTimeout(done, 100));
+        reporter.onTestCaseResult(t);
+      }
       reporter.onTestModuleEnd(module);
+      if (lockedUntilTheEnd) await rm(lock);
       await reporter.onTestRunEnd([module]);
       expect(reporter.failure).toBeUndefined();
       return await storedOrder(join(root, '.needlework', 'store'), reporter.appendedRun!);
@@ -200,6 +211,15 @@ describe('the trend reporter and partial runs', () => {
 
   it('appends the run in one piece when a test was never reported as it ended, with every check', async () => {
     expect(await runReporting(1)).toEqual({ stored: ['w-a', 'w-b', 'w-c'], read: ['w-a', 'w-b', 'w-c'] });
+  }, 120_000);
+
+  it('does not wait through its tests for a store another process holds: it opens it after them and appends in one piece', async () => {
+    // Had it waited for the lock from the start, it would have streamed the checks once the lock came free, in the
+    // order they ended.
+    expect(await runReporting(0, { lockedUntilTheEnd: true })).toEqual({
+      stored: ['w-a', 'w-b', 'w-c'],
+      read: ['w-a', 'w-b', 'w-c'],
+    });
   }, 120_000);
 
   it('closes a store it opened early when the run cannot be appended, so its lock is released', async () => {

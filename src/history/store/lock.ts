@@ -60,12 +60,19 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
     if (Date.now() > deadline) {
       const holder = await readLock(lockPath);
       const owner = holder ? `, held by pid ${holder.pid} on ${holder.host} since ${holder.time}` : '';
-      throw new Error(`timed out waiting for the lock ${lockPath}${owner}; delete it if no run is writing`);
+      throw new Error(`${LOCK_TIMED_OUT} ${lockPath}${owner}; delete it if no run is writing`);
     }
     // Jittered back-off, so processes started together do not retry in lockstep.
     await sleep(Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));
   }
   return () => release(lockPath, info.token);
+}
+
+const LOCK_TIMED_OUT = 'timed out waiting for the lock';
+
+/** Whether `error` (or the one-line error of a store that could not be opened) is a lock that was not free in time. */
+export function isLockTimeout(error: unknown): boolean {
+  return String((error as Error | undefined)?.message).includes(LOCK_TIMED_OUT);
 }
 
 /** Releases the lock only if it is still ours (it may have been broken as stale and taken by another process). */

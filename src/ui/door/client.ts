@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { RunComparison } from '../../history/compare.js';
 import { isEmbeddedStore } from '../../history/store/embedded.js';
+import { isLockTimeout } from '../../history/store/lock.js';
 import {
   isServerUrl,
   type OpenStoreOptions,
@@ -48,11 +49,7 @@ export async function openSharedStore(location: string, options: OpenStoreOption
         lockTimeoutMs: Math.max(0, Math.min(remaining, LOCK_TRY_MS)),
       });
     } catch (error) {
-      if (
-        remaining <= LOCK_TRY_MS ||
-        !String((error as Error)?.message).includes('timed out waiting for the lock')
-      )
-        throw error;
+      if (remaining <= LOCK_TRY_MS || !isLockTimeout(error)) throw error;
     }
   }
 }
