@@ -163,7 +163,7 @@ export class NeedleworkTrendReporter implements Reporter {
   onTestCaseResult(test: TestCase): void {
     const streaming = this.streaming;
     const meta = test.meta().needlework;
-    if (!streaming || !isCheckMeta(meta)) return;
+    if (!streaming || streaming.none || !isCheckMeta(meta)) return;
     // A test reported twice would be inserted twice: the run is then appended in one piece after all.
     if (streaming.tests.has(test.id)) streaming.broken = true;
     streaming.tests.add(test.id);
@@ -182,13 +182,26 @@ export class NeedleworkTrendReporter implements Reporter {
       trials: [],
       root,
     };
-    const stream = (async () => {
-      const store = await opened.store;
-      // Read first: on the embedded engine, a statement outside the stream's transaction waits for its end.
-      await opened.baseline.catch(() => undefined);
-      return store.streamAppend(provisional);
-    })().catch(() => undefined);
-    return { stream, tests: new Set(), queued: [], broken: false };
+    const streaming: Streaming = {
+      stream: (async () => {
+        const store = await opened.store;
+        // Read first: on the embedded engine, a statement outside the stream's transaction waits for its end.
+        await opened.baseline.catch(() => undefined);
+        return store.streamAppend(provisional);
+      })().catch(() => undefined),
+      tests: new Set(),
+      queued: [],
+      broken: false,
+      none: false,
+    };
+    // A store that takes no stream (a server, the UI's door, one another process held) is sent no more checks.
+    void streaming.stream.then((stream) => {
+      if (!stream) {
+        streaming.none = true;
+        streaming.queued = [];
+      }
+    });
+    return streaming;
   }
 
   /** A finished module's checks are collected now, while the next module runs, rather than after the last test. */
@@ -451,6 +464,8 @@ interface Streaming {
   queued: TrendCheck[];
   /** A test was reported twice: the stream is not the run. */
   broken: boolean;
+  /** The store took no stream: checks are no longer queued. */
+  none: boolean;
 }
 
 /** Sends the queued checks to the stream, in order, once it has begun. */

@@ -1,5 +1,5 @@
 import type { TrendCheck, TrendRun } from '../types.js';
-import { checkStatements, closingStatements, runRowStatement } from './rows.js';
+import { checkStatements, closingStatements, runRowStatement, type Statement } from './rows.js';
 import type { SqlClient, SqlEngine } from './sql.js';
 
 /**
@@ -60,7 +60,7 @@ export function streamAppend(engine: SqlEngine, provisional: TrendRun): RunStrea
   const row = runRowStatement(provisional);
   let work: Promise<unknown> = client.then((tx) => tx.query(row.sql, row.params));
   let failure: { error: unknown } | undefined;
-  const run = (statements: ReturnType<typeof checkStatements>) => {
+  const run = (statements: readonly Statement[]) => {
     work = work.then(async () => {
       const tx = await client;
       for (const { sql, params } of statements) await tx.query(sql, params);
