@@ -20,6 +20,7 @@ import { type Retention, retentionPolicy } from '../src/history/store/retention.
 import type { Store } from '../src/history/store/store.js';
 import type { RunStream } from '../src/history/store/stream.js';
 import type { TrendCheck, TrendRun } from '../src/history/types.js';
+import { projectPaths } from '../src/io/display-path.js';
 import { terminalSafe } from '../src/io/terminal.js';
 import { isCheckMeta } from '../src/report/checks.js';
 import { collectChecks, collectModuleChecks } from '../src/report/collect.js';
@@ -167,7 +168,7 @@ export class NeedleworkTrendReporter implements Reporter {
     // A test reported twice would be inserted twice: the run is then appended in one piece after all.
     if (streaming.tests.has(test.id)) streaming.broken = true;
     streaming.tests.add(test.id);
-    streaming.queued.push(trendCheckOf(meta, test.result().state, this.root()));
+    streaming.queued.push(trendCheckOf(meta, test.result().state, streaming.pathOf));
     if (streaming.queued.length >= STREAM_CHECKS) sendQueued(streaming);
   }
 
@@ -193,6 +194,7 @@ export class NeedleworkTrendReporter implements Reporter {
       queued: [],
       broken: false,
       none: false,
+      pathOf: projectPaths(root),
     };
     // A store that takes no stream (a server, the UI's door, one another process held) is sent no more checks.
     void streaming.stream.then((stream) => {
@@ -466,6 +468,8 @@ interface Streaming {
   broken: boolean;
   /** The store took no stream: checks are no longer queued. */
   none: boolean;
+  /** The workups' paths from the run's root (`projectPaths`). */
+  pathOf: (file: string) => string;
 }
 
 /** Sends the queued checks to the stream, in order, once it has begun. */

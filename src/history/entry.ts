@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { projectPath } from '../io/display-path.js';
+import { projectPaths } from '../io/display-path.js';
 import type { CheckMeta } from '../model/check.js';
 import { byteCompare } from '../model/order.js';
 import { tallyTrials } from '../trials/tally.js';
@@ -26,7 +26,8 @@ export function buildTrendRun(
   root?: string,
 ): TrendRun {
   const trendChecks: TrendCheck[] = [];
-  for (const check of checks) if (check.meta) trendChecks.push(trendCheckOf(check.meta, check.state, root));
+  const pathOf = root === undefined ? undefined : projectPaths(root);
+  for (const check of checks) if (check.meta) trendChecks.push(trendCheckOf(check.meta, check.state, pathOf));
   trendChecks.sort(historyOrder);
   const run: TrendRun = {
     id: runId(now),
@@ -44,8 +45,15 @@ export function buildTrendRun(
   return run;
 }
 
-/** A finished test's check as the history keeps it: its workup's path relative to the run's `root`, when given. */
-export function trendCheckOf(meta: CheckMeta, state: TrendCheck['state'], root?: string): TrendCheck {
+/**
+ * A finished test's check as the history keeps it: its workup's path as `pathOf` names it (`projectPaths` of the
+ * run's root), when given.
+ */
+export function trendCheckOf(
+  meta: CheckMeta,
+  state: TrendCheck['state'],
+  pathOf?: (file: string) => string,
+): TrendCheck {
   const entry: TrendCheck = {
     spec: meta.spec,
     ...(meta.case !== undefined && { case: meta.case }),
@@ -63,7 +71,7 @@ export function trendCheckOf(meta: CheckMeta, state: TrendCheck['state'], root?:
   if (meta.comparator) entry.comparator = meta.comparator;
   if (meta.summary) entry.reason = meta.summary;
   if (meta.workupPath !== undefined)
-    entry.workupPath = root === undefined ? meta.workupPath : projectPath(root, meta.workupPath);
+    entry.workupPath = pathOf === undefined ? meta.workupPath : pathOf(meta.workupPath);
   if (meta.evidence && Object.keys(meta.evidence).length > 0) entry.evidence = meta.evidence;
   return entry;
 }

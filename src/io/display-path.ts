@@ -21,3 +21,19 @@ export function displayPath(path: string, cwd: string = process.cwd()): string {
 export function projectPath(root: string, file: string): string {
   return displayPath(resolve(root, file), root).split(sep).join('/');
 }
+
+/**
+ * `projectPath` of `root`, remembered for each file it was asked for: a run names each workup's path once a check, and
+ * 30,000 checks of 10,000 workups made 30,000 of each path's resolve, relative and split.
+ */
+export function projectPaths(root: string): (file: string) => string {
+  const known = new Map<string, string>();
+  return (file) => {
+    let path = known.get(file);
+    if (path === undefined) {
+      path = projectPath(root, file);
+      known.set(file, path);
+    }
+    return path;
+  };
+}

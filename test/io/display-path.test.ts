@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayPath, relativeInside } from '../../src/io/display-path.js';
+import { displayPath, projectPath, projectPaths, relativeInside } from '../../src/io/display-path.js';
 
 const root = resolve('/p/project');
 
@@ -22,5 +22,26 @@ describe('displayPath', () => {
     expect(displayPath(join(root, '..notes'), root)).toBe('..notes');
     expect(displayPath(resolve('/elsewhere/x'), root)).toBe(resolve('/elsewhere/x'));
     expect(displayPath(root, root)).toBe(root);
+  });
+});
+
+describe('projectPaths', () => {
+  it('names each file as projectPath does, asked once or many times, inside the root or not', () => {
+    const pathOf = projectPaths(root);
+    const files = [
+      join(root, 'workups/a'),
+      'workups/b',
+      resolve('/elsewhere/c'),
+      join(root, 'workups/a'),
+      root,
+    ];
+    expect(files.map(pathOf)).toEqual(files.map((file) => projectPath(root, file)));
+    expect(files.map(pathOf)).toEqual([
+      'workups/a',
+      'workups/b',
+      resolve('/elsewhere/c'),
+      'workups/a',
+      resolve(root),
+    ]);
   });
 });
