@@ -1,6 +1,6 @@
 import type { TrendOverview } from '../../history/store/source.js';
 import type { TrendCheck, TrendRun } from '../../history/types.js';
-import { projectPath } from '../../io/display-path.js';
+import { projectPaths } from '../../io/display-path.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../../report/checks.js';
 import { CHARTED_RUNS } from '../../report/run-history.js';
@@ -176,7 +176,7 @@ function withPlaces(
     path: string | undefined,
   ) => `${c.spec}\0${c.case ?? ''}\0${c.workup}\0${c.criterion}\0${c.trial ?? ''}\0${path ?? ''}`;
   const places = new Map<string, { place?: string; casePlace?: string }>();
-  const named = cachedProjectPath(root);
+  const named = projectPaths(root);
   for (const { meta } of records) {
     if (!meta || meta.specFile === undefined || (!meta.place && !meta.casePlace)) continue;
     const file = named(meta.specFile);
@@ -192,17 +192,4 @@ function withPlaces(
     const row = rows[i];
     if (where && row) Object.assign(row, where);
   });
-}
-
-/** `projectPath` from `root`, each path worked out once: a run names its few spec files thousands of times. */
-export function cachedProjectPath(root: string): (path: string) => string {
-  const known = new Map<string, string>();
-  return (path) => {
-    let found = known.get(path);
-    if (found === undefined) {
-      found = projectPath(root, path);
-      known.set(path, found);
-    }
-    return found;
-  };
 }
