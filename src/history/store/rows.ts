@@ -3,7 +3,6 @@ import { historyOrder, trendTrials } from '../entry.js';
 import { metricMeans } from '../means.js';
 import { scopeKey } from '../scope.js';
 import type { TrendCheck, TrendRun, TrendScope, TrendSummary } from '../types.js';
-
 import { RUNS_CHANNEL } from './notify.js';
 
 /** A run without its checks: what lists of runs and the trend table need. */
@@ -51,18 +50,14 @@ export const CHECKS_PER_STATEMENT = 5000;
 
 /**
  * The statements that append a run, to be run in order in one transaction: its row (`runParams`), its checks a
- * `CHECKS_PER_STATEMENT` at a time, then its metric means over the rows just inserted. Each check column is one
+ * `CHECKS_PER_STATEMENT` at a time, then its metric means (`closingStatements`). Each check column is one
  * parameter (`checkParams`): the JSON array of its values, which `json_array_elements_text` turns back into rows, the
  * order of the run's checks kept as `ord`. A JSON text is one string to hand to the store's thread and for the database
  * to read, where an array parameter is a value each to copy and to write as an array literal (30,000 checks on the
  * embedded engine: 435-490 -> 362-370 ms an append, before checks kept their evidence).
  */
 export function appendStatements(run: TrendRun): Statement[] {
-  return [
-    { sql: INSERT_RUN_ROW, params: runParams(run) },
-    ...checkStatements(run.checks, 0),
-    ...closingStatements(run),
-  ];
+  return [runRowStatement(run), ...checkStatements(run.checks, 0), ...closingStatements(run)];
 }
 
 /** The statements that insert `checks` of the run inserted last, the first at the run's position `first`. */
