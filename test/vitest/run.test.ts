@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -172,6 +173,31 @@ describe('needlework run: bad input', () => {
       'error --reporter nosuch is not a reporter: use one of needlework-junit,',
     );
     expect(reporter.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('needlework run: the store opened before Vitest starts', () => {
+  it('opens only an existing store early, and closes it when the run is refused before it starts', async () => {
+    const dir = await projectWith(
+      { 'ok.needle.yaml': 'id: ok\nanswer: Ash Cell\nrequired_path: [MEMBER_OF]\n' },
+      ['grounded'],
+    );
+    const store = join(dir, '.needlework/store');
+    const refused = ['workups', '--needles', 'elsewhere', '--reporter', 'needlework-trend'];
+    // No store yet: a run refused for want of specs makes none.
+    expect((await run(dir, ...refused)).code).toBe(1);
+    expect(existsSync(store)).toBe(false);
+    await run(dir, 'workups', '--reporter', 'needlework-trend');
+    expect(existsSync(join(store, 'PG_VERSION'))).toBe(true);
+    // The store exists now: the refused run opens it while Vitest would load, then closes it (its lock released).
+    const again = await run(dir, ...refused);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      'error elsewhere: no specs (*.needle.yaml, *.rubric.yaml, *.cases.yaml) found',
+    );
+    expect(existsSync(`${store}.lock`)).toBe(false);
+    const listed = await needlework(dir, 'trend', '--last', '5');
+    expect(listed.stdout.match(/^\d{8}T\d{6}Z-/gm)?.length ?? listed.stdout).toBe(1);
   });
 });
 
