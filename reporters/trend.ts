@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
 import { type CompareOptions, changeKey, isDefaultGate } from '../src/history/compare.js';
@@ -10,10 +9,8 @@ import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js
 import type { Revision } from '../src/history/revision.js';
 import { detectRevision } from '../src/history/revision.js';
 import { describeScope, detectScope, type ScopeSource } from '../src/history/scope.js';
-import { warmEmbedded } from '../src/history/store/embedded.js';
 import { isLockTimeout } from '../src/history/store/lock.js';
 import {
-  isServerUrl,
   type OpenStoreOptions,
   resolveStore,
   storeName,
@@ -111,8 +108,6 @@ export class NeedleworkTrendReporter implements Reporter {
   private environments: ReturnType<typeof environmentLoader> | undefined;
   /** The store opened when the run started, for this run's append. */
   private opened: Opened | undefined;
-  /** The store `prepare` began opening before Vitest started, and the project root it was opened for. */
-  private prepared: { store: OpenedStore; root: string } | undefined;
   /** This run's checks streamed to the store as their tests end (see `RunStream`), where the store takes them. */
   private streaming: Streaming | undefined;
   /** When this run started: its baseline is the latest run that ended before. */
@@ -143,36 +138,9 @@ export class NeedleworkTrendReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  /**
-   * Begins opening the store for a run about to start in `root`, before Vitest is started: `needlework run` calls it
-   * first thing, so that PostgreSQL's start in WebAssembly (0.2-0.3 s of CPU) runs on the core Vitest's loading leaves
-   * idle rather than beside the test worker's start. The run takes it as it starts; a run that will not append (a
-   * partial run, a shard), or one in another root, closes it; `release` closes it when no run started at all. Only
-   * the store is opened here: the baseline is read once the run has started and its scope is known. Only an
-   * embedded store that exists is opened early: a run refused before it starts (a mistyped reporter, no specs) then
-   * creates nothing, and leaves no trace on a server.
-   */
-  prepare(root: string): void {
-    this.release();
-    const location = this.storeLocation(root);
-    if (isServerUrl(location) || !existsSync(join(location, 'PG_VERSION'))) return;
-    warmEmbedded();
-    this.prepared = { store: this.openStore({ wait: false }, root), root };
-  }
-
-  /** Closes the store `prepare` opened, when no run has taken it (Vitest failed to start, or the run was refused). */
-  release(): void {
-    const prepared = this.prepared;
-    this.prepared = undefined;
-    if (prepared) void closeStore(prepared.store.store).catch(() => undefined);
-  }
-
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.startedAt = new Date();
     const root = this.root();
-    const prepared = this.prepared?.root === root ? this.prepared : undefined;
-    if (prepared) this.prepared = undefined;
-    this.release();
     this.revision = detectRevision(root);
     // The workups the run's HTML or OTel reporter reads are not read again for their metas.
     this.environments = environmentLoader(root, () => existingRunWorkupLoader(specifications, root));
@@ -183,11 +151,8 @@ export class NeedleworkTrendReporter implements Reporter {
     // finishes the append. A run that will not append opens nothing. An embedded store another process holds (another
     // run appending to it) is not waited for now: it is opened after the tests, waited for as before, and the run
     // appended in one piece, so that a run never waits for another run's tests.
-    if (this.skipReason()) {
-      if (prepared) void closeStore(prepared.store.store).catch(() => undefined);
-      return;
-    }
-    this.opened = this.withBaseline(prepared?.store ?? this.openStore({ wait: false }));
+    if (this.skipReason()) return;
+    this.opened = this.open({ wait: false });
     if (!this.vitest?.config.mergeReports) this.streaming = this.stream(this.opened, root);
   }
 
@@ -251,25 +216,24 @@ export class NeedleworkTrendReporter implements Reporter {
    * embedded store whose lock another process holds fails to open at once (`isLockTimeout`).
    */
   private open({ wait = true }: { wait?: boolean } = {}): Opened {
-    return this.withBaseline(this.openStore({ wait }));
-  }
-
-  /** Starts opening the store of the project in `root` (see `open`). */
-  private openStore({ wait }: { wait: boolean }, root = this.root()): OpenedStore {
     let started: () => void = () => undefined;
     const begun = new Promise<void>((done) => {
       started = done;
     });
     // While `needlework ui` holds the embedded store, the run appends through it (src/ui/door).
-    const store = openSharedStore(this.storeLocation(root), {
-      ...this.storeOptions(root),
+    const store = openSharedStore(this.storeLocation(), {
+      ...this.storeOptions(),
       started,
       ...(!wait && { lockTimeoutMs: 0 }),
     });
     // A store that cannot be opened is reported by the append, after the tests, in one line.
     store.catch(() => undefined);
+    const baseline = store.then((opened) => this.baseline(opened));
+    // A baseline that cannot be read means no gate, as it did when the reports read it.
+    baseline.catch(() => undefined);
     return {
       store,
+      baseline,
       started: Promise.race([
         begun,
         store.then(
@@ -278,14 +242,6 @@ export class NeedleworkTrendReporter implements Reporter {
         ),
       ]),
     };
-  }
-
-  /** The store being opened, and the run's baseline read from it as soon as it is open. */
-  private withBaseline(opening: OpenedStore): Opened {
-    const baseline = opening.store.then((opened) => this.baseline(opened));
-    // A baseline that cannot be read means no gate, as it did when the reports read it.
-    baseline.catch(() => undefined);
-    return { ...opening, baseline };
   }
 
   /** The store `early` opened when the run started, or, where another process held it then, the store opened now. */
@@ -315,9 +271,9 @@ export class NeedleworkTrendReporter implements Reporter {
     return found.run;
   }
 
-  /** The project root: Vitest's, else the one the store was prepared for, else the working directory. */
+  /** The project root: Vitest's, else the working directory. */
   private root(): string {
-    return this.vitest?.config.root ?? this.prepared?.root ?? process.cwd();
+    return this.vitest?.config.root ?? process.cwd();
   }
 
   /** The store this reporter appends to, resolved against the project root. */
@@ -349,9 +305,12 @@ export class NeedleworkTrendReporter implements Reporter {
     return retention;
   }
 
-  private storeOptions(root: string): OpenStoreOptions {
+  private storeOptions(): OpenStoreOptions {
     return {
-      importOnCreate: [resolve(root, this.options.outputFile), resolve(root, LEGACY_TREND_FILE)],
+      importOnCreate: [
+        resolve(this.root(), this.options.outputFile),
+        resolve(this.root(), LEGACY_TREND_FILE),
+      ],
       note: (line) => process.stdout.write(`${line}\n`),
       ...(this.options.lockTimeoutMs !== undefined && { lockTimeoutMs: this.options.lockTimeoutMs }),
     };
@@ -385,7 +344,10 @@ export class NeedleworkTrendReporter implements Reporter {
       // A store not handed to the append (a throw before it) is closed, its stream rolled back: its lock is released.
       if (!handedOver) {
         await streaming?.stream.then((stream) => stream?.abandon());
-        await closeStore(opened.store);
+        await opened.store.then(
+          (store) => store.close(),
+          () => undefined,
+        );
       }
     }
   }
@@ -518,24 +480,12 @@ function sendQueued(streaming: Streaming): void {
   void streaming.stream.then((stream) => stream?.add(checks));
 }
 
-/** A store being opened for a run's append. */
-interface OpenedStore {
+/** A store being opened for a run's append, and the run's baseline read from it. */
+interface Opened {
   store: Promise<Store>;
+  baseline: Promise<TrendRun | undefined>;
   /** Settles once the store is being opened off this thread (see `OpenStoreOptions.started`), or failed to open. */
   started: Promise<void>;
-}
-
-/** A store being opened for a run's append, and the run's baseline read from it. */
-interface Opened extends OpenedStore {
-  baseline: Promise<TrendRun | undefined>;
-}
-
-/** Closes a store being opened, once it is (its lock released); one that failed to open has nothing to close. */
-function closeStore(store: Promise<Store>): Promise<void> {
-  return store.then(
-    (opened) => opened.close(),
-    () => undefined,
-  );
 }
 
 export default NeedleworkTrendReporter;

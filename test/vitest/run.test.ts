@@ -176,8 +176,8 @@ describe('needlework run: bad input', () => {
   });
 });
 
-describe('needlework run: the store opened before Vitest starts', () => {
-  it('opens only an existing store early, and closes it when the run is refused before it starts', async () => {
+describe('needlework run refused before Vitest starts', () => {
+  it('makes no store, and leaves an existing one closed and as it was', async () => {
     const dir = await projectWith(
       { 'ok.needle.yaml': 'id: ok\nanswer: Ash Cell\nrequired_path: [MEMBER_OF]\n' },
       ['grounded'],
@@ -189,7 +189,7 @@ describe('needlework run: the store opened before Vitest starts', () => {
     expect(existsSync(store)).toBe(false);
     await run(dir, 'workups', '--reporter', 'needlework-trend');
     expect(existsSync(join(store, 'PG_VERSION'))).toBe(true);
-    // The store exists now: the refused run opens it while Vitest would load, then closes it (its lock released).
+    // The store exists now: the refused run leaves no lock on it, and no run in it.
     const again = await run(dir, ...refused);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(

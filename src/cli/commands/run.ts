@@ -1,7 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Reporter } from 'vitest/node';
-import type { NeedleworkTrendReporter } from '../../../reporters/trend.js';
 import type { VerifierOptions } from '../../entailment/create.js';
 import { UsageError, UserError } from '../../errors/index.js';
 import { hasRegressed } from '../../history/compare.js';
@@ -84,49 +82,20 @@ function checkShard(shard: string): void {
  */
 export async function runRun(options: RunOptions, io: Io): Promise<number> {
   const root = resolve(options.root ?? process.cwd());
+  const needles = options.needles.flatMap((n) => specGlobs(root, n));
+  const workupPaths = options.workups.map((w) => resolve(root, w));
   if (options.shard !== undefined) checkShard(options.shard);
   if (options.timeoutMs !== undefined && options.judge === undefined) {
     throw new UsageError("--timeout is the judge's time limit per request; it needs --judge");
   }
-  // Checked before Vitest starts: a malformed gate flag must not cost a run.
-  const gateOptions = (await import('./trend.js')).gateSettings(options.gate ?? {});
-  const gateConfig = {
-    ...gateOptions,
-    ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
-  };
-  const reporters = await Promise.all(
-    options.reporters.map((name) => reporterFor(name, options.outDir, options.store, gateConfig)),
-  );
-  const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
-  const trend = reporters.find(
-    (r): r is InstanceType<typeof NeedleworkTrendReporter> => r instanceof NeedleworkTrendReporter,
-  );
-  // A run that will append opens its store now, while Vitest loads (see `prepare`); closed below if no run takes it.
-  const partial = options.watch || options.ui || options.testNamePattern !== undefined;
-  if (!partial && options.shard === undefined && options.mergeReports === undefined) trend?.prepare(root);
-  try {
-    return await runVitest(options, io, root, reporters, trend);
-  } finally {
-    trend?.release();
-  }
-}
-
-/** `runRun` once its reporters are made: checks what is left to check, runs Vitest, and gives the run's exit code. */
-async function runVitest(
-  options: RunOptions,
-  io: Io,
-  root: string,
-  reporters: Array<Reporter | string>,
-  trend: NeedleworkTrendReporter | undefined,
-): Promise<number> {
-  const needles = options.needles.flatMap((n) => specGlobs(root, n));
-  const workupPaths = options.workups.map((w) => resolve(root, w));
   await checkReporterNames(options.reporters, root);
   for (const note of reporterNotes(options.reporters)) io.err(note);
   const gate = options.baseline !== undefined || options.failOnRegression;
   if (gate && !options.reporters.includes('needlework-trend')) {
     throw new UsageError('--baseline and --fail-on-regression need the needlework-trend reporter');
   }
+  // Checked before Vitest starts: a malformed gate flag must not cost a run.
+  const gateOptions = (await import('./trend.js')).gateSettings(options.gate ?? {});
   if (options.mergeReports === undefined) {
     // Checked before Vitest starts, so that reporters never record an empty run.
     const { glob } = await import('tinyglobby');
@@ -146,6 +115,18 @@ async function runVitest(
     if (model === undefined) throw new UsageError(`--entail needs a model: ${NLI_MODEL_HINT}`);
     entail = { ...entail, model };
   }
+  const gateConfig = {
+    ...gateOptions,
+    ...(options.baseline !== undefined && { baseline: resolve(root, options.baseline) }),
+  };
+  const reporters = await Promise.all(
+    options.reporters.map((name) => reporterFor(name, options.outDir, options.store, gateConfig)),
+  );
+  const { NeedleworkTrendReporter } = await import('../../../reporters/trend.js');
+  const trend = reporters.find(
+    (r): r is InstanceType<typeof NeedleworkTrendReporter> => r instanceof NeedleworkTrendReporter,
+  );
+
   const { reportWriteFailures } = await import('../../io/report-file.js');
   const writeFailuresBefore = reportWriteFailures();
   // Heaps are held near their live size while the tests run, and let go whatever way the run ends.

@@ -56,8 +56,9 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
     staleMs: 24 * 3600_000,
     ...(options.started && { waiting: options.started }),
   });
-  const thread = takeThread();
+  const thread = new PgliteThread();
   try {
+    baselineWasmOnly();
     const settings = ['-c', `shared_buffers=${SHARED_BUFFERS}`];
     if (!info) await seed(dir, async (at) => void (await thread.call('create', { at, settings })));
     const open = thread.call('open', { dir, settings });
@@ -104,27 +105,6 @@ export async function openEmbedded(dir: string, options: EmbeddedOptions = {}): 
       }
     },
   };
-}
-
-/** A thread started before its store is opened (`warmEmbedded`), for the next `openEmbedded` to take. */
-let spare: PgliteThread | undefined;
-
-/**
- * Starts the embedded store's thread now, for a store about to be opened: the thread loads PGlite and compiles
- * PostgreSQL's WebAssembly while the opening waits for its turns of this thread (the lock, the folder's checks), which
- * a process busy starting Vitest gives late. The next `openEmbedded` takes it; untaken, it keeps nothing alive.
- */
-export function warmEmbedded(): void {
-  spare ??= takeThread();
-}
-
-/** The thread `warmEmbedded` started, else a new one. */
-function takeThread(): PgliteThread {
-  const thread = spare;
-  spare = undefined;
-  if (thread) return thread;
-  baselineWasmOnly();
-  return new PgliteThread();
 }
 
 /**

@@ -14,23 +14,8 @@
 // - `begin { tx }`: opens transaction `tx`, answered once it is open; `end { tx, commit }` commits it or rolls it
 //   back, answered once it has;
 // - `close`: closes the database.
-import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-
-/**
- * PostgreSQL's WebAssembly compiled, and the files PGlite unpacks at its start read, as soon as the thread starts
- * (PGlite's `pgliteWasmModule` and `fsBundle` options): while the main thread still takes the store's lock. Where they
- * are not where this PGlite keeps them, PGlite loads them itself.
- */
-const artifacts = (async () => {
-  const dist = new URL('.', import.meta.resolve('@electric-sql/pglite'));
-  const [wasm, bundle] = await Promise.all([
-    readFile(new URL('pglite.wasm', dist)),
-    readFile(new URL('pglite.data', dist)),
-  ]);
-  return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) };
-})().catch(() => ({}));
 
 /** @type {PGlite | undefined} */
 let db;
@@ -41,10 +26,10 @@ const ROLLBACK = Symbol('rollback');
 
 const handlers = {
   async create({ at, settings }) {
-    await (await PGlite.create(at, await startWith(settings))).close();
+    await (await PGlite.create(at, startWith(settings))).close();
   },
   async open({ dir, settings }) {
-    db = await PGlite.create(dir, await startWith(settings));
+    db = await PGlite.create(dir, startWith(settings));
   },
   async query({ sql, params, tx }) {
     return (await client(tx).query(sql, params)).rows;
@@ -90,9 +75,9 @@ const handlers = {
   },
 };
 
-/** PGlite's options: PostgreSQL's own `-c name=value` settings after PGlite's defaults, and the `artifacts`. */
-async function startWith(settings) {
-  return { ...(await artifacts), startParams: [...PGlite.defaultStartParams, ...settings] };
+/** PGlite's options for PostgreSQL's own `-c name=value` settings, after PGlite's defaults. */
+function startWith(settings) {
+  return { startParams: [...PGlite.defaultStartParams, ...settings] };
 }
 
 function database() {
