@@ -5,12 +5,13 @@ import { checkMeta } from './harness.js';
 import { trialRecord } from './trial-records.js';
 
 // A run's checks of every kind the file writes differently: a YAML-spec suite of two criteria (one failing, one
-// skipped) on a trial of a task, a hand-written matcher test (its check as case properties), a plain failing test, and
-// two plain tests of one name in one file (the second is `[2]` in the file, not the name it was written under).
-const generated = (criterion: string, pass: boolean, extra: Partial<CheckRecord>): CheckRecord => ({
-  ...trialRecord('book', 1, criterion, pass),
-  ...extra,
-});
+// skipped) on a trial of a task, arriving in the other order and naming their workup's path apart (the suite takes
+// its first criterion's), a hand-written matcher test (its check as case properties), a plain failing test, and two
+// plain tests of one name in one file (the second is `[2]` in the file, not the name it was written under).
+const generated = (criterion: string, pass: boolean, extra: Partial<CheckRecord>): CheckRecord => {
+  const record = trialRecord('book', 1, criterion, pass);
+  return { ...record, meta: { ...record.meta!, workupPath: `runs/${criterion}` }, ...extra };
+};
 const plain = (name: string, extra: Partial<CheckRecord> = {}): CheckRecord => ({
   name,
   suitePath: ['loader'],
@@ -23,10 +24,10 @@ const plain = (name: string, extra: Partial<CheckRecord> = {}): CheckRecord => (
   ...extra,
 });
 const CHECKS: CheckRecord[] = [
+  generated('surfaced', true, { state: 'skipped', skipNote: 'no "answer" & <none>' }),
   generated('grounded', false, {
     errors: [{ name: 'AssertionError', message: 'x', stack: 'AssertionError: x\n    at y' }],
   }),
-  generated('surfaced', true, { state: 'skipped', skipNote: 'no "answer" & <none>' }),
   plain('books the cheapest flight', {
     file: 'trip.test.ts',
     meta: checkMeta({ spec: 'matcher', specKind: 'matcher', workup: 'trip', criterion: 'traversed' }),
@@ -49,6 +50,7 @@ describe('JUnitCases: test cases written as their tests end', () => {
       // Only the repeat, named apart in the file, is written anew.
       expect(sourceOf.mock.calls.map(([check]) => check)).toEqual([CHECKS[4]]);
       expect(ahead).toContain('name="loader > reads a ledger [2]"');
+      expect(ahead).toContain('<property name="needlework.workup_path" value="runs/grounded"/>');
       expect(ahead).toBe(await buildJUnitXml(CHECKS, options));
     },
   );

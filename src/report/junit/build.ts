@@ -1,3 +1,4 @@
+import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../../model/order.js';
 import type { CheckRecord } from '../checks.js';
 import { expectationText } from '../format.js';
@@ -165,10 +166,11 @@ interface SuiteContext extends CaseOptions {
  * main thread after the last test). A case that the file names apart from its namesakes (`name [2]`) is written anew.
  */
 export class JUnitCases implements CaseOptions {
-  // Each check's text: a generated check's own suite properties (`criterionProperties`), then its `<testcase>`, as one
-  // flat string (joined from its parts, it holds none of them) cut where the test case starts. Keyed weakly by the
-  // check: a run's records, and their texts, go with the run.
-  private readonly written = new WeakMap<CheckRecord, { text: string; cut: number }>();
+  // Each check's text as one flat string (joined from its parts, it holds none of them), cut where each part starts: a
+  // generated check's suite-wide properties (which its suite takes from its first check), its own properties
+  // (`criterionProperties`), then its `<testcase>`. Keyed weakly by the check: a run's records, and their texts, go with
+  // the run.
+  private readonly written = new WeakMap<CheckRecord, { text: string; own: number; testCase: number }>();
 
   constructor(
     readonly dialect: JUnitDialect,
@@ -180,27 +182,41 @@ export class JUnitCases implements CaseOptions {
     const generated = isGenerated(check);
     const classname = attribute('classname', generated ? suiteName(check.meta!) : check.file);
     const [open, rest] = caseText(check, caseName(check, generated), classname, generated, this);
-    let properties = '';
+    let suiteWide = '';
+    let own = '';
     if (generated) {
       const writer = new PropertiesWriter(SUITE_PROPERTIES);
-      criterionProperties(check.meta!, writer.add);
-      properties = writer.body();
+      suiteWideProperties(check.meta!, writer.add);
+      suiteWide = writer.body();
+      const ownWriter = new PropertiesWriter(SUITE_PROPERTIES);
+      criterionProperties(check.meta!, ownWriter.add);
+      own = ownWriter.body();
     }
     // Joined from two parts or more (`open` and `rest` are never empty), a string is copied into a flat one.
-    this.written.set(check, { text: [properties, open, rest].join(''), cut: properties.length });
+    this.written.set(check, {
+      text: [suiteWide, own, open, rest].join(''),
+      own: suiteWide.length,
+      testCase: suiteWide.length + own.length,
+    });
   }
 
   /** The `<testcase>` `add` wrote for `check`, if it is named `name` in the file. */
   text(check: CheckRecord, name: string, generated: boolean): string | undefined {
     if (name !== caseName(check, generated)) return undefined;
     const written = this.written.get(check);
-    return written?.text.slice(written.cut);
+    return written?.text.slice(written.testCase);
+  }
+
+  /** The `<property>` lines of a generated check's `suiteWideProperties` that `add` wrote. */
+  suiteWideBody(check: CheckRecord): string | undefined {
+    const written = this.written.get(check);
+    return written?.text.slice(0, written.own);
   }
 
   /** The `<property>` lines of a generated check's `criterionProperties` that `add` wrote. */
   criterionBody(check: CheckRecord): string | undefined {
     const written = this.written.get(check);
-    return written?.text.slice(0, written.cut);
+    return written?.text.slice(written.own, written.testCase);
   }
 }
 
@@ -257,7 +273,9 @@ function suiteText(group: SuiteGroup, context: SuiteContext): string {
     // In the order `suiteWideProperties` gives: the checks are in criterion order already.
     const properties = new PropertiesWriter(SUITE_PROPERTIES);
     // A generated suite's checks all carry their meta (that is what makes them generated).
-    suiteWideProperties(checks[0]!.meta!, properties.add);
+    const suiteWide = context.cases?.suiteWideBody(checks[0]!);
+    if (suiteWide === undefined) suiteWideProperties(checks[0]!.meta!, properties.add);
+    else properties.addBody(suiteWide);
     for (const check of checks) {
       const written = context.cases?.criterionBody(check);
       if (written === undefined) criterionProperties(check.meta!, properties.add);
@@ -350,9 +368,20 @@ function isGenerated(check: CheckRecord): boolean {
 /** Groups checks into suites and orders suites and their cases in byte order. */
 function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
   const groups = new Map<string, SuiteGroup>();
+  let last: SuiteGroup | undefined;
   for (const check of checks) {
     const generated = isGenerated(check);
     const meta = check.meta;
+    // A suite's checks mostly come one after another (in report order, by file and full name): the suite of the check
+    // before is tried first, without building the key.
+    if (
+      last &&
+      last.generated === generated &&
+      (generated ? sameSuite(last.checks[0]!.meta!, meta!) : last.file === check.file)
+    ) {
+      last.checks.push(check);
+      continue;
+    }
     // The NUL byte keeps a spec x case x workup key from ever equalling a file path.
     const key = generated && meta ? `\0${meta.spec}\0${meta.case ?? ''}\0${meta.workup}` : check.file;
     let group = groups.get(key);
@@ -362,18 +391,31 @@ function groupChecks(checks: readonly CheckRecord[]): SuiteGroup[] {
       groups.set(key, group);
     }
     group.checks.push(check);
+    last = group;
   }
   const ordered = [...groups.values()].sort((a, b) => byteCompare(a.key, b.key));
   for (const group of ordered) {
     const generated = group.generated;
     // A stable sort: checks of one name and file stay in the order they came in (their source order, in every shard).
-    if (group.checks.length > 1)
-      group.checks.sort(
-        (a, b) => byteCompare(caseName(a, generated), caseName(b, generated)) || byteCompare(a.file, b.file),
-      );
+    if (group.checks.length > 1) group.checks.sort(generated ? byCriterion : byFullName);
     group.names = distinctNames(group.checks.map((check) => caseName(check, generated)));
   }
   return ordered;
+}
+
+/** Whether two generated checks are of one suite: one spec x case x workup (no case and an empty one alike). */
+function sameSuite(a: CheckMeta, b: CheckMeta): boolean {
+  return a.workup === b.workup && a.spec === b.spec && (a.case ?? '') === (b.case ?? '');
+}
+
+/** The order of a generated suite's cases: by criterion, then file. */
+function byCriterion(a: CheckRecord, b: CheckRecord): number {
+  return byteCompare(a.meta!.criterion, b.meta!.criterion) || byteCompare(a.file, b.file);
+}
+
+/** The order of a file's cases: by full name, then file. */
+function byFullName(a: CheckRecord, b: CheckRecord): number {
+  return byteCompare(a.fullName, b.fullName) || byteCompare(a.file, b.file);
 }
 
 /**
