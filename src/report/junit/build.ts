@@ -8,6 +8,7 @@ import { indexTrials, type TrialIndex } from '../trials.js';
 import {
   caseProperties,
   criterionProperties,
+  sameSuiteWide,
   suiteWideProperties,
   taskPropertyNames,
   taskPropertyValues,
@@ -15,6 +16,7 @@ import {
 import {
   attribute,
   emptyElement,
+  HeldProperties,
   PropertiesWriter,
   PropertyRows,
   textElement,
@@ -166,11 +168,12 @@ interface SuiteContext extends CaseOptions {
  * main thread after the last test). A case that the file names apart from its namesakes (`name [2]`) is written anew.
  */
 export class JUnitCases implements CaseOptions {
-  // Each check's text as one flat string (joined from its parts, it holds none of them), cut where each part starts: a
-  // generated check's suite-wide properties (which its suite takes from its first check), its own properties
-  // (`criterionProperties`), then its `<testcase>`. Keyed weakly by the check: a run's records, and their texts, go with
-  // the run.
-  private readonly written = new WeakMap<CheckRecord, { text: string; own: number; testCase: number }>();
+  // Each check's `<testcase>` and a generated check's own properties (`criterionProperties`) and suite-wide ones (its
+  // suite takes its first check's: one string for the checks of one suite that come one after another), each one flat
+  // string (joined from its parts, it holds none of them). A run's records, and their texts, go with the run (keyed
+  // weakly by the record).
+  private readonly written = new WeakMap<CheckRecord, { testCase: string; own: string; suiteWide: string }>();
+  private last: { meta: CheckMeta; suiteWide: string } | undefined;
 
   constructor(
     readonly dialect: JUnitDialect,
@@ -180,43 +183,40 @@ export class JUnitCases implements CaseOptions {
   /** Writes a finished test's check. */
   add(check: CheckRecord): void {
     const generated = isGenerated(check);
-    const classname = attribute('classname', generated ? suiteName(check.meta!) : check.file);
-    const [open, rest] = caseText(check, caseName(check, generated), classname, generated, this);
-    let suiteWide = '';
+    const meta = check.meta;
+    const classname = attribute('classname', generated ? suiteName(meta!) : check.file);
+    // Joined from two parts (`open` and `rest` are never empty), the string is copied into a flat one.
+    const testCase = caseText(check, caseName(check, generated), classname, generated, this).join('');
     let own = '';
+    let suiteWide = '';
     if (generated) {
-      const writer = new PropertiesWriter(SUITE_PROPERTIES);
-      suiteWideProperties(check.meta!, writer.add);
-      suiteWide = writer.body();
-      const ownWriter = new PropertiesWriter(SUITE_PROPERTIES);
-      criterionProperties(check.meta!, ownWriter.add);
-      own = ownWriter.body();
+      const held = new HeldProperties(SUITE_PROPERTIES);
+      criterionProperties(meta!, held.add);
+      own = held.text();
+      if (this.last && sameSuiteWide(this.last.meta, meta!)) suiteWide = this.last.suiteWide;
+      else {
+        const wide = new HeldProperties(SUITE_PROPERTIES);
+        suiteWideProperties(meta!, wide.add);
+        suiteWide = wide.text();
+        this.last = { meta: meta!, suiteWide };
+      }
     }
-    // Joined from two parts or more (`open` and `rest` are never empty), a string is copied into a flat one.
-    this.written.set(check, {
-      text: [suiteWide, own, open, rest].join(''),
-      own: suiteWide.length,
-      testCase: suiteWide.length + own.length,
-    });
+    this.written.set(check, { testCase, own, suiteWide });
   }
 
   /** The `<testcase>` `add` wrote for `check`, if it is named `name` in the file. */
   text(check: CheckRecord, name: string, generated: boolean): string | undefined {
-    if (name !== caseName(check, generated)) return undefined;
-    const written = this.written.get(check);
-    return written?.text.slice(written.testCase);
+    return name === caseName(check, generated) ? this.written.get(check)?.testCase : undefined;
   }
 
   /** The `<property>` lines of a generated check's `suiteWideProperties` that `add` wrote. */
-  suiteWideBody(check: CheckRecord): string | undefined {
-    const written = this.written.get(check);
-    return written?.text.slice(0, written.own);
+  suiteWideLines(check: CheckRecord): string | undefined {
+    return this.written.get(check)?.suiteWide;
   }
 
   /** The `<property>` lines of a generated check's `criterionProperties` that `add` wrote. */
-  criterionBody(check: CheckRecord): string | undefined {
-    const written = this.written.get(check);
-    return written?.text.slice(written.own, written.testCase);
+  criterionLines(check: CheckRecord): string | undefined {
+    return this.written.get(check)?.own;
   }
 }
 
@@ -273,17 +273,17 @@ function suiteText(group: SuiteGroup, context: SuiteContext): string {
     // In the order `suiteWideProperties` gives: the checks are in criterion order already.
     const properties = new PropertiesWriter(SUITE_PROPERTIES);
     // A generated suite's checks all carry their meta (that is what makes them generated).
-    const suiteWide = context.cases?.suiteWideBody(checks[0]!);
+    const suiteWide = context.cases?.suiteWideLines(checks[0]!);
     if (suiteWide === undefined) suiteWideProperties(checks[0]!.meta!, properties.add);
-    else properties.addBody(suiteWide);
+    else properties.addLines(suiteWide);
     for (const check of checks) {
-      const written = context.cases?.criterionBody(check);
-      if (written === undefined) criterionProperties(check.meta!, properties.add);
-      else properties.addBody(written);
+      const own = context.cases?.criterionLines(check);
+      if (own === undefined) criterionProperties(check.meta!, properties.add);
+      else properties.addLines(own);
       const task = context.trials.of(check.meta!);
       if (task) {
         const ks = context.trials.ks(check.meta!);
-        properties.addBody(taskRows(context, check.meta!.criterion, ks).text(taskPropertyValues(task, ks)));
+        properties.addLines(taskRows(context, check.meta!.criterion, ks).text(taskPropertyValues(task, ks)));
       }
     }
     out += properties.text();

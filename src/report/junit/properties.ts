@@ -57,6 +57,17 @@ export function suiteWideProperties(first: CheckMeta, add: PropertySink<JUnitPro
   if (first.workupPath) add('needlework.workup_path', first.workupPath);
 }
 
+/** Whether two checks' suite-wide properties are the same (`suiteWideProperties` writes these fields alone). */
+export function sameSuiteWide(a: CheckMeta, b: CheckMeta): boolean {
+  return (
+    a.workup === b.workup &&
+    a.spec === b.spec &&
+    a.specKind === b.specKind &&
+    a.specFile === b.specFile &&
+    a.workupPath === b.workupPath
+  );
+}
+
 /** What one criterion measured and decided, `<criterion>.*` (its check's alone: written as its test ends). */
 export function criterionProperties(meta: CheckMeta, add: PropertySink<JUnitPropertyName>): void {
   measurement<`${string}.`>(meta, `${meta.criterion}.`, add);
@@ -104,18 +115,44 @@ function measurement<Prefix extends string>(
   prefix: Prefix,
   add: PropertySink<`${Prefix}${MeasurementField}`>,
 ): void {
-  add(`${prefix}metric`, meta.metric);
-  add(`${prefix}value`, meta.value === null ? 'n/a' : String(meta.value));
+  const names = measurementNames(prefix);
+  add(names.metric, meta.metric);
+  add(names.value, meta.value === null ? 'n/a' : String(meta.value));
   if (meta.threshold !== undefined) {
-    add(`${prefix}threshold`, String(meta.threshold));
-    add(`${prefix}comparator`, meta.comparator ?? '>=');
+    add(names.threshold, String(meta.threshold));
+    add(names.comparator, meta.comparator ?? '>=');
   }
-  if (meta.unit) add(`${prefix}unit`, meta.unit);
-  add(`${prefix}verdict`, meta.verdict);
+  if (meta.unit) add(names.unit, meta.unit);
+  add(names.verdict, meta.verdict);
   const scores = meta.scores;
   if (scores)
     for (const name of Object.keys(scores).sort(byteCompare))
       add(`${prefix}score.${name}`, String(scores[name]));
+}
+
+type FixedField = Exclude<MeasurementField, `score.${string}`>;
+
+// Each prefix's names, made once: a run writes these six for every check of a criterion, and a name made anew each
+// time is a string to put together and read again each time. As many as there are criteria (kept to a bound).
+const namesByPrefix = new Map<string, Record<FixedField, string>>();
+
+function measurementNames<Prefix extends string>(
+  prefix: Prefix,
+): Record<FixedField, `${Prefix}${FixedField}`> {
+  let names = namesByPrefix.get(prefix);
+  if (!names) {
+    if (namesByPrefix.size >= 10_000) namesByPrefix.clear();
+    names = {
+      metric: `${prefix}metric`,
+      value: `${prefix}value`,
+      threshold: `${prefix}threshold`,
+      comparator: `${prefix}comparator`,
+      unit: `${prefix}unit`,
+      verdict: `${prefix}verdict`,
+    };
+    namesByPrefix.set(prefix, names);
+  }
+  return names as Record<FixedField, `${Prefix}${FixedField}`>;
 }
 
 /**

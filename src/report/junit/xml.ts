@@ -41,17 +41,12 @@ export class PropertiesWriter {
 
   /** Adds one property (a method, so it can be handed on as a callback: `writer.add`). */
   readonly add = (name: string, value: string): void => {
-    this.lines += `${this.open}${escapeAttribute(name)}" value="${escapeAttribute(value)}"/>\n`;
+    this.lines += propertyLine(this.open, name, value);
   };
 
-  /** Adds the lines another writer of the same indent wrote (its `body()`). */
-  addBody(body: string): void {
-    this.lines += body;
-  }
-
-  /** The `<property>` lines alone. */
-  body(): string {
-    return this.lines;
+  /** Adds `<property>` lines written at the same indent (`HeldProperties`). */
+  addLines(lines: string): void {
+    this.lines += lines;
   }
 
   /** The element; `<properties/>` when nothing was added. */
@@ -60,6 +55,33 @@ export class PropertiesWriter {
       ? `${this.indent}<properties/>\n`
       : `${this.indent}<properties>\n${this.lines}${this.indent}</properties>\n`;
   }
+}
+
+/**
+ * `<property>` lines, written at `indent`, to be held a while (until the file is written) as one flat string: a string
+ * put together with `+` holds every part it was made from, where `join` copies them into one.
+ */
+export class HeldProperties {
+  private readonly lines: string[] = [];
+  private readonly open: string;
+
+  constructor(indent: string) {
+    this.open = `${indent}  <property name="`;
+  }
+
+  /** Adds one property (a method, so it can be handed on as a callback: `held.add`). */
+  readonly add = (name: string, value: string): void => {
+    this.lines.push(propertyLine(this.open, name, value));
+  };
+
+  /** The lines, for `PropertiesWriter.addLines`. */
+  text(): string {
+    return this.lines.join('');
+  }
+}
+
+function propertyLine(open: string, name: string, value: string): string {
+  return `${open}${escapeAttribute(name)}" value="${escapeAttribute(value)}"/>\n`;
 }
 
 /**
