@@ -172,7 +172,7 @@ export class JUnitCases implements CaseOptions {
   // suite takes its first check's: one string for the checks of one suite that come one after another), each one flat
   // string (joined from its parts, it holds none of them). A run's records, and their texts, go with the run (keyed
   // weakly by the record).
-  private readonly written = new WeakMap<CheckRecord, { testCase: string; own: string; suiteWide: string }>();
+  private readonly written = new WeakMap<CheckRecord, WrittenCheck>();
   private last: { meta: CheckMeta; suiteWide: string } | undefined;
 
   constructor(
@@ -204,20 +204,25 @@ export class JUnitCases implements CaseOptions {
     this.written.set(check, { testCase, own, suiteWide });
   }
 
-  /** The `<testcase>` `add` wrote for `check`, if it is named `name` in the file. */
-  text(check: CheckRecord, name: string, generated: boolean): string | undefined {
-    return name === caseName(check, generated) ? this.written.get(check)?.testCase : undefined;
+  /**
+   * What `add` wrote for `check`, given up: a file takes each check's texts once, so they are let go of as the file is
+   * written rather than with the run's records.
+   */
+  take(check: CheckRecord): WrittenCheck | undefined {
+    const written = this.written.get(check);
+    this.written.delete(check);
+    return written;
   }
+}
 
-  /** The `<property>` lines of a generated check's `suiteWideProperties` that `add` wrote. */
-  suiteWideLines(check: CheckRecord): string | undefined {
-    return this.written.get(check)?.suiteWide;
-  }
-
-  /** The `<property>` lines of a generated check's `criterionProperties` that `add` wrote. */
-  criterionLines(check: CheckRecord): string | undefined {
-    return this.written.get(check)?.own;
-  }
+/** What `JUnitCases` wrote for a check. */
+interface WrittenCheck {
+  /** Its `<testcase>`, under its own name (`caseName`). */
+  testCase: string;
+  /** A generated check's `criterionProperties` lines. */
+  own: string;
+  /** A generated check's `suiteWideProperties` lines. */
+  suiteWide: string;
 }
 
 /** The indent of a suite's `<properties>`. */
@@ -269,21 +274,23 @@ function suiteText(group: SuiteGroup, context: SuiteContext): string {
     ms += check.durationMs;
   }
   let out = `  <testsuite${attribute('name', group.name)} tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(ms)}"${context.timestamp}${attribute('file', group.file)}>\n`;
+  const written = context.cases ? checks.map((check) => context.cases!.take(check)) : [];
   if (group.generated) {
     // In the order `suiteWideProperties` gives: the checks are in criterion order already.
     const properties = new PropertiesWriter(SUITE_PROPERTIES);
     // A generated suite's checks all carry their meta (that is what makes them generated).
-    const suiteWide = context.cases?.suiteWideLines(checks[0]!);
+    const suiteWide = written[0]?.suiteWide;
     if (suiteWide === undefined) suiteWideProperties(checks[0]!.meta!, properties.add);
     else properties.addLines(suiteWide);
-    for (const check of checks) {
-      const own = context.cases?.criterionLines(check);
-      if (own === undefined) criterionProperties(check.meta!, properties.add);
+    for (let i = 0; i < checks.length; i++) {
+      const meta = checks[i]!.meta!;
+      const own = written[i]?.own;
+      if (own === undefined) criterionProperties(meta, properties.add);
       else properties.addLines(own);
-      const task = context.trials.of(check.meta!);
+      const task = context.trials.of(meta);
       if (task) {
-        const ks = context.trials.ks(check.meta!);
-        properties.addLines(taskRows(context, check.meta!.criterion, ks).text(taskPropertyValues(task, ks)));
+        const ks = context.trials.ks(meta);
+        properties.addLines(taskRows(context, meta.criterion, ks).text(taskPropertyValues(task, ks)));
       }
     }
     out += properties.text();
@@ -293,12 +300,13 @@ function suiteText(group: SuiteGroup, context: SuiteContext): string {
   for (let i = 0; i < checks.length; i++) {
     const check = checks[i]!;
     const name = group.names[i]!;
-    const text = context.cases?.text(check, name, group.generated);
-    if (text === undefined) {
+    // Written under its own name: a repeat named apart (`name [2]`) is written anew.
+    const testCase = name === caseName(check, group.generated) ? written[i]?.testCase : undefined;
+    if (testCase === undefined) {
       classname ??= attribute('classname', group.generated ? group.name : group.file);
       const [open, rest] = caseText(check, name, classname, group.generated, context);
       out += open + rest;
-    } else out += text;
+    } else out += testCase;
   }
   return `${out}  </testsuite>\n`;
 }
