@@ -164,8 +164,9 @@ interface SuiteContext extends CaseOptions {
 /**
  * The `<testcase>` elements of a run's checks, each written as its test ends (the JUnit reporter's `onTestCaseResult`)
  * and held until the file is: an element depends on its check alone, and the main thread mostly waits while the tests
- * run, so after the last one only the suites are left to put together (1,000 cases: the file took a third less of the
- * main thread after the last test). A case that the file names apart from its namesakes (`name [2]`) is written anew.
+ * run, so after the last one only the suites' heads and task properties are left to put together (the file's time on
+ * the main thread after the last test fell to about a third: docs/performance.md). A case that the file names apart
+ * from its namesakes (`name [2]`) is written anew.
  */
 export class JUnitCases implements CaseOptions {
   // Each check's `<testcase>` and a generated check's own properties (`criterionProperties`) and suite-wide ones (its

@@ -86,7 +86,7 @@ function propertyLine(open: string, name: string, value: string): string {
 
 /**
  * `<property>` lines of names fixed beforehand, written at `indent`: each name is escaped once, and only the values
- * each time (a file writes a criterion's 9 task properties for every check of it).
+ * each time (a file writes a criterion's task properties for every check of it).
  */
 export class PropertyRows {
   private readonly opens: string[];
