@@ -3,7 +3,17 @@
 // a history that already holds 49 runs of the same size, the bounded worst case), HTML < 5 s and < 20 MB, and the page
 // interactive in Chromium < 2 s (navigation start until the page has drawn itself and flagged ready), plus how long a
 // search takes to redraw. Chromium is skipped, with the reason, when /usr/bin/chromium is absent.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+//
+// JUnit also on a real run's checks: `needlework run` over the peer workload (bench/workload/cases.mjs; 1,000 cases,
+// 3,000 checks, a tenth of them failing; BENCH_JUNIT_CASES for another size) captured once, then the file written from
+// them in fresh processes, as cold as after a run's last test: with every test case written after the last test, and
+// with each written as its test ends (what the reporter does; the cases' time is spent while the tests run, when the
+// main thread mostly waits). Three rounds, medians of the main thread's busy time. BENCH_JUNIT_BEFORE=<another
+// checkout's dist> also writes the file all after the last test with that build, interleaved with these. Target (issue
+// 43): after the last test, at most half of the main thread's time that build took (main before the cases were
+// written ahead: 1,000 cases 72-88 ms, 10,000 cases about 0.4 s in profiles of `CI=true needlework run`).
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +27,7 @@ import { reportAnswers, reportHome } from '../dist/src/ui/report/answers.js';
 import { renderHtmlPage } from '../dist/src/ui/report/page.js';
 import { loadedWorkupAnswer } from '../dist/src/ui/report/workups.js';
 import { hasChromium, launchChromium, NO_CHROMIUM } from '../test/reporters/browser.mjs';
+import { writeNeedleworkProject } from './workload/cases.mjs';
 
 const WORKUPS = 1000;
 const CRITERIA = [
@@ -154,11 +165,85 @@ let start = now();
 const xml = await buildJUnitXml(checks, { name: 'needlework', timestamp: new Date() });
 const junitS = secs(start);
 rows.push([
-  'JUnit XML',
+  'JUnit XML (synthetic, in-process)',
   `${junitS.toFixed(3)} s`,
   `${mb(Buffer.byteLength(xml))} MB`,
   '< 2 s',
   verdict(junitS < 2),
+]);
+
+// JUnit on a real run's checks, each way written in a fresh process.
+const here = new URL('.', import.meta.url).pathname;
+const cases = Number(process.env.BENCH_JUNIT_CASES ?? 1000);
+const project = join(root, 'peer-workload');
+await writeNeedleworkProject(project, cases);
+const records = join(root, 'records.json');
+try {
+  execFileSync(
+    process.execPath,
+    [
+      join(here, '../dist/src/cli/bin.js'),
+      'run',
+      'workups',
+      '--needles',
+      'needles',
+      '--reporter',
+      join(here, 'workload/junit-capture.mjs'),
+    ],
+    { cwd: project, stdio: 'ignore', env: { ...process.env, NEEDLEWORK_BENCH_RECORDS: records } },
+  );
+} catch (error) {
+  if (error.status !== 1) throw error; // 1: the workload's planted failures
+}
+const dist = join(here, '../dist');
+const before = process.env.BENCH_JUNIT_BEFORE;
+const ways = [
+  ...(before ? [{ name: 'before', dist: before, when: 'end' }] : []),
+  { name: 'end', dist, when: 'end' },
+  { name: 'ahead', dist, when: 'ahead' },
+];
+const junitRuns = Object.fromEntries(ways.map((way) => [way.name, []]));
+for (let round = 0; round < 3; round++) {
+  for (const way of ways) {
+    const out = join(root, `junit-${way.name}.xml`);
+    const result = execFileSync(
+      process.execPath,
+      ['--expose-gc', join(here, 'workload/junit-write.mjs'), way.dist, records, out, way.when],
+      { encoding: 'utf8' },
+    );
+    junitRuns[way.name].push(JSON.parse(result));
+  }
+}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const endMs = median(junitRuns.end.map((r) => r.endMs));
+const aheadEndMs = median(junitRuns.ahead.map((r) => r.endMs));
+const aheadMs = median(junitRuns.ahead.map((r) => r.aheadMs));
+const beforeMs = before ? median(junitRuns.before.map((r) => r.endMs)) : undefined;
+const files = await Promise.all(ways.map((way) => readFile(join(root, `junit-${way.name}.xml`))));
+const same = files.every((file) => file.equals(files[0]));
+const real = `JUnit, ${cases.toLocaleString('en-US')} peer cases`;
+if (beforeMs !== undefined)
+  rows.push([
+    `${real}: before (${before}), all after the last test`,
+    `${beforeMs.toFixed(0)} ms`,
+    'main thread',
+    '',
+    '',
+  ]);
+rows.push([`${real}: all after the last test`, `${endMs.toFixed(0)} ms`, 'main thread', '', '']);
+rows.push([
+  `${real}: cases as tests end`,
+  `${aheadMs.toFixed(0)} ms`,
+  'main thread, during the tests',
+  '',
+  '',
+]);
+rows.push([
+  `${real}: the rest after the last test`,
+  `${aheadEndMs.toFixed(0)} ms`,
+  same ? 'main thread; the same file each way' : 'main thread; THE FILES DIFFER',
+  beforeMs === undefined ? '' : '<= half of before',
+  beforeMs === undefined ? (same ? '' : 'FILES DIFFER') : verdict(same && aheadEndMs <= beforeMs / 2),
 ]);
 
 // Trend: one entry, appended to a history already holding 49 runs of the same size.

@@ -1,10 +1,16 @@
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { historyLocation } from '../src/history/store/open.js';
 import { displayPath, projectPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
-import { collectChecks, collectModuleChecks, recordTestLocations } from '../src/report/collect.js';
-import { type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
+import type { CheckRecord } from '../src/report/checks.js';
+import {
+  collectCaseCheck,
+  collectChecks,
+  collectModuleChecks,
+  recordTestLocations,
+} from '../src/report/collect.js';
+import { JUnitCases, type JUnitDialect, junitXmlChunks } from '../src/report/junit/build.js';
 import { trendWriteBegun } from '../src/report/pending-trend.js';
 import { runHistory } from '../src/report/run-history.js';
 
@@ -60,6 +66,10 @@ export class NeedleworkJUnitReporter implements Reporter {
   private readonly options: Required<Omit<NeedleworkJUnitOptions, 'store'>> & { store: string | false };
   private root = process.cwd();
   private startedAt = new Date();
+  // Each spec file's path from the root, once per file (30,000 checks share a handful of spec files).
+  private readonly specPaths = new Map<string, string>();
+  // The test cases, each written as its test ends: after the last test only the suites are left to write.
+  private readonly cases: JUnitCases;
 
   constructor(options: NeedleworkJUnitOptions = {}) {
     this.options = {
@@ -69,12 +79,37 @@ export class NeedleworkJUnitReporter implements Reporter {
       dialect: options.dialect ?? 'ci',
       store: options.store ?? '',
     };
+    this.cases = new JUnitCases(this.options.dialect, this.sourceOf);
   }
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
     this.startedAt = new Date();
     recordTestLocations(vitest);
+  }
+
+  private specPath(file: string): string {
+    let path = this.specPaths.get(file);
+    if (path === undefined) {
+      path = projectPath(this.root, file);
+      this.specPaths.set(file, path);
+    }
+    return path;
+  }
+
+  /**
+   * Where a check's test case points: a YAML-spec test at its assertion in the spec file (the place its check carries
+   * from load); a hand-written test at its own line.
+   */
+  private readonly sourceOf = (check: CheckRecord): { file: string; line: number } | undefined => {
+    const meta = check.meta;
+    if (!meta?.specFile || meta.specKind === 'matcher') return undefined;
+    return { file: this.specPath(meta.specFile), line: meta.place?.line ?? 1 };
+  };
+
+  /** A finished test's case is written now, while the tests run. */
+  onTestCaseResult(test: TestCase): void {
+    this.cases.add(collectCaseCheck(test, this.root));
   }
 
   /** A finished module's checks are collected now, while the next module runs, rather than after the last test. */
@@ -95,27 +130,12 @@ export class NeedleworkJUnitReporter implements Reporter {
       : undefined;
     // A write that fails before the gate's turn still leaves a gate that failed handled (the write says why).
     gate?.catch(() => undefined);
-    // Each spec file's path from the root, once per file (30,000 checks share a handful of spec files).
-    const specPaths = new Map<string, string>();
-    const specPath = (file: string): string => {
-      let path = specPaths.get(file);
-      if (path === undefined) {
-        path = projectPath(this.root, file);
-        specPaths.set(file, path);
-      }
-      return path;
-    };
     // Written suite by suite as each is built: the whole file is never held (48 MB at 30,000 checks).
     const xml = junitXmlChunks(checks, {
       name: this.options.suiteName,
       dialect: this.options.dialect,
-      // A YAML-spec test points at its assertion in the spec file (the place its check carries from load); a
-      // hand-written test at its own line.
-      sourceOf: (check) => {
-        const meta = check.meta;
-        if (!meta?.specFile || meta.specKind === 'matcher') return undefined;
-        return { file: specPath(meta.specFile), line: meta.place?.line ?? 1 };
-      },
+      sourceOf: this.sourceOf,
+      cases: this.cases,
       ...(this.options.timestamp ? { timestamp: this.startedAt } : {}),
       ...(gate && { gate }),
     });

@@ -44,14 +44,41 @@ function moduleChecks(
 ): { file: string; checks: readonly CheckRecord[] } {
   const cached = byModule.get(testModule);
   if (cached?.root === root) return cached;
-  // Vitest's own relative id, computed where the file was collected, so shards checked out at different paths on
-  // different CI machines still name a file the same way in a merged report.
-  const file = (testModule.relativeModuleId || relative(root, testModule.moduleId)).split(sep).join('/');
   const checks: CheckRecord[] = [];
-  for (const test of testModule.children.allTests()) checks.push(toRecord(test, file));
-  const made = { root, file, checks: sortChecks(checks) };
+  for (const test of testModule.children.allTests()) checks.push(collectCaseCheck(test, root));
+  const made = { root, file: moduleFile(testModule, root), checks: sortChecks(checks) };
   byModule.set(testModule, made);
   return made;
+}
+
+// A finished test's record, made once: by `collectCaseCheck` as the test ends, else with its module's.
+const byTest = new WeakMap<TestCase, { root: string; check: CheckRecord }>();
+
+/**
+ * The record of one finished test, ahead of its module's: a reporter calls it from `onTestCaseResult`, while the tests
+ * run and this process mostly waits. What it reads is final once the test has ended (Vitest reports a test's result
+ * after its retries and its `afterEach` hooks), so the module's and the run's records are this one.
+ */
+export function collectCaseCheck(test: TestCase, root: string): CheckRecord {
+  const cached = byTest.get(test);
+  if (cached?.root === root) return cached.check;
+  const check = toRecord(test, moduleFile(test.module, root));
+  byTest.set(test, { root, check });
+  return check;
+}
+
+const moduleFiles = new WeakMap<TestModule, { root: string; file: string }>();
+
+/**
+ * A module's file as its records name it: Vitest's own relative id, computed where the file was collected, so shards
+ * checked out at different paths on different CI machines still name a file the same way in a merged report.
+ */
+function moduleFile(testModule: TestModule, root: string): string {
+  const cached = moduleFiles.get(testModule);
+  if (cached?.root === root) return cached.file;
+  const file = (testModule.relativeModuleId || relative(root, testModule.moduleId)).split(sep).join('/');
+  moduleFiles.set(testModule, { root, file });
+  return file;
 }
 
 function collectAll(testModules: readonly TestModule[], root: string): CheckRecord[] {

@@ -32,17 +32,22 @@ export function recordTrialStatistics(records: readonly CheckRecord[]): Criterio
  * of one trial, with nothing to add), indexed by spec x criterion x task.
  */
 export function indexTrials(checks: readonly CheckRecord[]): TrialIndex {
-  const byKey = new Map<string, TaskStatistics>();
-  const ks = new Map<string, string[]>();
+  // Nested by spec, then criterion: a look-up per check builds no joined key (30,000 of them after a run's last test).
+  const bySpec = new Map<string, Map<string, { ks: string[]; tasks: Map<string, TaskStatistics> }>>();
   for (const criterion of recordTrialStatistics(checks)) {
-    const key = `${criterion.spec}\0${criterion.criterion}`;
-    ks.set(key, Object.keys(criterion.overall.passAtK));
-    for (const task of criterion.tasks) byKey.set(`${key}\0${task.task}`, task);
+    let byCriterion = bySpec.get(criterion.spec);
+    if (!byCriterion) {
+      byCriterion = new Map();
+      bySpec.set(criterion.spec, byCriterion);
+    }
+    const tasks = new Map<string, TaskStatistics>();
+    for (const task of criterion.tasks) tasks.set(task.task, task);
+    byCriterion.set(criterion.criterion, { ks: Object.keys(criterion.overall.passAtK), tasks });
   }
   return {
     of: (meta) =>
-      meta.task === undefined ? undefined : byKey.get(`${meta.spec}\0${meta.criterion}\0${meta.task}`),
-    ks: (meta) => ks.get(`${meta.spec}\0${meta.criterion}`) ?? [],
+      meta.task === undefined ? undefined : bySpec.get(meta.spec)?.get(meta.criterion)?.tasks.get(meta.task),
+    ks: (meta) => bySpec.get(meta.spec)?.get(meta.criterion)?.ks ?? [],
   };
 }
 

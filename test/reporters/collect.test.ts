@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { collectChecks, collectModuleChecks } from '../../src/report/collect.js';
+import { collectCaseCheck, collectChecks, collectModuleChecks } from '../../src/report/collect.js';
 import { recordTrialStatistics } from '../../src/report/trials.js';
 import { checkMeta, makeProject, removeProject, runVitest, testFileSource } from './harness.js';
 
@@ -58,10 +58,12 @@ describe('collectChecks shared by the reporters of one run', () => {
 });
 
 // A reporter collects each module's records as the module ends (`collectModuleChecks`, from `onTestModuleEnd`), while
-// the next module runs; the run's collection takes them as they are, in the same report order as without.
-describe('collectModuleChecks ahead of the run', () => {
+// the next module runs, or each test's as the test ends (`collectCaseCheck`, from `onTestCaseResult`); the run's
+// collection takes them as they are, in the same report order as without.
+describe('collectModuleChecks and collectCaseCheck ahead of the run', () => {
   let root: string;
   const early: CheckRecord[][] = [];
+  const ended: CheckRecord[] = [];
   let withEarly: readonly CheckRecord[] = [];
   let without: readonly CheckRecord[] = [];
 
@@ -82,6 +84,9 @@ describe('collectModuleChecks ahead of the run', () => {
     });
     await runVitest(root, [
       {
+        onTestCaseResult(test) {
+          ended.push(collectCaseCheck(test, root));
+        },
         onTestModuleEnd(testModule) {
           early.push([...collectModuleChecks(testModule, root)]);
         },
@@ -113,5 +118,15 @@ describe('collectModuleChecks ahead of the run', () => {
     ]);
     // The very records made as the modules ended: nothing was collected twice.
     for (const record of withEarly) expect(early.flat()).toContain(record);
+  });
+
+  it('gives the module and the run the record made as each test ended', () => {
+    expect(ended).toHaveLength(5);
+    for (const record of withEarly) expect(ended).toContain(record);
+    expect(ended.find((r) => r.fullName === 'alpha > t-2 > surfaced')).toMatchObject({
+      state: 'failed',
+      errors: [{ name: 'Error', message: 'check failed' }],
+      meta: { spec: 'alpha', workup: 't-2' },
+    });
   });
 });

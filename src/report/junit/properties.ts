@@ -1,6 +1,6 @@
 import type { CheckMeta } from '../../model/check.js';
 import { byteCompare } from '../../model/order.js';
-import type { TrialIndex } from '../trials.js';
+import type { TaskStatistics } from '../../trials/summary.js';
 
 /**
  * The `<property>` names needlework writes on each `<testsuite>` of a spec x workup. This list is public API: CI
@@ -41,30 +41,36 @@ export type JUnitPropertyName =
   | `${string}.${'task' | 'trials' | 'passes' | 'pass_rate' | 'pass_rate_low' | 'pass_rate_high' | 'flaky'}`
   | `${string}.pass_${'at' | 'hat'}_${number}`;
 
+/** Where the properties go, one at a time, in writing order (the JUnit writer writes each as it comes). */
+export type PropertySink<Name extends string> = (name: Name, value: string) => void;
+
 /**
- * The suite's properties in a fixed order: the suite-wide ones, then each criterion in byte order (with its task's
- * trial statistics when `trials` knows them).
+ * The suite-wide properties, `needlework.*`, of the suite whose first check (in criterion order) `first` is. A suite's
+ * properties are these, then each criterion in byte order: its `criterionProperties`, then, when its workup is a trial of
+ * a task, its task's (`taskPropertyNames`).
  */
-export function suiteProperties(
-  metas: readonly CheckMeta[],
-  trials?: TrialIndex,
-): Array<[JUnitPropertyName, string]> {
-  const first = metas[0];
-  if (!first) return [];
-  const props: Array<[JUnitPropertyName, string]> = [
-    ['needlework.spec', first.spec],
-    ['needlework.spec_kind', first.specKind],
-  ];
-  if (first.specFile) props.push(['needlework.spec_file', first.specFile]);
-  props.push(['needlework.workup', first.workup]);
-  if (first.workupPath) props.push(['needlework.workup_path', first.workupPath]);
-  const sorted = [...metas].sort((a, b) => byteCompare(a.criterion, b.criterion));
-  for (const meta of sorted) {
-    for (const [field, value] of measurement(meta)) props.push([`${meta.criterion}.${field}`, value]);
-    const task = trials?.of(meta);
-    if (task) props.push(...trialProperties(meta.criterion, task, trials?.ks(meta) ?? []));
-  }
-  return props;
+export function suiteWideProperties(first: CheckMeta, add: PropertySink<JUnitPropertyName>): void {
+  add('needlework.spec', first.spec);
+  add('needlework.spec_kind', first.specKind);
+  if (first.specFile) add('needlework.spec_file', first.specFile);
+  add('needlework.workup', first.workup);
+  if (first.workupPath) add('needlework.workup_path', first.workupPath);
+}
+
+/** Whether two checks' suite-wide properties are the same (`suiteWideProperties` writes these fields alone). */
+export function sameSuiteWide(a: CheckMeta, b: CheckMeta): boolean {
+  return (
+    a.workup === b.workup &&
+    a.spec === b.spec &&
+    a.specKind === b.specKind &&
+    a.specFile === b.specFile &&
+    a.workupPath === b.workupPath
+  );
+}
+
+/** What one criterion measured and decided, `<criterion>.*` (its check's alone: written as its test ends). */
+export function criterionProperties(meta: CheckMeta, add: PropertySink<JUnitPropertyName>): void {
+  measurement<`${string}.`>(meta, `${meta.criterion}.`, add);
 }
 
 /**
@@ -81,17 +87,14 @@ export type JUnitCasePropertyName =
   | `needlework.score.${string}`;
 
 /** The properties of one hand-written test's check, in a fixed order. */
-export function caseProperties(meta: CheckMeta): Array<[JUnitCasePropertyName, string]> {
-  const props: Array<[JUnitCasePropertyName, string]> = [
-    ['needlework.criterion', meta.criterion],
-    ['needlework.spec', meta.spec],
-    ['needlework.spec_kind', meta.specKind],
-  ];
-  if (meta.specFile) props.push(['needlework.spec_file', meta.specFile]);
-  props.push(['needlework.workup', meta.workup]);
-  if (meta.workupPath) props.push(['needlework.workup_path', meta.workupPath]);
-  for (const [field, value] of measurement(meta)) props.push([`needlework.${field}`, value]);
-  return props;
+export function caseProperties(meta: CheckMeta, add: PropertySink<JUnitCasePropertyName>): void {
+  add('needlework.criterion', meta.criterion);
+  add('needlework.spec', meta.spec);
+  add('needlework.spec_kind', meta.specKind);
+  if (meta.specFile) add('needlework.spec_file', meta.specFile);
+  add('needlework.workup', meta.workup);
+  if (meta.workupPath) add('needlework.workup_path', meta.workupPath);
+  measurement(meta, 'needlework.', add);
 }
 
 type MeasurementField =
@@ -103,41 +106,96 @@ type MeasurementField =
   | 'verdict'
   | `score.${string}`;
 
-/** What a check measured and decided, field by field, as the property values (suite- and case-level) write it. */
-function measurement(meta: CheckMeta): Array<[MeasurementField, string]> {
-  const fields: Array<[MeasurementField, string]> = [
-    ['metric', meta.metric],
-    ['value', meta.value === null ? 'n/a' : String(meta.value)],
-  ];
+/**
+ * What a check measured and decided, field by field, as the property values (suite- and case-level) write it, each
+ * name after `prefix`.
+ */
+function measurement<Prefix extends string>(
+  meta: CheckMeta,
+  prefix: Prefix,
+  add: PropertySink<`${Prefix}${MeasurementField}`>,
+): void {
+  const names = measurementNames(prefix);
+  add(names.metric, meta.metric);
+  add(names.value, meta.value === null ? 'n/a' : String(meta.value));
   if (meta.threshold !== undefined) {
-    fields.push(['threshold', String(meta.threshold)]);
-    fields.push(['comparator', meta.comparator ?? '>=']);
+    add(names.threshold, String(meta.threshold));
+    add(names.comparator, meta.comparator ?? '>=');
   }
-  if (meta.unit) fields.push(['unit', meta.unit]);
-  fields.push(['verdict', meta.verdict]);
-  for (const name of Object.keys(meta.scores ?? {}).sort(byteCompare))
-    fields.push([`score.${name}`, String(meta.scores?.[name])]);
-  return fields;
+  if (meta.unit) add(names.unit, meta.unit);
+  add(names.verdict, meta.verdict);
+  const scores = meta.scores;
+  if (scores)
+    for (const name of Object.keys(scores).sort(byteCompare))
+      add(`${prefix}score.${name}`, String(scores[name]));
 }
 
-function trialProperties(
-  c: string,
-  task: NonNullable<ReturnType<TrialIndex['of']>>,
-  ks: readonly string[],
-): Array<[JUnitPropertyName, string]> {
-  // To 6 decimals, as the shortest number: a whole number (every pass rate of one trial) is written as it is.
-  const ratio = (x: number | null | undefined) =>
-    x === null || x === undefined ? 'n/a' : Number.isInteger(x) ? String(x) : String(Number(x.toFixed(6)));
-  const props: Array<[JUnitPropertyName, string]> = [
-    [`${c}.task`, task.task],
-    [`${c}.trials`, String(task.trials)],
-    [`${c}.passes`, String(task.passes)],
-    [`${c}.pass_rate`, ratio(task.passRate)],
-    [`${c}.pass_rate_low`, ratio(task.interval?.low)],
-    [`${c}.pass_rate_high`, ratio(task.interval?.high)],
+type FixedField = Exclude<MeasurementField, `score.${string}`>;
+
+// Each prefix's names, made once: a run writes these six for every check of a criterion, and a name made anew each
+// time is a string to put together and read again each time. As many as there are criteria (kept to a bound).
+const namesByPrefix = new Map<string, Record<FixedField, string>>();
+
+function measurementNames<Prefix extends string>(
+  prefix: Prefix,
+): Record<FixedField, `${Prefix}${FixedField}`> {
+  let names = namesByPrefix.get(prefix);
+  if (!names) {
+    if (namesByPrefix.size >= 10_000) namesByPrefix.clear();
+    names = {
+      metric: `${prefix}metric`,
+      value: `${prefix}value`,
+      threshold: `${prefix}threshold`,
+      comparator: `${prefix}comparator`,
+      unit: `${prefix}unit`,
+      verdict: `${prefix}verdict`,
+    };
+    namesByPrefix.set(prefix, names);
+  }
+  return names as Record<FixedField, `${Prefix}${FixedField}`>;
+}
+
+/**
+ * The names of one criterion's task properties (its workup a trial of a task) with pass@k and pass^k for the k values
+ * `ks`, in writing order: the same for every task of the criterion, so a file names them once (`taskPropertyValues`
+ * are each task's).
+ */
+export function taskPropertyNames(c: string, ks: readonly string[]): JUnitPropertyName[] {
+  const names: JUnitPropertyName[] = [
+    `${c}.task`,
+    `${c}.trials`,
+    `${c}.passes`,
+    `${c}.pass_rate`,
+    `${c}.pass_rate_low`,
+    `${c}.pass_rate_high`,
   ];
-  for (const k of ks) props.push([`${c}.pass_at_${Number(k)}`, ratio(task.passAtK[k])]);
-  for (const k of ks) props.push([`${c}.pass_hat_${Number(k)}`, ratio(task.passHatK[k])]);
-  props.push([`${c}.flaky`, String(task.flaky)]);
-  return props;
+  for (const k of ks) names.push(`${c}.pass_at_${Number(k)}`);
+  for (const k of ks) names.push(`${c}.pass_hat_${Number(k)}`);
+  names.push(`${c}.flaky`);
+  return names;
+}
+
+/** A task's statistics as the values of `taskPropertyNames(criterion, ks)`, in the same order. */
+export function taskPropertyValues(task: TaskStatistics, ks: readonly string[]): string[] {
+  const values = [
+    task.task,
+    String(task.trials),
+    String(task.passes),
+    ratio(task.passRate),
+    ratio(task.interval?.low),
+    ratio(task.interval?.high),
+  ];
+  for (const k of ks) values.push(ratio(task.passAtK[k]));
+  for (const k of ks) values.push(ratio(task.passHatK[k]));
+  values.push(String(task.flaky));
+  return values;
+}
+
+/** A ratio to 6 decimals, as the shortest number: a whole number (every pass rate of one trial) is written as it is. */
+function ratio(x: number | null | undefined): string {
+  return x === null || x === undefined
+    ? 'n/a'
+    : Number.isInteger(x)
+      ? String(x)
+      : String(Number(x.toFixed(6)));
 }

@@ -1,75 +1,107 @@
 import { xmlSafe } from '../text.js';
 
 /**
- * A minimal XML element tree for the JUnit writer. needlework writes the JUnit file itself (rather than through a
+ * The pieces of XML text the JUnit writer is made of. needlework writes the JUnit file itself (rather than through a
  * builder library) because it must control exactly which attributes each element carries: the Jenkins xUnit
  * plugin's junit-10.xsd rejects any attribute it does not list, while GitLab and the GitHub report actions need
- * `file` and `line` on every `<testcase>`.
+ * `file` and `line` on every `<testcase>`. The writer puts the text of each element together directly, with no
+ * element tree in between: a run of 30,000 checks writes 48 MB of it after its last test, and the tree's objects were
+ * most of that time's garbage.
+ *
+ * Every string that may come from a user or an agent goes through `attribute`, `escapeAttribute` or `cdata`, which
+ * clean it with `xmlSafe`; what the writer makes itself from numbers and dates needs none.
  */
-export interface XmlElement {
-  name: string;
-  /** Attributes in writing order; `undefined` values are left out. */
-  attributes?: Array<[string, string | number | undefined]>;
-  children?: XmlElement[];
-  /** Text content, written as CDATA (stack traces and scorecards stay readable in a raw log). */
-  text?: string;
-  /**
-   * Children written after `children`, each an empty element of `leaves.name` whose attributes are `leaves.names`
-   * with one row's values: a list of thousands (a JUnit file's properties) without an element object for each.
-   */
-  leaves?: { name: string; names: readonly string[]; rows: ReadonlyArray<readonly string[]> };
+
+/** The first line of every file. */
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+/** ` name="value"`, the value escaped; nothing when the value is absent. */
+export function attribute(name: string, value: string | undefined): string {
+  return value === undefined ? '' : ` ${name}="${escapeAttribute(value)}"`;
+}
+
+/** An empty element holding `attributes` (written by `attribute`), on a line of its own. */
+export function emptyElement(indent: string, name: string, attributes: string): string {
+  return `${indent}<${name}${attributes}/>\n`;
+}
+
+/** An element holding `attributes` and the CDATA section of `text`, on a line of its own. */
+export function textElement(indent: string, name: string, attributes: string, text: string): string {
+  return `${indent}<${name}${attributes}>${cdata(text)}</${name}>\n`;
+}
+
+/** `<properties>` with one `<property name value/>` line each, written at `indent`. */
+export class PropertiesWriter {
+  private lines = '';
+  private readonly open: string;
+
+  constructor(private readonly indent: string) {
+    this.open = `${indent}  <property name="`;
+  }
+
+  /** Adds one property (a method, so it can be handed on as a callback: `writer.add`). */
+  readonly add = (name: string, value: string): void => {
+    this.lines += propertyLine(this.open, name, value);
+  };
+
+  /** Adds `<property>` lines written at the same indent (`HeldProperties`). */
+  addLines(lines: string): void {
+    this.lines += lines;
+  }
+
+  /** The element; `<properties/>` when nothing was added. */
+  text(): string {
+    return this.lines === ''
+      ? `${this.indent}<properties/>\n`
+      : `${this.indent}<properties>\n${this.lines}${this.indent}</properties>\n`;
+  }
 }
 
 /**
- * Serialises `root` with `children` as its children as an indented XML 1.0 document (every string cleaned with
- * `xmlSafe`), as the text of one child after another: a caller that writes each chunk as it comes (a JUnit file of
- * 30,000 test cases) never holds the whole tree nor the whole text. `children` is read once, lazily, and may wait
- * for a child still being computed (the JUnit file's gate) while the ones before it are written.
+ * `<property>` lines, written at `indent`, to be held a while (until the file is written) as one flat string: a string
+ * put together with `+` holds every part it was made from, where `join` copies them into one.
  */
-export async function* renderXmlChunks(
-  root: XmlElement,
-  children: Iterable<XmlElement> | AsyncIterable<XmlElement>,
-): AsyncGenerator<string> {
-  const open = openTag(root, '');
-  let empty = true;
-  for await (const child of children) {
-    if (empty) {
-      yield `<?xml version="1.0" encoding="UTF-8"?>\n${open}>\n${root.text === undefined ? '' : `  ${cdata(root.text)}\n`}`;
-      empty = false;
-    }
-    yield write(child, '  ');
+export class HeldProperties {
+  private readonly lines: string[] = [];
+  private readonly open: string;
+
+  constructor(indent: string) {
+    this.open = `${indent}  <property name="`;
   }
-  if (empty) yield `<?xml version="1.0" encoding="UTF-8"?>\n${write({ ...root, children: [] }, '')}`;
-  else yield `</${root.name}>\n`;
+
+  /** Adds one property (a method, so it can be handed on as a callback: `held.add`). */
+  readonly add = (name: string, value: string): void => {
+    this.lines.push(propertyLine(this.open, name, value));
+  };
+
+  /** The lines, for `PropertiesWriter.addLines`. */
+  text(): string {
+    return this.lines.join('');
+  }
 }
 
-function openTag(element: XmlElement, indent: string): string {
-  let open = `${indent}<${element.name}`;
-  for (const [name, value] of element.attributes ?? []) {
-    if (value !== undefined) open += attribute(name, String(value));
-  }
-  return open;
+function propertyLine(open: string, name: string, value: string): string {
+  return `${open}${escapeAttribute(name)}" value="${escapeAttribute(value)}"/>\n`;
 }
 
-function write(element: XmlElement, indent: string): string {
-  const open = openTag(element, indent);
-  const children = element.children ?? [];
-  const leaves = element.leaves;
-  if (children.length === 0 && !leaves?.rows.length) {
-    return element.text === undefined ? `${open}/>\n` : `${open}>${cdata(element.text)}</${element.name}>\n`;
+/**
+ * `<property>` lines of names fixed beforehand, written at `indent`: each name is escaped once, and only the values
+ * each time (a file writes a criterion's task properties for every check of it).
+ */
+export class PropertyRows {
+  private readonly opens: string[];
+
+  constructor(indent: string, names: readonly string[]) {
+    this.opens = names.map((name) => `${indent}  <property name="${escapeAttribute(name)}" value="`);
   }
-  let out = `${open}>\n`;
-  const inner = `${indent}  `;
-  if (element.text !== undefined) out += `${inner}${cdata(element.text)}\n`;
-  for (const child of children) out += write(child, inner);
-  if (leaves) {
-    for (const row of leaves.rows) {
-      out += `${inner}<${leaves.name}`;
-      for (let i = 0; i < leaves.names.length; i++) out += attribute(leaves.names[i]!, row[i]!);
-      out += '/>\n';
-    }
+
+  /** The lines of `values`, one a name, in the names' order. */
+  text(values: readonly string[]): string {
+    let lines = '';
+    for (let i = 0; i < this.opens.length; i++)
+      lines += `${this.opens[i]}${escapeAttribute(values[i]!)}"/>\n`;
+    return lines;
   }
-  return `${out}${indent}</${element.name}>\n`;
 }
 
 // Anything an attribute or CDATA text may need changed: markup characters, white space written as references, control
@@ -77,13 +109,8 @@ function write(element: XmlElement, indent: string): string {
 const ATTRIBUTE_WORK = /[&<"\u0000-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
 const CDATA_WORK = /[\]\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ud800-\udfff\ufffe\uffff]/;
 
-/** ` name="value"`, the value escaped. */
-function attribute(name: string, value: string): string {
-  return ` ${name}="${escapeAttribute(value)}"`;
-}
-
 /** Attribute text: `&`, `<` and `"` escaped (`>` is legal and kept readable), and tabs and line breaks as references so parsers keep them. */
-function escapeAttribute(text: string): string {
+export function escapeAttribute(text: string): string {
   if (plainAscii(text) || !ATTRIBUTE_WORK.test(text)) return text;
   return xmlSafe(text)
     .replaceAll('&', '&amp;')
@@ -108,7 +135,7 @@ function plainAscii(text: string): boolean {
 }
 
 /** A CDATA section; a `]]>` inside the text is split across two sections, the only way to write it in CDATA. */
-function cdata(text: string): string {
+export function cdata(text: string): string {
   if (!CDATA_WORK.test(text)) return `<![CDATA[${text}]]>`;
   return `<![CDATA[${xmlSafe(text).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
 }
