@@ -131,6 +131,7 @@ describe('the trend reporter and partial runs', () => {
       id: `t-${workup}`,
       name: 'surfaced',
       parent: module,
+      module,
       location: { line: 1, column: 1 },
       options: { mode: 'run' },
       meta: () => ({
@@ -232,11 +233,14 @@ describe('the trend reporter and partial runs', () => {
       reporter.onTestModuleCollected(collected);
       await until(async () => (await stat(lock).catch(() => undefined)) !== undefined);
       // A module Vitest could not have given: reading its checks throws before the append.
-      const broken = {
-        get moduleId(): string {
-          throw new Error('no module');
+      const broken = new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('no module');
+          },
         },
-      } as unknown as TestModule;
+      ) as unknown as TestModule;
       await expect(reporter.onTestRunEnd([broken])).rejects.toThrow('no module');
       expect(await stat(lock).catch(() => undefined)).toBeUndefined();
     } finally {
