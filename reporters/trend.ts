@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { isUserError } from '../src/errors/index.js';
 import { type CompareOptions, changeKey, isDefaultGate } from '../src/history/compare.js';
-import { buildTrendRun, summarize, trendCheckOf } from '../src/history/entry.js';
+import { buildTrendRun, summarize, trendCheckOf, trendRunOf } from '../src/history/entry.js';
 import { baselineFrom, findBaseline } from '../src/history/gate.js';
 import { DEFAULT_TREND_FILE, LEGACY_TREND_FILE } from '../src/history/history.js';
 import type { Revision } from '../src/history/revision.js';
@@ -168,7 +168,9 @@ export class NeedleworkTrendReporter implements Reporter {
     // A test reported twice would be inserted twice: the run is then appended in one piece after all.
     if (streaming.tests.has(test.id)) streaming.broken = true;
     streaming.tests.add(test.id);
-    streaming.queued.push(trendCheckOf(meta, test.result().state, streaming.pathOf));
+    const check = trendCheckOf(meta, test.result().state, streaming.pathOf);
+    streaming.checks.push(check);
+    streaming.queued.push(check);
     if (streaming.queued.length >= STREAM_CHECKS) sendQueued(streaming);
   }
 
@@ -191,6 +193,7 @@ export class NeedleworkTrendReporter implements Reporter {
         return store.streamAppend(provisional);
       })().catch(() => undefined),
       tests: new Set(),
+      checks: [],
       queued: [],
       broken: false,
       none: false,
@@ -200,6 +203,7 @@ export class NeedleworkTrendReporter implements Reporter {
     void streaming.stream.then((stream) => {
       if (!stream) {
         streaming.none = true;
+        streaming.checks = [];
         streaming.queued = [];
       }
     });
@@ -368,13 +372,12 @@ export class NeedleworkTrendReporter implements Reporter {
     // one is busy collecting the checks and building the run: PostgreSQL then starts meanwhile, on the other core.
     await opened.started;
     const checks = collectChecks(testModules, root);
-    const run = buildTrendRun(
-      checks,
-      await (this.revision ?? detectRevision(root)),
-      new Date(),
-      this.scope(),
-      root,
-    );
+    const revision = await (this.revision ?? detectRevision(root));
+    // The checks made for the stream as their tests ended are the run's, when there is one for every check.
+    const run =
+      streaming && !streaming.none && !streaming.broken && streaming.checks.length === checkCount(checks)
+        ? trendRunOf(streaming.checks, revision, new Date(), this.scope(), root)
+        : buildTrendRun(checks, revision, new Date(), this.scope(), root);
     const environment = await detectEnvironment(checks, root, this.environments);
     if (environment) run.environment = environment;
     if (streaming) sendQueued(streaming);
@@ -426,6 +429,13 @@ export class NeedleworkTrendReporter implements Reporter {
   }
 }
 
+/** How many of the run's tests carry a needlework check: the checks of its history entry. */
+function checkCount(checks: ReturnType<typeof collectChecks>): number {
+  let count = 0;
+  for (const check of checks) if (check.meta) count++;
+  return count;
+}
+
 /** The failed tests of a run whose case x criterion had no failing trial in the baseline (see `unknownFailures`). */
 function unknownFailures(checks: ReturnType<typeof collectChecks>, gate: RunGate): number {
   const known = new Set<string>();
@@ -462,6 +472,8 @@ interface Streaming {
   stream: Promise<RunStream | undefined>;
   /** The tests whose checks were queued. */
   tests: Set<string>;
+  /** Every check queued, in the order their tests ended: the run's checks, built once (see `trendRunOf`). */
+  checks: TrendCheck[];
   /** Checks not sent yet. */
   queued: TrendCheck[];
   /** A test was reported twice: the stream is not the run. */

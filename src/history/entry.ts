@@ -28,6 +28,20 @@ export function buildTrendRun(
   const trendChecks: TrendCheck[] = [];
   const pathOf = root === undefined ? undefined : projectPaths(root);
   for (const check of checks) if (check.meta) trendChecks.push(trendCheckOf(check.meta, check.state, pathOf));
+  return trendRunOf(trendChecks, revision, now, scope, root);
+}
+
+/**
+ * `buildTrendRun` of checks already made with `trendCheckOf` (as the trend reporter makes them while the tests run):
+ * sorts `trendChecks` into the history's order, in place, and makes the run of them.
+ */
+export function trendRunOf(
+  trendChecks: TrendCheck[],
+  revision: Revision,
+  now: Date = new Date(),
+  scope: TrendScope = { kind: 'full' },
+  root?: string,
+): TrendRun {
   trendChecks.sort(historyOrder);
   const run: TrendRun = {
     id: runId(now),

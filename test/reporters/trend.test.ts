@@ -5,11 +5,12 @@ import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
 import { compare, hasRegressed } from '../../src/history/compare.js';
-import { buildTrendRun } from '../../src/history/entry.js';
+import { buildTrendRun, trendCheckOf, trendRunOf } from '../../src/history/entry.js';
 import { compareStored } from '../../src/history/gate.js';
 import { readHistory, serializeHistory } from '../../src/history/history.js';
 import { detectRevision } from '../../src/history/revision.js';
 import type { TrendRun } from '../../src/history/types.js';
+import { projectPaths } from '../../src/io/display-path.js';
 import type { CheckRecord } from '../../src/report/checks.js';
 import { gateText } from '../../src/report/gate-text.js';
 import { sparkline } from '../../src/report/sparkline.js';
@@ -216,6 +217,41 @@ describe('buildTrendRun', () => {
       ).checks.map((c) => `${c.workup} ${c.trial ?? '-'}`);
     expect(order(metas)).toEqual(['v 1', 'w -', 'w 2', 'w 10', 'w warm']);
     expect(order([...metas].reverse())).toEqual(order(metas));
+  });
+
+  it('makes the same run of checks made as their tests ended (trendRunOf) as of the tests collected after them', () => {
+    const metas = [
+      checkMeta({ spec: 's', workup: 'b', criterion: 'c', value: 0.5, unit: 'ms' }),
+      checkMeta({ spec: 's', workup: 'a', criterion: 'c', verdict: 'fail' }),
+      checkMeta({ spec: 's', workup: 'a', criterion: 'd', case: 'k', task: 't', trial: 2 }),
+      checkMeta({ spec: 's', workup: 'a', criterion: 'd', case: 'k', task: 't', trial: 1 }),
+    ];
+    const states = ['passed', 'failed', 'passed', 'skipped'] as const;
+    const records = metas.map((meta, i) => record({ meta, state: states[i]! }));
+    const now = new Date('2026-11-28T12:00:00Z');
+    const built = buildTrendRun(
+      records,
+      { commit: 'c0ffee', branch: 'main' },
+      now,
+      { kind: 'full' },
+      '/project',
+    );
+    // As the trend reporter makes them: in the order the tests ended, each check as its test ended.
+    const ended = [3, 0, 2, 1].map((i) => trendCheckOf(metas[i]!, states[i]!, projectPaths('/project')));
+    const streamed = trendRunOf(
+      ended,
+      { commit: 'c0ffee', branch: 'main' },
+      now,
+      { kind: 'full' },
+      '/project',
+    );
+    expect({ ...streamed, id: built.id }).toEqual(built);
+    expect(streamed.checks.map((c) => `${c.workup} ${c.criterion} ${c.trial ?? '-'}`)).toEqual([
+      'a c -',
+      'a d 1',
+      'a d 2',
+      'b c -',
+    ]);
   });
 
   it('gives a null pass rate when nothing was decided', () => {
