@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { historyLocation } from '../src/history/store/open.js';
 import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
@@ -13,10 +13,11 @@ import {
   type WorkupPreload,
   workupLoader,
 } from '../src/report/workups.js';
-import type { ReportInfo } from '../src/ui/client/types.js';
-import { reportAnswers, reportHome } from '../src/ui/report/answers.js';
+import type { ReportInfo, WorkupAnswer } from '../src/ui/client/types.js';
+import { reportAnswers, reportHome, type WorkupRef } from '../src/ui/report/answers.js';
 import { htmlPageChunks } from '../src/ui/report/page.js';
 import { loadedWorkupAnswer } from '../src/ui/report/workups.js';
+import { WorkupAnswersAhead } from '../src/ui/report/workups-ahead.js';
 
 export interface NeedleworkHtmlOptions {
   /**
@@ -45,7 +46,8 @@ export interface NeedleworkHtmlOptions {
  * style by hash; no network; opens from `file://`). It opens at the run: the gate's story against its baseline, then
  * its failing checks; from there its comparison, trials, task x criterion matrix, metric means, plain tests, each
  * workup (its steps, its note with each citation resolved, what its checks expected laid over them) and the trend up
- * to it. See docs/report.md.
+ * to it. Each workup's answer is written while the tests run, once its last test has ended (`WorkupAnswersAhead`): the
+ * end of the run builds the run's own answers and packs the page. See docs/report.md.
  * @example
  * ```ts
  * // vitest.config.ts
@@ -65,6 +67,10 @@ export class NeedleworkHtmlReporter implements Reporter {
   private startedAt = new Date();
   /** The workups of this run, read as their tests finish. */
   private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
+  /** Their answers, written as their tests end; none outside a run (`onTestRunStart`). */
+  private ahead: WorkupAnswersAhead | undefined;
+  /** How many workups' answers in the last report were written while the tests ran (the others were built after). */
+  writtenAhead = 0;
 
   constructor(options: NeedleworkHtmlOptions = {}) {
     this.options = {
@@ -85,10 +91,16 @@ export class NeedleworkHtmlReporter implements Reporter {
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     // Shared with the other reporters of this run that read its workups.
     this.workups = runWorkupLoader(specifications, this.root);
+    this.ahead = new WorkupAnswersAhead(this.workups, this.root, specifications.length);
   }
 
   onTestModuleCollected(module: TestModule): void {
     this.workups.noteModule(module);
+    this.ahead?.noteModule(module);
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.ahead?.noteTest(test);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
@@ -104,7 +116,20 @@ export class NeedleworkHtmlReporter implements Reporter {
     const { run, baseline, gate } = history
       ? await history.compared()
       : { run: await ownRun(checks, this.root), baseline: undefined, gate: undefined };
-    const workups = await this.workups.forChecks(checks);
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    this.writtenAhead = 0;
+    // The workups whose answers were not written ahead are built now, from the workups read during the run.
+    let built: Promise<(ref: WorkupRef) => Promise<WorkupAnswer>> | undefined;
+    const workup = async (ref: WorkupRef) => {
+      const written = ahead?.answer(ref, run.id);
+      if (written) {
+        this.writtenAhead++;
+        return written;
+      }
+      built ??= this.workups.forChecks(checks).then((w) => loadedWorkupAnswer(run, w, this.root));
+      return (await built)(ref);
+    };
     const info: ReportInfo = {
       run: run.id,
       title: this.options.title,
@@ -119,7 +144,7 @@ export class NeedleworkHtmlReporter implements Reporter {
       root: this.root,
       // The JUnit report of the run computes them too: once for both.
       trials: recordTrialStatistics(checks),
-      workup: loadedWorkupAnswer(run, workups, this.root),
+      workup,
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, htmlPageChunks(info, answers)))

@@ -17,28 +17,39 @@ export function loadedWorkupAnswer(
   // The run's checks name a workup's path from the root; the loaded ones are keyed by the path as a check gave it.
   const byPath = new Map<string, LoadedWorkup>();
   for (const [path, found] of loaded) byPath.set(projectPath(root, path), found);
-  return async (ref) => {
-    const source = { run: run.id, workup: ref.workup, files: ref.files };
-    if (ref.path === undefined)
-      return workupAnswer(undefined, ref.checks, {
-        ...source,
-        problem: {
-          kind: 'no-file',
-          message: `the workup ${ref.workup} has no file: its test built it in memory`,
-        },
-      });
-    const found = byPath.get(ref.path);
-    if (found && 'workup' in found)
-      return workupAnswer(found.workup, ref.checks, { ...source, path: ref.path });
+  return async (ref) =>
+    runWorkupAnswer(run.id, ref, ref.path === undefined ? undefined : byPath.get(ref.path));
+}
+
+/**
+ * One workup's answer (`/api/runs/<run>/workups/<workup>`) from what its reporters loaded at its path (`found`,
+ * undefined when nothing was): a workup with no file, or whose file is gone or unreadable, is answered with its checks
+ * and what kept it from being read.
+ */
+export function runWorkupAnswer(
+  run: string,
+  ref: Pick<WorkupRef, 'workup' | 'path' | 'files' | 'checks'>,
+  found: LoadedWorkup | undefined,
+): WorkupAnswer {
+  const source = { run, workup: ref.workup, files: ref.files };
+  if (ref.path === undefined)
     return workupAnswer(undefined, ref.checks, {
       ...source,
-      path: ref.path,
       problem: {
-        kind: found ? 'unreadable' : 'gone',
-        message: found
-          ? `the workup file ${ref.path} cannot be read: ${found.error}`
-          : `the workup file ${ref.path} is not there`,
+        kind: 'no-file',
+        message: `the workup ${ref.workup} has no file: its test built it in memory`,
       },
     });
-  };
+  if (found && 'workup' in found)
+    return workupAnswer(found.workup, ref.checks, { ...source, path: ref.path });
+  return workupAnswer(undefined, ref.checks, {
+    ...source,
+    path: ref.path,
+    problem: {
+      kind: found ? 'unreadable' : 'gone',
+      message: found
+        ? `the workup file ${ref.path} cannot be read: ${found.error}`
+        : `the workup file ${ref.path} is not there`,
+    },
+  });
 }
