@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
 import { NeedleworkHtmlReporter } from '../../reporters/html.js';
 import { buildTrendRun } from '../../src/history/entry.js';
-import type { TrendRun } from '../../src/history/types.js';
+import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 import type { CheckMeta } from '../../src/model/check.js';
 import type { Workup } from '../../src/model/workup.js';
 import type { CheckRecord } from '../../src/report/checks.js';
@@ -144,14 +144,27 @@ const recordOf = (meta: CheckMeta): CheckRecord => ({
   meta,
 });
 
-/** The page of `run`, each workup's answer taken from `ahead` where it has one (else built, as at the end). */
-function page(run: TrendRun, ahead?: WorkupAnswersAhead): Promise<string> {
+/**
+ * The page of `run`, each workup's answer taken from `ahead` where it has one (else built, as at the end), and how
+ * many were taken.
+ */
+async function page(run: TrendRun, ahead?: WorkupAnswersAhead): Promise<{ html: string; taken: number }> {
   const built = loadedWorkupAnswer(run, loaded, ROOT);
   const info = { run: run.id, title: 't', generatedAt: new Date(0).toISOString(), home: '/' };
-  return renderHtmlPage(
+  let taken = 0;
+  const html = await renderHtmlPage(
     info,
-    reportAnswers({ run, root: ROOT, workup: async (ref) => ahead?.answer(ref, run.id) ?? built(ref) }),
+    reportAnswers({
+      run,
+      root: ROOT,
+      workup: async (ref) => {
+        const written = ahead?.answer(ref, run.id);
+        if (written) taken++;
+        return written ?? built(ref);
+      },
+    }),
   );
+  return { html, taken };
 }
 
 /** A page's index and the text of its segments. */
@@ -190,11 +203,19 @@ describe('WorkupAnswersAhead', () => {
   it("writes each workup's answer once its last check ends, and the page is the one built at the end", async () => {
     const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
     await feed(ahead, modules);
-    for (const id of IDS) expect(ahead.answer(refOf(run, id), run.id), id).toBeDefined();
-    // The same answers at the same places of the same segments, with the run's id known only now; byte for byte.
     const [written, built] = [await page(run, ahead), await page(run)];
-    expect(unpacked(written)).toEqual(unpacked(built));
-    expect(written === built).toBe(true);
+    expect([written.taken, built.taken]).toEqual([IDS.length, 0]);
+    // The same answers at the same places of the same segments, with the run's id known only now; byte for byte.
+    expect(unpacked(written.html)).toEqual(unpacked(built.html));
+    expect(written.html === built.html).toBe(true);
+  });
+
+  it('gives each answer once: the page packs it and lets it go', async () => {
+    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
+    await feed(ahead, modules);
+    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeDefined();
+    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeUndefined();
+    expect(ahead.answer(refOf(run, 'w-b'), run.id)).toBeDefined();
   });
 
   it('writes nothing before every module of the run is collected: a later one may check the workup too', async () => {
@@ -214,44 +235,40 @@ describe('WorkupAnswersAhead', () => {
     for (const meta of modules[1]!) ahead.noteTest(testOf(meta));
     await ahead.written();
     expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeDefined();
-    // A check no describe declared (a matcher in a plain test) of w-a ends: its answer is built at the end.
+    // A check no describe declared (a matcher in a plain test) of w-b ends: its answer is built at the end.
     ahead.noteTest(
       testOf(
-        checkMeta({ spec: 'm', specKind: 'matcher', workup: 'w-a', workupPath: 'runs/w-a', criterion: 'x' }),
+        checkMeta({ spec: 'm', specKind: 'matcher', workup: 'w-b', workupPath: 'runs/w-b', criterion: 'x' }),
       ),
     );
     await ahead.written();
-    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeUndefined();
-    expect(ahead.answer(refOf(run, 'w-b'), run.id)).toBeDefined();
+    expect(ahead.answer(refOf(run, 'w-b'), run.id)).toBeUndefined();
+    expect(ahead.answer(refOf(run, 'w-c'), run.id)).toBeDefined();
   });
 
   it("is not taken where the run's checks of a workup are not those it was written from, or its id names two files", async () => {
     const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
     await feed(ahead, modules);
     const ref = refOf(run, 'w-a');
-    const [calls, answer] = ref.checks
-      .filter((c) => c.criterion === 'tool-calls')
-      .concat(ref.checks.filter((c) => c.criterion !== 'tool-calls'));
-    expect(ahead.answer(ref, run.id)).toBeDefined();
-    // Another verdict, another reason, evidence that differs, a check fewer: each is built at the end.
-    for (const changed of [
-      { ...answer!, verdict: 'pass' as const },
-      { ...answer!, reason: 'another' },
+    const calls = ref.checks.find((c) => c.criterion === 'tool-calls')!;
+    const answer = ref.checks.find((c) => c.criterion !== 'tool-calls')!;
+    const swap = (from: TrendCheck, to: TrendCheck): WorkupRef => ({
+      ...ref,
+      checks: ref.checks.map((c) => (c === from ? to : c)),
+    });
+    // Another verdict, another reason, other evidence, a check fewer, a second file: each is built at the end.
+    for (const other of [
+      swap(answer, { ...answer, verdict: 'pass' }),
+      swap(answer, { ...answer, reason: 'another' }),
+      swap(calls, { ...calls, evidence: { ...calls.evidence, calls: 3 } }),
+      { ...ref, checks: ref.checks.slice(1) },
+      { ...ref, files: ['runs/w-a', 'elsewhere/w-a'] },
     ])
-      expect(
-        ahead.answer({ ...ref, checks: ref.checks.map((c) => (c === answer ? changed : c)) }, run.id),
-      ).toBeUndefined();
-    const otherEvidence = { ...calls!, evidence: { ...calls!.evidence, calls: 3 } };
+      expect(ahead.answer(other, run.id)).toBeUndefined();
+    // Evidence alike but not the same object (a run read back from a store) is the same check.
     expect(
-      ahead.answer({ ...ref, checks: ref.checks.map((c) => (c === calls ? otherEvidence : c)) }, run.id),
-    ).toBeUndefined();
-    // Evidence alike but not the same object (a run read back from a store) is still the same check.
-    const alike = { ...calls!, evidence: structuredClone(calls!.evidence) };
-    expect(
-      ahead.answer({ ...ref, checks: ref.checks.map((c) => (c === calls ? alike : c)) }, run.id),
+      ahead.answer(swap(calls, { ...calls, evidence: structuredClone(calls.evidence) }), run.id),
     ).toBeDefined();
-    expect(ahead.answer({ ...ref, checks: ref.checks.slice(1) }, run.id)).toBeUndefined();
-    expect(ahead.answer({ ...ref, files: ['runs/w-a', 'elsewhere/w-a'] }, run.id)).toBeUndefined();
   });
 });
 

@@ -101,12 +101,16 @@ export class WorkupAnswersAhead {
 
   /**
    * The answer of `ref` in the run `run`, as written ahead, when the run's checks of it are those it was written from
-   * (the same values, the same evidence) and its id names one file; else undefined, and the caller builds it.
+   * (the same values, the same evidence) and its id names one file; else undefined, and the caller builds it. Each
+   * answer is given once.
    */
   answer(ref: WorkupRef, run: string): WrittenJson | undefined {
     if (ref.path === undefined || ref.files.length > 1) return undefined;
-    const written = this.byProjectPath.get(ref.path)?.written?.get(ref.workup);
+    const answers = this.byProjectPath.get(ref.path)?.written;
+    const written = answers?.get(ref.workup);
     if (!written || !sameChecks(written.checks, ref.checks)) return undefined;
+    // Taken once: the page packs it and lets it go, rather than hold every workup's bytes to the end.
+    answers!.delete(ref.workup);
     return new WrittenJson([`{"run":${JSON.stringify(run)}`, written.rest]);
   }
 
