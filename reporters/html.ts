@@ -13,10 +13,10 @@ import {
   type WorkupPreload,
   workupLoader,
 } from '../src/report/workups.js';
-import type { ReportInfo, WorkupAnswer } from '../src/ui/client/types.js';
+import type { ReportInfo } from '../src/ui/client/types.js';
 import { reportAnswers, reportHome, type WorkupRef } from '../src/ui/report/answers.js';
 import { htmlPageChunks } from '../src/ui/report/page.js';
-import { loadedWorkupAnswer } from '../src/ui/report/workups.js';
+import { preloadedWorkupAnswer } from '../src/ui/report/workups.js';
 import { WorkupAnswersAhead } from '../src/ui/report/workups-ahead.js';
 
 export interface NeedleworkHtmlOptions {
@@ -120,15 +120,12 @@ export class NeedleworkHtmlReporter implements Reporter {
     this.ahead = undefined;
     this.writtenAhead = 0;
     // The workups whose answers were not written ahead are built now, from the workups read during the run.
-    let built: Promise<(ref: WorkupRef) => Promise<WorkupAnswer>> | undefined;
+    const built = preloadedWorkupAnswer(run, checks, this.workups, this.root);
     const workup = async (ref: WorkupRef) => {
       const written = ahead?.answer(ref, run.id);
-      if (written) {
-        this.writtenAhead++;
-        return written;
-      }
-      built ??= this.workups.forChecks(checks).then((w) => loadedWorkupAnswer(run, w, this.root));
-      return (await built)(ref);
+      if (!written) return built(ref);
+      this.writtenAhead++;
+      return written;
     };
     const info: ReportInfo = {
       run: run.id,

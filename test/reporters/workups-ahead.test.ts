@@ -9,10 +9,10 @@ import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 import type { CheckMeta } from '../../src/model/check.js';
 import type { Workup } from '../../src/model/workup.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import type { LoadedWorkup, WorkupPreload } from '../../src/report/workups.js';
+import { type LoadedWorkup, WorkupPreload } from '../../src/report/workups.js';
 import { reportAnswers, type WorkupRef } from '../../src/ui/report/answers.js';
 import { renderHtmlPage } from '../../src/ui/report/page.js';
-import { loadedWorkupAnswer } from '../../src/ui/report/workups.js';
+import { loadedWorkupAnswer, preloadedWorkupAnswer } from '../../src/ui/report/workups.js';
 import { WorkupAnswersAhead } from '../../src/ui/report/workups-ahead.js';
 import { checkMeta, makeProject, removeProject, runVitest } from './harness.js';
 
@@ -129,6 +129,7 @@ function moduleOf(metas: readonly CheckMeta[]): TestModule {
 const loaded = new Map<string, LoadedWorkup>(IDS.map((id) => [`runs/${id}`, { workup: workupOf(id) }]));
 const preload = {
   started: (path: string) => (loaded.has(path) ? Promise.resolve(loaded.get(path)!) : undefined),
+  release: () => undefined,
 } as unknown as WorkupPreload<LoadedWorkup>;
 
 const turn = () => new Promise((done) => setImmediate(done));
@@ -272,6 +273,25 @@ describe('WorkupAnswersAhead', () => {
   });
 });
 
+describe('preloadedWorkupAnswer', () => {
+  it('reads a workup when its answer is asked for, again if the preload let it go, as loadedWorkupAnswer builds it', async () => {
+    const read: string[] = [];
+    const preload = new WorkupPreload<LoadedWorkup>(async (path) => {
+      read.push(path);
+      return loaded.get(path) ?? { error: 'gone' };
+    });
+    const metas = IDS.flatMap(metasOf);
+    const records = metas.map(recordOf);
+    const run = buildTrendRun(records, {}, new Date(0), undefined, ROOT);
+    const answer = preloadedWorkupAnswer(run, records, preload, ROOT);
+    const built = loadedWorkupAnswer(run, loaded, ROOT);
+    expect(await answer(refOf(run, 'w-a'))).toEqual(await built(refOf(run, 'w-a')));
+    preload.release('runs/w-a');
+    expect(await answer(refOf(run, 'w-a'))).toEqual(await built(refOf(run, 'w-a')));
+    expect(read).toEqual(['runs/w-a', 'runs/w-a']);
+  });
+});
+
 describe('the HTML reporter in a Vitest run', () => {
   // Two spec modules check two workup folders, each under a describe that names the folder, as the plugin declares
   // them. One reporter writes the workups' answers as their tests end; the other, which never hears of a test's end,
@@ -300,9 +320,12 @@ describe('the HTML reporter in a Vitest run', () => {
   };
 
   beforeAll(async () => {
+    const late = checkMeta({ spec: 'm', specKind: 'matcher', workup: 'w-c', criterion: 'toMatch' });
     const files: Record<string, string> = {
       'calls.check.mjs': moduleSource(['tool-calls'], IDS),
       'answers.check.mjs': moduleSource(['answer-equals'], IDS),
+      // A plain test's check of w-c, under no describe of it: w-c's answer is built after the tests.
+      'late.check.mjs': `import { it } from 'vitest';\nimport { join } from 'node:path';\nit('matches', ({ task }) => { task.meta.needlework = { ...${JSON.stringify(late)}, workupPath: join(process.cwd(), 'runs', 'w-c') }; });\n`,
     };
     for (const id of IDS) files[`runs/${id}/trajectory.json`] = JSON.stringify(workupOf(id).trajectory);
     root = await makeProject(files);
@@ -332,7 +355,7 @@ describe('the HTML reporter in a Vitest run', () => {
   }
 
   it("writes every workup's answer while the tests run, and the page is the one built after them", async () => {
-    expect(ahead.writtenAhead).toBe(IDS.length);
+    expect(ahead.writtenAhead).toBe(IDS.length - 1);
     expect(atTheEnd.writtenAhead).toBe(0);
     const page = await packed('ahead.html');
     expect(page).toContain('/workups/w-a');

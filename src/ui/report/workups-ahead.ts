@@ -33,6 +33,8 @@ interface Pending {
   written?: Map<string, Written>;
   /** Waiting for its workup to load, or in the queue to be written. */
   queued: boolean;
+  /** Its workup let go by the preload, as far as this report goes (once written). */
+  released?: boolean;
 }
 
 /**
@@ -161,7 +163,12 @@ export class WorkupAnswersAhead {
       }
       pending.queued = false;
       // A check that ended since it was queued either completes it again (written now) or not (left for later).
-      if (this.complete(pending)) pending.written = this.write(pending, found);
+      if (this.complete(pending)) {
+        pending.written = this.write(pending, found);
+        // The workup is not needed here any more: read again at the end should a later check drop its answer.
+        if (!pending.released) this.workups.release(pending.path);
+        pending.released = true;
+      }
       this.done();
     }
     if (this.next < this.queue.length) setImmediate(() => this.drain());

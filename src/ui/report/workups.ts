@@ -1,6 +1,7 @@
 import type { TrendRun } from '../../history/types.js';
-import { projectPath } from '../../io/display-path.js';
-import type { LoadedWorkup } from '../../report/workups.js';
+import { projectPath, projectPaths } from '../../io/display-path.js';
+import type { CheckRecord } from '../../report/checks.js';
+import type { LoadedWorkup, WorkupPreload } from '../../report/workups.js';
 import type { WorkupAnswer } from '../client/types.js';
 import { workupAnswer } from '../workup-data.js';
 import type { WorkupRef } from './answers.js';
@@ -19,6 +20,31 @@ export function loadedWorkupAnswer(
   for (const [path, found] of loaded) byPath.set(projectPath(root, path), found);
   return async (ref) =>
     runWorkupAnswer(run.id, ref, ref.path === undefined ? undefined : byPath.get(ref.path));
+}
+
+/**
+ * `loadedWorkupAnswer` over the run's preload, each workup read when its answer is asked for (one the preload let go is
+ * read again): for the workups whose answers were not written while the tests ran.
+ */
+export function preloadedWorkupAnswer(
+  run: TrendRun,
+  records: readonly CheckRecord[],
+  preload: WorkupPreload<LoadedWorkup>,
+  root: string,
+): (ref: WorkupRef) => Promise<WorkupAnswer> {
+  let byPath: Map<string, string> | undefined;
+  return async (ref) => {
+    if (byPath === undefined) {
+      // As `loadedWorkupAnswer` keys the loaded ones: each path a check gives, by its path from the root.
+      const given = new Set<string>();
+      for (const { meta } of records) if (meta?.workupPath) given.add(meta.workupPath);
+      const named = projectPaths(root);
+      byPath = new Map();
+      for (const path of given) byPath.set(named(path), path);
+    }
+    const path = ref.path === undefined ? undefined : byPath.get(ref.path);
+    return runWorkupAnswer(run.id, ref, path === undefined ? undefined : await preload.value(path));
+  };
 }
 
 /**
