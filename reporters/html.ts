@@ -118,6 +118,7 @@ export class NeedleworkHtmlReporter implements Reporter {
       : { run: await ownRun(checks, this.root), baseline: undefined, gate: undefined };
     const ahead = this.ahead;
     this.ahead = undefined;
+    ahead?.finish();
     this.writtenAhead = 0;
     // The workups whose answers were not written ahead are built now, from the workups read during the run.
     const built = preloadedWorkupAnswer(run, checks, this.workups, this.root);

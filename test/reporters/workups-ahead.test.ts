@@ -219,6 +219,19 @@ describe('WorkupAnswersAhead', () => {
     expect(ahead.answer(refOf(run, 'w-b'), run.id)).toBeDefined();
   });
 
+  it('writes no more once the page is being built: a workup still waiting is built there', async () => {
+    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
+    for (const m of modules) ahead.noteModule(moduleOf(m));
+    await turn();
+    for (const m of modules) for (const meta of m) ahead.noteTest(testOf(meta));
+    ahead.finish();
+    await ahead.written();
+    for (const id of IDS) expect(ahead.answer(refOf(run, id), run.id)).toBeUndefined();
+    const { html, taken } = await page(run, ahead);
+    expect(taken).toBe(0);
+    expect(html).toBe((await page(run)).html);
+  });
+
   it('writes nothing before every module of the run is collected: a later one may check the workup too', async () => {
     const ahead = new WorkupAnswersAhead(preload, ROOT, 3);
     await feed(ahead, modules);

@@ -55,6 +55,7 @@ export class WorkupAnswersAhead {
   private readonly queue: Array<{ pending: Pending; found: LoadedWorkup }> = [];
   private next = 0;
   private draining = false;
+  private finished = false;
   /** Workups queued (their workup loading, or waiting to be written), and who waits for none to be. */
   private waiting = 0;
   private settled: Array<() => void> = [];
@@ -95,6 +96,14 @@ export class WorkupAnswersAhead {
     this.ready(pending);
   }
 
+  /**
+   * Writes no more: the page is being built, and a workup still waiting to be written is built there, in its turn
+   * (rather than written here meanwhile, in an order the page may already have passed).
+   */
+  finish(): void {
+    this.finished = true;
+  }
+
   /** Resolves once every workup queued so far is written (or found not ready after all). */
   written(): Promise<void> {
     if (this.waiting === 0) return Promise.resolve();
@@ -129,7 +138,7 @@ export class WorkupAnswersAhead {
 
   /** Queues a workup whose checks are all in, once its workup is read (one the preload has not started is left). */
   private ready(pending: Pending): void {
-    if (pending.queued || pending.written || !this.complete(pending)) return;
+    if (this.finished || pending.queued || pending.written || !this.complete(pending)) return;
     const found = this.workups.started(pending.path);
     if (!found) return;
     pending.queued = true;
@@ -163,7 +172,7 @@ export class WorkupAnswersAhead {
       }
       pending.queued = false;
       // A check that ended since it was queued either completes it again (written now) or not (left for later).
-      if (this.complete(pending)) {
+      if (!this.finished && this.complete(pending)) {
         pending.written = this.write(pending, found);
         // The workup is not needed here any more: read again at the end should a later check drop its answer.
         if (!pending.released) this.workups.release(pending.path);
