@@ -14,6 +14,7 @@ import {
   workupLoader,
 } from '../src/report/workups.js';
 import type { ReportInfo } from '../src/ui/client/types.js';
+import { answerWriting } from '../src/ui/report/answer-writing.js';
 import { reportAnswers, reportHome, type WorkupRef } from '../src/ui/report/answers.js';
 import { htmlPageChunks } from '../src/ui/report/page.js';
 import { preloadedWorkupAnswer } from '../src/ui/report/workups.js';
@@ -46,8 +47,8 @@ export interface NeedleworkHtmlOptions {
  * style by hash; no network; opens from `file://`). It opens at the run: the gate's story against its baseline, then
  * its failing checks; from there its comparison, trials, task x criterion matrix, metric means, plain tests, each
  * workup (its steps, its note with each citation resolved, what its checks expected laid over them) and the trend up
- * to it. Each workup's answer is written while the tests run, once its last test has ended (`WorkupAnswersAhead`): the
- * end of the run builds the run's own answers and packs the page. See docs/report.md.
+ * to it. Each workup is read and its answer written while the tests run, in a thread of its own, once its last test has
+ * ended (`WorkupAnswersAhead`): the end of the run builds the run's own answers and packs the page. See docs/report.md.
  * @example
  * ```ts
  * // vitest.config.ts
@@ -65,9 +66,9 @@ export class NeedleworkHtmlReporter implements Reporter {
   private readonly options: { outputFile: string; title: string; trend: string | false };
   private root = process.cwd();
   private startedAt = new Date();
-  /** The workups of this run, read as their tests finish. */
+  /** The workups of this run, as the reporters that show them read them. */
   private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
-  /** Their answers, written as their tests end; none outside a run (`onTestRunStart`). */
+  /** Their answers, written (in a thread of their own) as their tests end; none outside a run (`onTestRunStart`). */
   private ahead: WorkupAnswersAhead | undefined;
   /** How many workups' answers in the last report were written while the tests ran (the others were built after). */
   writtenAhead = 0;
@@ -89,13 +90,13 @@ export class NeedleworkHtmlReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    // Shared with the other reporters of this run that read its workups.
+    // Shared with the other reporters of this run that read its workups; read here only for answers not written ahead.
     this.workups = runWorkupLoader(specifications, this.root);
-    this.ahead = new WorkupAnswersAhead(this.workups, this.root, specifications.length);
+    this.ahead?.close();
+    this.ahead = new WorkupAnswersAhead(this.root, specifications.length, answerWriting(this.root));
   }
 
   onTestModuleCollected(module: TestModule): void {
-    this.workups.noteModule(module);
     this.ahead?.noteModule(module);
   }
 
@@ -104,6 +105,10 @@ export class NeedleworkHtmlReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    // The answers written ahead, the last of them while the rest of the page is built.
+    const ahead = this.ahead?.finish();
+    this.ahead = undefined;
+    ahead?.catch(() => undefined);
     await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
@@ -116,14 +121,11 @@ export class NeedleworkHtmlReporter implements Reporter {
     const { run, baseline, gate } = history
       ? await history.compared()
       : { run: await ownRun(checks, this.root), baseline: undefined, gate: undefined };
-    const ahead = this.ahead;
-    this.ahead = undefined;
-    ahead?.finish();
     this.writtenAhead = 0;
-    // The workups whose answers were not written ahead are built now, from the workups read during the run.
+    // The workups whose answers were not written ahead are built now.
     const built = preloadedWorkupAnswer(run, checks, this.workups, this.root);
     const workup = async (ref: WorkupRef) => {
-      const written = ahead?.answer(ref, run.id);
+      const written = (await ahead?.catch(() => undefined))?.(ref, run.id);
       if (!written) return built(ref);
       this.writtenAhead++;
       return written;

@@ -23,10 +23,6 @@ export class WorkupPreload<T> {
     [];
   private next = 0;
   private draining = false;
-  /** How many reporters of the run read through this preload (see `share`). */
-  private readers = 1;
-  /** How many of them have let each workup go (see `release`), for those not all have. */
-  private readonly released = new Map<string, number>();
 
   /**
    * @param load reads one workup's value.
@@ -78,23 +74,11 @@ export class WorkupPreload<T> {
     return this.results.get(path)!;
   }
 
-  /** One more reporter of the run reads its workups through this preload: a workup is let go once each has released it. */
-  share(): void {
-    this.readers++;
-  }
-
   /**
-   * One reader needs the workup no more (the HTML report, once its answer is written): once every reader has said so,
-   * the preload lets it go (10,000 workups: tens of megabytes held to the end of the run), and reads it again if it is
-   * asked for after all.
+   * Lets a workup go (a preload of one reader, done with it: 10,000 workups are tens of megabytes held to the end of the
+   * run); it is read again if asked for after all.
    */
   release(path: string): void {
-    const count = (this.released.get(path) ?? 0) + 1;
-    if (count < this.readers) {
-      this.released.set(path, count);
-      return;
-    }
-    this.released.delete(path);
     this.results.delete(path);
   }
 
@@ -149,8 +133,7 @@ const runLoaders = new WeakMap<object, Map<string, WorkupPreload<LoadedWorkup>>>
  * The workup loader of one run, shared by every reporter of that run that shows workups (HTML, OTel), so that each
  * workup is read once between them: at 10,000 workups each reporter's own reading held 35 MB in the main process and
  * doubled its reading while the tests ran. A run is known by its `specifications`, the array Vitest hands every
- * reporter's `onTestRunStart`; a new run (watch mode) gets a new loader and reads its workups afresh. Each call is one
- * more reader of the loader (see `WorkupPreload.release`): a reporter calls it once a run.
+ * reporter's `onTestRunStart`; a new run (watch mode) gets a new loader and reads its workups afresh.
  */
 export function runWorkupLoader(specifications: object, root: string): WorkupPreload<LoadedWorkup> {
   let byRoot = runLoaders.get(specifications);
@@ -162,7 +145,7 @@ export function runWorkupLoader(specifications: object, root: string): WorkupPre
   if (!loader) {
     loader = workupLoader(root);
     byRoot.set(root, loader);
-  } else loader.share();
+  }
   return loader;
 }
 

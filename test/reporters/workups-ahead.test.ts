@@ -9,7 +9,9 @@ import type { TrendCheck, TrendRun } from '../../src/history/types.js';
 import type { CheckMeta } from '../../src/model/check.js';
 import type { Workup } from '../../src/model/workup.js';
 import type { CheckRecord } from '../../src/report/checks.js';
-import { type LoadedWorkup, WorkupPreload } from '../../src/report/workups.js';
+import { type LoadedWorkup, WorkupPreload, workupLoader } from '../../src/report/workups.js';
+import { WorkupAnswerWriter, type WriteRequest } from '../../src/ui/report/answer-writer.js';
+import { answerWriting } from '../../src/ui/report/answer-writing.js';
 import { reportAnswers, type WorkupRef } from '../../src/ui/report/answers.js';
 import { renderHtmlPage } from '../../src/ui/report/page.js';
 import { loadedWorkupAnswer, preloadedWorkupAnswer } from '../../src/ui/report/workups.js';
@@ -127,10 +129,20 @@ function moduleOf(metas: readonly CheckMeta[]): TestModule {
 }
 
 const loaded = new Map<string, LoadedWorkup>(IDS.map((id) => [`runs/${id}`, { workup: workupOf(id) }]));
-const preload = {
-  started: (path: string) => (loaded.has(path) ? Promise.resolve(loaded.get(path)!) : undefined),
-  release: () => undefined,
-} as unknown as WorkupPreload<LoadedWorkup>;
+
+/** A preload of the workups above, which counts what it reads. */
+function preloadOf(read: string[] = []): WorkupPreload<LoadedWorkup> {
+  return new WorkupPreload(async (path) => {
+    read.push(path);
+    return loaded.get(path) ?? { error: `${path} is not there` };
+  });
+}
+
+/** Answers written ahead, in this process. */
+const ahead = (modules: number, read?: string[]) =>
+  new WorkupAnswersAhead(ROOT, modules, new WorkupAnswerWriter(preloadOf(read)));
+
+type Written = Awaited<ReturnType<WorkupAnswersAhead['finish']>>;
 
 const turn = () => new Promise((done) => setImmediate(done));
 
@@ -146,10 +158,10 @@ const recordOf = (meta: CheckMeta): CheckRecord => ({
 });
 
 /**
- * The page of `run`, each workup's answer taken from `ahead` where it has one (else built, as at the end), and how
- * many were taken.
+ * The page of `run`, each workup's answer taken from those `written` ahead where there is one (else built, as at the
+ * end), and how many were taken.
  */
-async function page(run: TrendRun, ahead?: WorkupAnswersAhead): Promise<{ html: string; taken: number }> {
+async function page(run: TrendRun, written?: Written): Promise<{ html: string; taken: number }> {
   const built = loadedWorkupAnswer(run, loaded, ROOT);
   const info = { run: run.id, title: 't', generatedAt: new Date(0).toISOString(), home: '/' };
   let taken = 0;
@@ -159,9 +171,9 @@ async function page(run: TrendRun, ahead?: WorkupAnswersAhead): Promise<{ html: 
       run,
       root: ROOT,
       workup: async (ref) => {
-        const written = ahead?.answer(ref, run.id);
-        if (written) taken++;
-        return written ?? built(ref);
+        const answer = written?.(ref, run.id);
+        if (answer) taken++;
+        return answer ?? built(ref);
       },
     }),
   );
@@ -178,12 +190,12 @@ function unpacked(html: string): { index: string; segments: string[] } {
   };
 }
 
-/** Feeds `ahead` each module, then each module's tests, and waits until what is ready is written. */
-async function feed(ahead: WorkupAnswersAhead, modules: ReadonlyArray<readonly CheckMeta[]>): Promise<void> {
-  for (const metas of modules) ahead.noteModule(moduleOf(metas));
+/** Feeds `ahead` each module, then each module's tests, as Vitest does. */
+async function feed(to: WorkupAnswersAhead, modules: ReadonlyArray<readonly CheckMeta[]>): Promise<void> {
+  for (const metas of modules) to.noteModule(moduleOf(metas));
   await turn();
-  for (const metas of modules) for (const meta of metas) ahead.noteTest(testOf(meta));
-  await ahead.written();
+  for (const metas of modules) for (const meta of metas) to.noteTest(testOf(meta));
+  await turn();
 }
 
 /** The ref of workup `id` in `run`. */
@@ -202,9 +214,12 @@ describe('WorkupAnswersAhead', () => {
   const run = buildTrendRun(metas.map(recordOf), {}, new Date(0), undefined, ROOT);
 
   it("writes each workup's answer once its last check ends, and the page is the one built at the end", async () => {
-    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
-    await feed(ahead, modules);
-    const [written, built] = [await page(run, ahead), await page(run)];
+    const read: string[] = [];
+    const writing = ahead(2, read);
+    await feed(writing, modules);
+    // Each workup read once, when its module was collected.
+    expect(read.sort()).toEqual(IDS.map((id) => `runs/${id}`).sort());
+    const [written, built] = [await page(run, await writing.finish()), await page(run)];
     expect([written.taken, built.taken]).toEqual([IDS.length, 0]);
     // The same answers at the same places of the same segments, with the run's id known only now; byte for byte.
     expect(unpacked(written.html)).toEqual(unpacked(built.html));
@@ -212,57 +227,69 @@ describe('WorkupAnswersAhead', () => {
   });
 
   it('gives each answer once: the page packs it and lets it go', async () => {
-    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
-    await feed(ahead, modules);
-    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeDefined();
-    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeUndefined();
-    expect(ahead.answer(refOf(run, 'w-b'), run.id)).toBeDefined();
+    const writing = ahead(2);
+    await feed(writing, modules);
+    const written = await writing.finish();
+    expect(written(refOf(run, 'w-a'), run.id)).toBeDefined();
+    expect(written(refOf(run, 'w-a'), run.id)).toBeUndefined();
+    expect(written(refOf(run, 'w-b'), run.id)).toBeDefined();
   });
 
-  it('writes no more once the page is being built: a workup still waiting is built there', async () => {
-    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
-    for (const m of modules) ahead.noteModule(moduleOf(m));
+  it('asks for no more once the page is being built: a workup whose last check ends after is built there', async () => {
+    const writing = ahead(2);
+    for (const m of modules) writing.noteModule(moduleOf(m));
     await turn();
-    for (const m of modules) for (const meta of m) ahead.noteTest(testOf(meta));
-    ahead.finish();
-    await ahead.written();
-    for (const id of IDS) expect(ahead.answer(refOf(run, id), run.id)).toBeUndefined();
-    const { html, taken } = await page(run, ahead);
-    expect(taken).toBe(0);
-    expect(html).toBe((await page(run)).html);
+    for (const meta of modules[0]!) writing.noteTest(testOf(meta));
+    for (const meta of modules[1]!.filter((m) => m.workup !== 'w-c')) writing.noteTest(testOf(meta));
+    // w-a and w-b are complete, asked for and written in full before `finish` resolves, though not at this turn.
+    const finishing = writing.finish();
+    for (const meta of modules[1]!.filter((m) => m.workup === 'w-c')) writing.noteTest(testOf(meta));
+    const written = await finishing;
+    expect(['w-a', 'w-b', 'w-c'].map((id) => written(refOf(run, id), run.id) !== undefined)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('writes nothing before every module of the run is collected: a later one may check the workup too', async () => {
-    const ahead = new WorkupAnswersAhead(preload, ROOT, 3);
-    await feed(ahead, modules);
-    for (const id of IDS) expect(ahead.answer(refOf(run, id), run.id)).toBeUndefined();
+    const writing = ahead(3);
+    await feed(writing, modules);
+    const written = await writing.finish();
+    for (const id of IDS) expect(written(refOf(run, id), run.id)).toBeUndefined();
   });
 
-  it('waits for the last test of each workup, and drops an answer when another check of it ends after', async () => {
-    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
-    for (const m of modules) ahead.noteModule(moduleOf(m));
+  it('waits for the last test of each workup, and leaves to the end one whose check ends after it was written', async () => {
+    const writing = ahead(2);
+    for (const m of modules) writing.noteModule(moduleOf(m));
     await turn();
-    // Only the calls ended: no workup has all its checks.
-    for (const meta of modules[0]!) ahead.noteTest(testOf(meta));
-    await ahead.written();
-    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeUndefined();
-    for (const meta of modules[1]!) ahead.noteTest(testOf(meta));
-    await ahead.written();
-    expect(ahead.answer(refOf(run, 'w-a'), run.id)).toBeDefined();
-    // A check no describe declared (a matcher in a plain test) of w-b ends: its answer is built at the end.
-    ahead.noteTest(
-      testOf(
-        checkMeta({ spec: 'm', specKind: 'matcher', workup: 'w-b', workupPath: 'runs/w-b', criterion: 'x' }),
-      ),
-    );
-    await ahead.written();
-    expect(ahead.answer(refOf(run, 'w-b'), run.id)).toBeUndefined();
-    expect(ahead.answer(refOf(run, 'w-c'), run.id)).toBeDefined();
+    // Only the calls ended: no workup has all its checks yet.
+    for (const meta of modules[0]!) writing.noteTest(testOf(meta));
+    await turn();
+    for (const meta of modules[1]!) writing.noteTest(testOf(meta));
+    await turn();
+    // A check no describe declared (a matcher in a plain test) of w-b ends after its answer was asked for.
+    const late = checkMeta({
+      spec: 'm',
+      specKind: 'matcher',
+      workup: 'w-b',
+      workupPath: 'runs/w-b',
+      criterion: 'x',
+    });
+    writing.noteTest(testOf(late));
+    const written = await writing.finish();
+    const all = buildTrendRun([...metas, late].map(recordOf), {}, new Date(0), undefined, ROOT);
+    expect(['w-a', 'w-b', 'w-c'].map((id) => written(refOf(all, id), all.id) !== undefined)).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("is not taken where the run's checks of a workup are not those it was written from, or its id names two files", async () => {
-    const ahead = new WorkupAnswersAhead(preload, ROOT, 2);
-    await feed(ahead, modules);
+    const writing = ahead(2);
+    await feed(writing, modules);
+    const written = await writing.finish();
     const ref = refOf(run, 'w-a');
     const calls = ref.checks.find((c) => c.criterion === 'tool-calls')!;
     const answer = ref.checks.find((c) => c.criterion !== 'tool-calls')!;
@@ -278,10 +305,10 @@ describe('WorkupAnswersAhead', () => {
       { ...ref, checks: ref.checks.slice(1) },
       { ...ref, files: ['runs/w-a', 'elsewhere/w-a'] },
     ])
-      expect(ahead.answer(other, run.id)).toBeUndefined();
+      expect(written(other, run.id)).toBeUndefined();
     // Evidence alike but not the same object (a run read back from a store) is the same check.
     expect(
-      ahead.answer(swap(calls, { ...calls, evidence: structuredClone(calls.evidence) }), run.id),
+      written(swap(calls, { ...calls, evidence: structuredClone(calls.evidence) }), run.id),
     ).toBeDefined();
   });
 });
@@ -289,10 +316,7 @@ describe('WorkupAnswersAhead', () => {
 describe('preloadedWorkupAnswer', () => {
   it('reads a workup when its answer is asked for, again if the preload let it go, as loadedWorkupAnswer builds it', async () => {
     const read: string[] = [];
-    const preload = new WorkupPreload<LoadedWorkup>(async (path) => {
-      read.push(path);
-      return loaded.get(path) ?? { error: 'gone' };
-    });
+    const preload = preloadOf(read);
     const metas = IDS.flatMap(metasOf);
     const records = metas.map(recordOf);
     const run = buildTrendRun(records, {}, new Date(0), undefined, ROOT);
@@ -366,6 +390,33 @@ describe('the HTML reporter in a Vitest run', () => {
       .replaceAll(run, 'R'.repeat(run.length))
       .replaceAll(time, 'T'.repeat(time.length));
   }
+
+  it('writes the answers in a thread of their own (once built), the very bytes it would write in this process', async () => {
+    // Many answers of the three workups (each under many ids), more than one chunk of them.
+    const metas = IDS.flatMap(metasOf).map((m) => ({ ...m, workupPath: join(root, 'runs', m.workup) }));
+    const run = buildTrendRun(metas.map(recordOf), {}, new Date(0), undefined, root);
+    const requests: WriteRequest[] = [];
+    for (let k = 0; k < 400; k++)
+      for (const id of IDS)
+        requests.push({
+          path: join(root, 'runs', id),
+          named: `runs/${id}`,
+          answers: [{ workup: `${id}#${k}`, checks: run.checks.filter((c) => c.workup === id) }],
+        });
+    const thread = answerWriting(root);
+    expect(thread).not.toBeInstanceOf(WorkupAnswerWriter);
+    thread.read(IDS.map((id) => join(root, 'runs', id)));
+    thread.write(requests);
+    const local = new WorkupAnswerWriter(workupLoader(root));
+    local.write(requests);
+    const [there, here] = [await thread.finish(), await local.finish()];
+    expect(there.size).toBe(requests.length);
+    expect([...here.values()].reduce((n, t) => n + t.bytes.length, 0)).toBeGreaterThan(1024 * 1024);
+    for (const [key, text] of here) {
+      expect(there.get(key)?.length, key).toBe(text.length);
+      expect(there.get(key)?.bytes.equals(text.bytes), key).toBe(true);
+    }
+  });
 
   it("writes every workup's answer while the tests run, and the page is the one built after them", async () => {
     expect(ahead.writtenAhead).toBe(IDS.length - 1);
