@@ -12,20 +12,13 @@ import {
 
 /**
  * Where a run's workup answers are written: in a thread of their own (answer-thread.ts) where its built file is there,
- * else in this process. The thread reads the workups and writes their answers on the core the test worker leaves idle,
+ * else in this process (a thread that cannot start or fails writes none: they are built at the end). The thread reads the workups and writes their answers on the core the test worker leaves idle,
  * so neither costs the main thread, which answers the test worker and, at the end, writes every report. From the
  * TypeScript sources (the tests) the thread is the built one, in dist/.
  */
 export function answerWriting(root: string): AnswerWriting {
   const file = threadFile();
-  if (file) {
-    try {
-      return new ThreadWriting(file, root);
-    } catch {
-      // A thread that cannot be started: written here.
-    }
-  }
-  return new WorkupAnswerWriter(workupLoader(root));
+  return file ? new ThreadWriting(file, root) : new WorkupAnswerWriter(workupLoader(root));
 }
 
 function threadFile(): URL | undefined {
@@ -38,22 +31,19 @@ function threadFile(): URL | undefined {
 }
 
 /**
- * The thread's side of `AnswerWriting`: requests are posted as they come; `finish` collects the answers it hands over.
- * A thread that fails or stops gives no answers (each is built at the end, as without it). It keeps the process alive
- * only while `finish` waits.
+ * The thread's side of `AnswerWriting`: started with the first request (a run that checks no workup starts none),
+ * requests are posted as they come; `finish` collects the answers it hands over. A thread that fails or stops gives no
+ * answers (each is built at the end, as without it). It keeps the process alive only while `finish` waits.
  */
 class ThreadWriting implements AnswerWriting {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
   private failed = false;
   private finishing: Promise<WrittenAnswers> | undefined;
 
-  constructor(file: URL, root: string) {
-    this.worker = new Worker(file, { workerData: { root } });
-    this.worker.unref();
-    this.worker.on('error', () => {
-      this.failed = true;
-    });
-  }
+  constructor(
+    private readonly file: URL,
+    private readonly root: string,
+  ) {}
 
   read(paths: readonly string[]): void {
     this.post({ op: 'read', paths: [...paths] });
@@ -66,12 +56,14 @@ class ThreadWriting implements AnswerWriting {
   finish(): Promise<WrittenAnswers> {
     this.finishing ??= new Promise<WrittenAnswers>((resolve) => {
       const written: WrittenAnswers = new Map();
-      if (this.failed) {
+      const worker = this.worker;
+      if (!worker || this.failed) {
+        this.close();
         resolve(written);
         return;
       }
       const end = () => {
-        this.worker.off('message', take);
+        worker.off('message', take);
         this.close();
         resolve(written);
       };
@@ -81,10 +73,10 @@ class ThreadWriting implements AnswerWriting {
         for (const [key, offset, size, length] of answer.entries)
           written.set(key, { bytes: Buffer.from(buffer, offset, size), length });
       };
-      this.worker.ref();
-      this.worker.on('message', take);
+      worker.ref();
+      worker.on('message', take);
       // A thread that stops before it is done has given what it had.
-      this.worker.once('exit', end);
+      worker.once('exit', end);
       this.post({ op: 'finish' });
     });
     return this.finishing;
@@ -92,11 +84,24 @@ class ThreadWriting implements AnswerWriting {
 
   close(): void {
     this.failed = true;
-    void this.worker.terminate();
+    void this.worker?.terminate();
   }
 
   private post(request: ThreadRequest): void {
     if (this.failed) return;
+    if (!this.worker) {
+      try {
+        this.worker = new Worker(this.file, { workerData: { root: this.root } });
+      } catch {
+        // A thread that cannot be started: every answer is built at the end.
+        this.failed = true;
+        return;
+      }
+      this.worker.unref();
+      this.worker.on('error', () => {
+        this.failed = true;
+      });
+    }
     this.worker.postMessage(request);
   }
 }
