@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { historyLocation } from '../src/history/store/open.js';
 import { displayPath } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
@@ -14,9 +14,11 @@ import {
   workupLoader,
 } from '../src/report/workups.js';
 import type { ReportInfo } from '../src/ui/client/types.js';
-import { reportAnswers, reportHome } from '../src/ui/report/answers.js';
+import { answerWriting } from '../src/ui/report/answer-writing.js';
+import { reportAnswers, reportHome, type WorkupRef } from '../src/ui/report/answers.js';
 import { htmlPageChunks } from '../src/ui/report/page.js';
-import { loadedWorkupAnswer } from '../src/ui/report/workups.js';
+import { preloadedWorkupAnswer } from '../src/ui/report/workups.js';
+import { WorkupAnswersAhead } from '../src/ui/report/workups-ahead.js';
 
 export interface NeedleworkHtmlOptions {
   /**
@@ -45,7 +47,8 @@ export interface NeedleworkHtmlOptions {
  * style by hash; no network; opens from `file://`). It opens at the run: the gate's story against its baseline, then
  * its failing checks; from there its comparison, trials, task x criterion matrix, metric means, plain tests, each
  * workup (its steps, its note with each citation resolved, what its checks expected laid over them) and the trend up
- * to it. See docs/report.md.
+ * to it. Each workup is read and its answer written while the tests run, in a thread of its own, once its last test has
+ * ended (`WorkupAnswersAhead`): the end of the run builds the run's own answers and packs the page. See docs/report.md.
  * @example
  * ```ts
  * // vitest.config.ts
@@ -63,8 +66,12 @@ export class NeedleworkHtmlReporter implements Reporter {
   private readonly options: { outputFile: string; title: string; trend: string | false };
   private root = process.cwd();
   private startedAt = new Date();
-  /** The workups of this run, read as their tests finish. */
+  /** The workups of this run, as the reporters that show them read them. */
   private workups: WorkupPreload<LoadedWorkup> = workupLoader(this.root);
+  /** Their answers, written (in a thread of their own) as their tests end; none outside a run (`onTestRunStart`). */
+  private ahead: WorkupAnswersAhead | undefined;
+  /** How many workups' answers in the last report were written while the tests ran (the others were built after). */
+  writtenAhead = 0;
 
   constructor(options: NeedleworkHtmlOptions = {}) {
     this.options = {
@@ -83,15 +90,25 @@ export class NeedleworkHtmlReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    // Shared with the other reporters of this run that read its workups.
+    // Shared with the other reporters of this run that read its workups; read here only for answers not written ahead.
     this.workups = runWorkupLoader(specifications, this.root);
+    this.ahead?.close();
+    this.ahead = new WorkupAnswersAhead(this.root, specifications.length, answerWriting(this.root));
   }
 
   onTestModuleCollected(module: TestModule): void {
-    this.workups.noteModule(module);
+    this.ahead?.noteModule(module);
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.ahead?.noteTest(test);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    // The answers written ahead, the last of them while the rest of the page is built.
+    const ahead = this.ahead?.finish();
+    this.ahead = undefined;
+    ahead?.catch(() => undefined);
     await trendWriteBegun();
     const checks = collectChecks(testModules, this.root);
     const location = historyLocation(this.options.trend, this.root);
@@ -104,7 +121,15 @@ export class NeedleworkHtmlReporter implements Reporter {
     const { run, baseline, gate } = history
       ? await history.compared()
       : { run: await ownRun(checks, this.root), baseline: undefined, gate: undefined };
-    const workups = await this.workups.forChecks(checks);
+    this.writtenAhead = 0;
+    // The workups whose answers were not written ahead are built now.
+    const built = preloadedWorkupAnswer(run, checks, this.workups, this.root);
+    const workup = async (ref: WorkupRef) => {
+      const written = (await ahead?.catch(() => undefined))?.(ref, run.id);
+      if (!written) return built(ref);
+      this.writtenAhead++;
+      return written;
+    };
     const info: ReportInfo = {
       run: run.id,
       title: this.options.title,
@@ -119,7 +144,7 @@ export class NeedleworkHtmlReporter implements Reporter {
       root: this.root,
       // The JUnit report of the run computes them too: once for both.
       trials: recordTrialStatistics(checks),
-      workup: loadedWorkupAnswer(run, workups, this.root),
+      workup,
     });
     const path = resolve(this.root, this.options.outputFile);
     if (await writeReportFile(path, htmlPageChunks(info, answers)))

@@ -68,6 +68,20 @@ export class WorkupPreload<T> {
     return this.results.get(path);
   }
 
+  /** The value of one workup: started on now if it was not (read again if it was let go). */
+  value(path: string): Promise<T> {
+    this.start(path);
+    return this.results.get(path)!;
+  }
+
+  /**
+   * Lets a workup go (a preload of one reader, done with it: 10,000 workups are tens of megabytes held to the end of the
+   * run); it is read again if asked for after all.
+   */
+  release(path: string): void {
+    this.results.delete(path);
+  }
+
   private start(path: string): void {
     if (this.results.has(path)) return;
     this.results.set(path, new Promise<T>((done, fail) => this.queue.push({ path, done, fail })));

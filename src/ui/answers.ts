@@ -211,16 +211,18 @@ export function trendsAnswer(overview: TrendOverview): Trends {
 
 /** Tells a check which of its workup id's files its workup is, where the id names several (`?file=` of the view). */
 function numberFiles(checks: readonly TrendCheck[], rows: CheckRow[]): void {
-  const files = new Map<string, Set<string>>();
-  for (const c of checks)
-    if (c.workupPath !== undefined) {
-      const known = files.get(c.workup);
-      if (known) known.add(c.workupPath);
-      else files.set(c.workup, new Set([c.workupPath]));
-    }
+  // Each workup id's one path, or its paths once it has several (a set only for those: most ids name one file).
+  const files = new Map<string, string | Set<string>>();
+  for (const c of checks) {
+    if (c.workupPath === undefined) continue;
+    const known = files.get(c.workup);
+    if (known === undefined) files.set(c.workup, c.workupPath);
+    else if (typeof known !== 'string') known.add(c.workupPath);
+    else if (known !== c.workupPath) files.set(c.workup, new Set([known, c.workupPath]));
+  }
   const numbered = new Map<string, number>();
   for (const [workup, paths] of files)
-    if (paths.size > 1)
+    if (typeof paths !== 'string')
       for (const [i, path] of [...paths].sort(byteCompare).entries())
         numbered.set(`${workup}\0${path}`, i + 1);
   if (numbered.size === 0) return;

@@ -76,6 +76,16 @@ export function workupAnswer(
   if (!workup) return answer;
 
   const trajectory = workup.trajectory;
+  // A call's arguments as text, written once: a passing check's expected calls are the run's own (`wholeEvidence`).
+  const written = new Map<unknown, string>();
+  const argsText = (args: unknown): string => {
+    let text = written.get(args);
+    if (text === undefined) {
+      text = stringifyJson(args ?? {}) ?? '{}';
+      if (args !== null && typeof args === 'object') written.set(args, text);
+    }
+    return text;
+  };
   const input = workup.meta.input ?? (trajectory?.task_input || undefined);
   if (input !== undefined) answer.input = input;
   if (trajectory?.final_answer) answer.finalAnswer = trajectory.final_answer;
@@ -124,7 +134,7 @@ export function workupAnswer(
       out.content = capped(step.content, (n) => (cut.content = n));
       if (step.tool_name !== null) out.tool = step.tool_name;
       if (step.step_type === 'tool_call') {
-        out.args = capped(stringifyJson(step.tool_input ?? {}) ?? '{}', (n) => (cut.args = n));
+        out.args = capped(argsText(step.tool_input), (n) => (cut.args = n));
         out.call = call++;
         if (tally.redundant.has(i)) out.redundant = true;
       }
@@ -143,7 +153,7 @@ export function workupAnswer(
   let calls: ToolCall[] | undefined;
   const runCalls = () => (calls ??= trajectory ? callsOf(trajectory) : []);
   for (const check of checks) {
-    const expected = expectedCalls(check, answer.steps, runCalls, answer.expected.length, mismatch);
+    const expected = expectedCalls(check, answer.steps, runCalls, answer.expected.length, mismatch, argsText);
     if (expected) answer.expected.push(expected);
   }
   if (mismatch.found && !answer.problem)
@@ -225,6 +235,7 @@ function expectedCalls(
   runCalls: () => readonly ToolCall[],
   index: number,
   mismatch: { found: boolean },
+  argsText: (args: unknown) => string,
 ): ExpectedCalls | undefined {
   const e = check.evidence;
   const whole = wholeEvidence(e, runCalls);
@@ -244,7 +255,7 @@ function expectedCalls(
       const c = (call ?? {}) as { tool?: unknown; args?: unknown };
       return {
         tool: typeof c.tool === 'string' ? c.tool : null,
-        args: stringifyJson(c.args ?? {}) ?? '{}',
+        args: argsText(c.args),
         status: 'unaligned' as ExpectedCalls['calls'][number]['status'],
       };
     }),

@@ -6,6 +6,7 @@ import { runReport } from '../../src/cli/commands/report.js';
 import { buildTrendRun } from '../../src/history/entry.js';
 import { openStore } from '../../src/history/store/open.js';
 import { citationRecall } from '../../src/metrics/citations/recall.js';
+import type { CheckMeta } from '../../src/model/check.js';
 import type { Workup } from '../../src/model/workup.js';
 import { parseNote } from '../../src/note/parse.js';
 import type { CheckRecord } from '../../src/report/checks.js';
@@ -123,6 +124,39 @@ describe('the report of a run as it ran', () => {
     expect(detail.checks.map((c) => [c.criterion, c.place, c.casePlace])).toEqual([
       ['grounded', undefined, undefined],
       ['max-steps', 'needles/refunds.cases.yaml:3:12', 'needles/refunds.cases.yaml:5:5'],
+    ]);
+  });
+
+  it('tells apart the places of checks of one workup and criterion by their spec, case and trial', async () => {
+    const at = (spec: string, line: number, extra: Partial<CheckMeta> = {}) =>
+      record(
+        checkMeta({
+          spec,
+          specKind: 'cases',
+          specFile: `/p/needles/${spec}.cases.yaml`,
+          place: { line, column: 7 },
+          workup: 'w',
+          workupPath: '/p/runs/w',
+          criterion: 'tool-calls',
+          ...extra,
+        }),
+      );
+    const records = [
+      at('strict', 4, { case: 'c1' }),
+      at('strict', 9, { case: 'c2' }),
+      at('unordered', 4, { case: 'c1', trial: 1 }),
+      at('unordered', 14, { case: 'c1', trial: 2 }),
+      at('unordered', 19, { case: 'c2' }),
+    ];
+    const placed = buildTrendRun(records, {}, new Date(0), undefined, '/p');
+    const answers = await answersOf({ run: placed, records, root: '/p' });
+    const detail = answers.get(`/api/runs/${placed.id}`) as RunDetail;
+    expect(detail.checks.map((c) => [c.spec, c.case, c.trial, c.place])).toEqual([
+      ['strict', 'c1', undefined, 'needles/strict.cases.yaml:4:7'],
+      ['strict', 'c2', undefined, 'needles/strict.cases.yaml:9:7'],
+      ['unordered', 'c1', 1, 'needles/unordered.cases.yaml:4:7'],
+      ['unordered', 'c1', 2, 'needles/unordered.cases.yaml:14:7'],
+      ['unordered', 'c2', undefined, 'needles/unordered.cases.yaml:19:7'],
     ]);
   });
 

@@ -116,6 +116,25 @@ async function collect(chunks: AsyncIterable<string>): Promise<string[]> {
   return out;
 }
 
+describe("a long list's JSON", () => {
+  it('is what JSON.stringify writes, slice after slice: its holes, undefined and unserialisable items null', async () => {
+    // Items of every kind JSON.stringify writes apart, on both sides of where one slice of items ends and the next begins.
+    const rows: unknown[] = Array.from({ length: 1_000 }, (_, i) => ({ i, text: `row ${i} é 🧵 </script>` }));
+    for (const at of [0, 255, 256, 257, 511, 512, 999]) rows[at] = undefined;
+    rows[300] = () => 1;
+    rows[301] = Symbol('s');
+    rows[302] = null;
+    rows[303] = [1, [2, undefined]];
+    delete rows[600];
+    const answer = { before: 'x', rows, empty: [], after: { n: 1 }, skipped: undefined };
+    const page = await renderHtmlPage(INFO, listed([['/api/long', answer]]));
+    expect(unpacked(page)).toBe(JSON.stringify(answer));
+    expect(JSON.parse(/id="needlework-index">([^<]*)<\/script>/.exec(page)?.[1] ?? '[]')).toEqual([
+      ['/api/long', 0, 0, JSON.stringify(answer).length],
+    ]);
+  });
+});
+
 describe('a large report', () => {
   it('is cut into segments of about a megabyte between answers, each read where the index says', async () => {
     const big = (n: number) => ({

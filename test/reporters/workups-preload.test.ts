@@ -129,6 +129,22 @@ describe('WorkupPreload', () => {
     expect(Math.max(...between.map((n, i) => n - (between[i - 1] ?? 0)))).toBeLessThan(20);
   });
 
+  it('lets a workup go, and reads it again when asked for after', async () => {
+    const started: string[] = [];
+    const preload = new WorkupPreload(async (path) => {
+      started.push(path);
+      return `read ${path}`;
+    });
+    preload.noteModule(moduleOf(['w0', 'w1']));
+    await new Promise((done) => setImmediate(done));
+    expect(await preload.value('w0')).toBe('read w0');
+    preload.release('w0');
+    expect(preload.started('w0')).toBeUndefined();
+    expect(await preload.started('w1')).toBe('read w1');
+    expect(await preload.value('w0')).toBe('read w0');
+    expect(started).toEqual(['w0', 'w1', 'w0']);
+  });
+
   it('keeps a workup that does not load as its error, so the report still shows its checks', async () => {
     const dir = await tmp();
     const got = await workupLoader(dir).forChecks([checkOf('missing')]);

@@ -5,6 +5,7 @@ import { createGzip } from 'node:zlib';
 import { CLIENT_SCRIPT, clientFolder } from '../assets.js';
 import type { ReportInfo } from '../client/types.js';
 import type { ReportAnswer } from './answers.js';
+import { type EncodedText, WrittenJson } from './written-json.js';
 
 /**
  * JSON safe inside a `<script>` element: `<`, `>` and `&` escaped (so no `</script>` or `<!--` can end or bend the
@@ -138,7 +139,8 @@ export async function* htmlPageChunks(
       packed = new PackedText();
     }
     const from = packed.length;
-    for (const piece of jsonChunks(answer)) if (packed.write(piece)) await packed.drained();
+    const pieces = answer instanceof WrittenJson ? answer.pieces : jsonChunks(answer);
+    for (const piece of pieces) if (packed.write(piece)) await packed.drained();
     index.push([path, segment, from, packed.length]);
     const done = packed.take();
     if (done) yield done;
@@ -158,8 +160,11 @@ class PackedText {
   length = 0;
   private readonly gzip = createGzip({ level: LEVEL });
   private readonly out: Buffer[] = [];
-  /** Text written but not yet handed to the compressor. */
+  /** Text written but not yet handed to the compressor: the bytes of the pieces that came encoded, then `batch`. */
+  private encoded: Buffer[] = [];
   private batch = '';
+  /** The size of what is not yet handed to the compressor (UTF-16 code units of text, bytes of encoded pieces). */
+  private held = 0;
   /** Bytes compressed but not yet encoded: base64 goes three bytes at a time. */
   private rest = Buffer.alloc(0);
 
@@ -171,13 +176,32 @@ class PackedText {
    * Adds a piece of text; true when the compressor has more to do than its buffer holds, and the writer should wait for
    * `drained` (a check, not a promise per piece: an answer is thousands of pieces).
    */
-  write(piece: string): boolean {
-    this.length += piece.length;
-    this.batch += piece;
-    if (this.batch.length < BATCH) return false;
-    const full = !this.gzip.write(this.batch);
+  write(piece: string | EncodedText): boolean {
+    if (typeof piece === 'string') {
+      this.length += piece.length;
+      this.held += piece.length;
+      this.batch += piece;
+    } else {
+      this.length += piece.length;
+      this.held += piece.bytes.length;
+      if (this.batch) this.encoded.push(Buffer.from(this.batch));
+      this.batch = '';
+      this.encoded.push(piece.bytes);
+    }
+    if (this.held < BATCH) return false;
+    return !this.gzip.write(this.taken());
+  }
+
+  /** What is held, handed over: one string or one buffer. */
+  private taken(): string | Buffer {
+    const text = this.batch;
     this.batch = '';
-    return full;
+    this.held = 0;
+    if (this.encoded.length === 0) return text;
+    if (text) this.encoded.push(Buffer.from(text));
+    const bytes = Buffer.concat(this.encoded);
+    this.encoded = [];
+    return bytes;
   }
 
   drained(): Promise<void> {
@@ -186,7 +210,7 @@ class PackedText {
 
   /** What has come out of the compressor so far, as base64 (all but the last bytes short of three). */
   take(): string {
-    return this.encoded(false);
+    return this.base64(false);
   }
 
   /** The rest, the text ended. */
@@ -195,12 +219,12 @@ class PackedText {
     await new Promise<void>((resolve, reject) => {
       this.gzip.once('error', reject);
       this.gzip.once('end', resolve);
-      this.gzip.end(this.batch);
+      this.gzip.end(this.taken());
     });
-    return this.encoded(true);
+    return this.base64(true);
   }
 
-  private encoded(last: boolean): string {
+  private base64(last: boolean): string {
     if (this.out.length === 0 && !last) return '';
     const bytes = Buffer.concat([this.rest, ...this.out.splice(0)]);
     const whole = last ? bytes.length : bytes.length - (bytes.length % 3);
@@ -209,7 +233,16 @@ class PackedText {
   }
 }
 
-/** A value's JSON in pieces: an object's array-valued properties an item at a time, the rest as one piece each. */
+/**
+ * How many items of an answer's list go into one piece of its JSON: one `JSON.stringify` of a few hundred rows (tens
+ * of kilobytes) rather than one call per row (1,000 cases: 57 ms of the report's 147 ms went to the calls per row).
+ */
+const ITEMS = 256;
+
+/**
+ * A value's JSON in pieces (what `JSON.stringify` writes, never held as one string): an object's array-valued
+ * properties `ITEMS` items at a time, the rest as one piece each.
+ */
 function* jsonChunks(value: unknown): Generator<string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     yield JSON.stringify(value) ?? 'null';
@@ -221,17 +254,16 @@ function* jsonChunks(value: unknown): Generator<string> {
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
     yield `${separator}${JSON.stringify(key)}:`;
     separator = ',';
-    if (!Array.isArray(item)) {
+    if (!Array.isArray(item) || item.length <= ITEMS) {
       yield JSON.stringify(item);
       continue;
     }
-    let open = '[';
-    for (const element of item) {
-      // An array's holes and unserialisable items are null to JSON.stringify.
-      yield `${open}${JSON.stringify(element) ?? 'null'}`;
-      open = ',';
+    // Each slice's items without its brackets (a slice keeps the array's holes, which JSON.stringify makes null).
+    for (let i = 0; i < item.length; i += ITEMS) {
+      const json = JSON.stringify(item.slice(i, i + ITEMS));
+      yield i === 0 ? json.slice(0, -1) : `,${json.slice(1, -1)}`;
     }
-    yield open === '[' ? '[]' : ']';
+    yield ']';
   }
   yield separator === '{' ? '{}' : '}';
 }
