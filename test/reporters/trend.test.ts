@@ -228,23 +228,16 @@ describe('buildTrendRun', () => {
     ];
     const states = ['passed', 'failed', 'passed', 'skipped'] as const;
     const records = metas.map((meta, i) => record({ meta, state: states[i]! }));
-    const now = new Date('2026-11-28T12:00:00Z');
-    const built = buildTrendRun(
-      records,
+    const rest = [
       { commit: 'c0ffee', branch: 'main' },
-      now,
+      new Date('2026-11-28T12:00:00Z'),
       { kind: 'full' },
       '/project',
-    );
+    ] as const;
+    const built = buildTrendRun(records, ...rest);
     // As the trend reporter makes them: in the order the tests ended, each check as its test ended.
     const ended = [3, 0, 2, 1].map((i) => trendCheckOf(metas[i]!, states[i]!, projectPaths('/project')));
-    const streamed = trendRunOf(
-      ended,
-      { commit: 'c0ffee', branch: 'main' },
-      now,
-      { kind: 'full' },
-      '/project',
-    );
+    const streamed = trendRunOf(ended, ...rest);
     expect({ ...streamed, id: built.id }).toEqual(built);
     expect(streamed.checks.map((c) => `${c.workup} ${c.criterion} ${c.trial ?? '-'}`)).toEqual([
       'a c -',
