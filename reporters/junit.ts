@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { historyLocation } from '../src/history/store/open.js';
-import { displayPath, projectPath } from '../src/io/display-path.js';
+import { displayPath, projectPaths } from '../src/io/display-path.js';
 import { writeReportFile } from '../src/io/report-file.js';
 import type { CheckRecord } from '../src/report/checks.js';
 import {
@@ -67,7 +67,7 @@ export class NeedleworkJUnitReporter implements Reporter {
   private root = process.cwd();
   private startedAt = new Date();
   // Each spec file's path from the root, once per file (30,000 checks share a handful of spec files).
-  private readonly specPaths = new Map<string, string>();
+  private specPath = projectPaths(this.root);
   // The test cases, each written as its test ends: after the last test only the suites are left to write.
   private readonly cases: JUnitCases;
 
@@ -84,17 +84,9 @@ export class NeedleworkJUnitReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
+    this.specPath = projectPaths(this.root);
     this.startedAt = new Date();
     recordTestLocations(vitest);
-  }
-
-  private specPath(file: string): string {
-    let path = this.specPaths.get(file);
-    if (path === undefined) {
-      path = projectPath(this.root, file);
-      this.specPaths.set(file, path);
-    }
-    return path;
   }
 
   /**
