@@ -1,11 +1,12 @@
-import { numericValue } from '../checks/format.js';
 import { byteCompare } from '../model/order.js';
+import { type CaseTrials, casesOf, checkedCases, type RunCriteria } from './run-cases.js';
 import {
+  type CaseDrop,
   type CaseRef,
   type CriterionComparison,
   caseLabel,
-  compareRuns,
-  DEFAULT_LEVEL,
+  compareCriteria,
+  levelOf,
   type SignificanceOptions,
 } from './significance.js';
 import type { TrendRun } from './types.js';
@@ -190,129 +191,75 @@ export function changeKey(ref: {
   return `${ref.spec}\0${ref.criterion}\0${ref.case ?? ''}\0${ref.task}`;
 }
 
-interface Pair {
-  ref: CaseRef & { criterion: string; metric: string };
-  unit?: string;
-  lowerIsBetter: boolean;
-  trials: number;
-  passes: number;
-  /** The sum of its numeric values, added in the order of its checks, and how many there are. */
-  sum: number;
-  values: number;
-  reason?: string;
-  failReason?: string;
-  /** Its checks name no task: the task is the workup's id. */
-  ownTask?: true;
-  /** The workup of its checks; null once they come from several. */
-  workup?: string | null;
-}
-
 /**
- * A run's pairs, in the order they were first met, found by spec, criterion, task and case (as `changeKey` keys them:
- * no case and the case `''` are one) in maps nested on the strings the run already holds: a key joined from the four
- * for each of a run's 60,000 trials and checks was a third of the pairing's time.
+ * A run's case x criterion pairs, in the order they were first met, found by spec, criterion, task and case (as
+ * `changeKey` keys them: no case and the case `''` are one): the index `casesOf` made for the significance test, when
+ * its cases hold what their checks say (`checked`), else `checkedCases`.
  */
 class Pairs {
-  list: Pair[] = [];
-  private readonly index = new Map<string, Map<string, Map<string, Map<string, Pair>>>>();
+  list: CaseTrials[];
 
-  get(spec: string, criterion: string, task: string, c: string | undefined): Pair | undefined {
-    return this.index
-      .get(spec)
-      ?.get(criterion)
-      ?.get(task)
-      ?.get(c ?? '');
+  constructor(private readonly criteria: RunCriteria) {
+    this.list = criteria.all;
   }
 
-  add(pair: Pair): void {
-    const { spec, criterion, task } = pair.ref;
-    const byCriterion = within(this.index, spec);
-    const byTask = within(byCriterion, criterion);
-    within(byTask, task).set(pair.ref.case ?? '', pair);
-    this.list.push(pair);
+  get(spec: string, criterion: string, task: string, c: string | undefined): CaseTrials | undefined {
+    return this.criteria.find(spec, criterion)?.byCase.get(c, task);
   }
 
-  drop(which: (pair: Pair) => boolean): void {
+  drop(which: (pair: CaseTrials) => boolean): void {
     for (const pair of this.list)
       if (which(pair))
-        this.index
-          .get(pair.ref.spec)
-          ?.get(pair.ref.criterion)
-          ?.get(pair.ref.task)
-          ?.delete(pair.ref.case ?? '');
+        this.criteria.find(pair.ref.spec, pair.criterion)?.byCase.delete(pair.ref.case, pair.ref.task);
     this.list = this.list.filter((pair) => !which(pair));
   }
 }
 
-/** The map under `key` in `map`, made when there is none. */
-function within<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  let inner = map.get(key);
-  if (!inner) {
-    inner = new Map();
-    map.set(key, inner);
-  }
-  return inner;
-}
-
-/** A run's case x criterion pairs: trials and passes from its stored trials, values and reasons from its checks. */
-function pairsOf(run: TrendRun): Pairs {
-  const pairs = new Pairs();
-  // The ref is built only for a pair not seen yet: at 10,000 cases each run has 30,000 trials and 30,000 checks, and
-  // a ref object per lookup was most of the comparison's garbage.
-  const pairOf = (
-    spec: string,
-    c: string | undefined,
-    task: string,
-    criterion: string,
-    metric: string,
-  ): Pair => {
-    let pair = pairs.get(spec, criterion, task, c);
-    if (!pair) {
-      const ref: Pair['ref'] =
-        c === undefined ? { spec, task, criterion, metric } : { spec, case: c, task, criterion, metric };
-      pair = { ref, lowerIsBetter: false, trials: 0, passes: 0, sum: 0, values: 0 };
-      pairs.add(pair);
-    }
-    return pair;
-  };
-  for (const t of run.trials) {
-    const pair = pairOf(t.spec, t.case, t.task, t.criterion, t.metric);
-    pair.trials += t.trials;
-    pair.passes += t.passes;
-  }
-  for (const check of run.checks) {
-    if (check.state === 'skipped' || check.state === 'pending') continue;
-    const pair = pairOf(check.spec, check.case, check.task ?? check.workup, check.criterion, check.metric);
-    if (check.task === undefined) pair.ownTask = true;
-    pair.workup = pair.workup === undefined || pair.workup === check.workup ? check.workup : null;
-    if (check.unit !== undefined) pair.unit = check.unit;
-    if (check.comparator === '<=') pair.lowerIsBetter = true;
-    // Booleans are verdicts, not values: the pass counts already hold them.
-    const value = typeof check.value === 'boolean' ? undefined : numericValue(check.value);
-    if (value !== undefined && check.verdict !== 'not-applicable') {
-      pair.sum += value;
-      pair.values++;
-    }
-    if (check.reason !== undefined) {
-      pair.reason ??= check.reason;
-      if (check.verdict === 'fail') pair.failReason ??= check.reason;
-    }
-  }
-  return pairs;
-}
-
 /**
  * The mean of a pair's values (at least one): their sum in the order of its checks, as a sum of the list of them
- * was, without a list a pair (30,000 arrays a side at 10,000 cases, most of a comparison's garbage).
+ * was.
  */
-const meanOf = (pair: Pick<Pair, 'sum' | 'values'>): number => pair.sum / pair.values;
+function meanOf(pair: CaseTrials): number {
+  let sum = 0;
+  for (const v of pair.values) sum += v;
+  return sum / pair.values.length;
+}
 
-function sideOf(pair: Pair): CaseSide {
+function sideOf(pair: CaseTrials): CaseSide {
   const side: CaseSide = { trials: pair.trials, passes: pair.passes };
-  if (pair.values) side.mean = meanOf(pair);
+  if (pair.values.length) side.mean = meanOf(pair);
   const reason = pair.failReason ?? pair.reason;
   if (reason !== undefined) side.reason = reason;
   return side;
+}
+
+/**
+ * A change's case, criterion and what its checks say, in the order of `CaseChange`'s fields (a change is built field
+ * by field: spreading a pair's ref into each of 9,000 changes was a tenth of a comparison).
+ */
+function changeOf(
+  pair: CaseTrials,
+  workup: string | null | undefined,
+  unit: string | undefined,
+  lowerIsBetter: boolean,
+  status: CaseStatus,
+): CaseChange {
+  const change = { spec: pair.ref.spec } as CaseChange;
+  if (pair.ref.case !== undefined) change.case = pair.ref.case;
+  change.task = pair.ref.task;
+  change.criterion = pair.criterion;
+  change.metric = pair.metric;
+  if (pair.ownTask) change.ownTask = true;
+  if (typeof workup === 'string') change.workup = workup;
+  if (unit !== undefined) change.unit = unit;
+  change.lowerIsBetter = lowerIsBetter;
+  change.status = status;
+  return change;
+}
+
+/** A run's pairs: `casesOf`'s index of it when checked, else its own. */
+function pairsOf(run: TrendRun, cases: { criteria: RunCriteria; checked: boolean }): Pairs {
+  return new Pairs(cases.checked ? cases.criteria : checkedCases(run));
 }
 
 const allFail = (s: Pick<CaseSide, 'trials' | 'passes'>) => s.trials > 0 && s.passes === 0;
@@ -330,11 +277,14 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     options.tolerance !== undefined || options.relativeTolerance !== undefined ? 'tolerance' : 'default';
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
   const relativeTolerance = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
-  const level = options.level ?? DEFAULT_LEVEL;
-  const criteria = compareRuns(baseline, current, options);
-  const byCriterion = new Map(criteria.map((c) => [`${c.spec}\0${c.criterion}`, c]));
-  const before = pairsOf(baseline);
-  const after = pairsOf(current);
+  const level = levelOf(options);
+  // Each run is indexed once, for the significance test and for the pairs.
+  const baseCases = casesOf(baseline);
+  const nowCases = casesOf(current);
+  const criteria = compareCriteria(baseCases.criteria, nowCases.criteria, options, level);
+  const drops = new CaseDrops(criteria);
+  const before = pairsOf(baseline, baseCases);
+  const after = pairsOf(current, nowCases);
   const otherTests = {
     baselineOnly: withoutUnmatchedTests(before, after),
     currentOnly: withoutUnmatchedTests(after, before),
@@ -342,24 +292,16 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
   const changes: CaseChange[] = [];
   const counts = Object.fromEntries(CASE_STATUSES.map((s) => [s, 0])) as Record<CaseStatus, number>;
   let oneTrial = false;
-  const add = (change: CaseChange) => {
-    counts[change.status]++;
-    if (change.status !== 'unchanged') changes.push(change);
-  };
   for (const now of after.list) {
-    const was = before.get(now.ref.spec, now.ref.criterion, now.ref.task, now.ref.case);
+    const was = before.get(now.ref.spec, now.criterion, now.ref.task, now.ref.case);
     const unit = now.unit ?? was?.unit;
     const workup = now.workup ?? was?.workup;
     const lowerIsBetter = now.lowerIsBetter || (was?.lowerIsBetter ?? false);
-    const head = (): Omit<CaseChange, 'status'> => ({
-      ...now.ref,
-      ...(now.ownTask && { ownTask: true as const }),
-      ...(typeof workup === 'string' && { workup }),
-      ...(unit !== undefined && { unit }),
-      lowerIsBetter,
-    });
     if (!was) {
-      add({ ...head(), status: 'added', after: sideOf(now) });
+      const change = changeOf(now, workup, unit, lowerIsBetter, 'added');
+      change.after = sideOf(now);
+      counts.added++;
+      changes.push(change);
       continue;
     }
     // Decided from the counts first: most pairs are unchanged, and only the others are built as changes (at 10,000
@@ -374,10 +316,10 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
       else if (was.passes === 0) status = 'still-failing';
       if (basis === 'one-trial') oneTrial = true;
     } else if (was.trials > 0 && now.trials > 0) {
-      const criterion = byCriterion.get(`${now.ref.spec}\0${now.ref.criterion}`);
+      const criterion = drops.criterion(now.ref.spec, now.criterion);
       const rateA = was.passes / was.trials;
       const rateB = now.passes / now.trials;
-      const drop = criterion?.droppedCases.find((d) => d.task === now.ref.task && d.case === now.ref.case);
+      const drop = criterion && drops.find(criterion, now.ref.case, now.ref.task);
       if (criterion?.status === 'regressed' && drop)
         [status, basis, p] = ['regressed', 'exact-test', drop.pDrop];
       else if (criterion?.status === 'improved' && rateB > rateA) [status, basis] = ['fixed', 'exact-test'];
@@ -389,7 +331,7 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
         if (drop) p = drop.pDrop;
       }
     }
-    if (status === 'unchanged' && was.values && now.values) {
+    if (status === 'unchanged' && was.values.length && now.values.length) {
       const baseMean = meanOf(was);
       const delta = meanOf(now) - baseMean;
       const allowed = unit !== undefined ? Math.abs(baseMean) * relativeTolerance : tolerance;
@@ -401,32 +343,22 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
         else [status, basis, direction] = ['moved', 'tolerance', way];
       }
     }
-    if (status === 'unchanged') {
-      counts.unchanged++;
-      continue;
-    }
-    add({
-      ...head(),
-      status,
-      before: sideOf(was),
-      after: sideOf(now),
-      ...(basis !== undefined && { basis }),
-      ...(direction !== undefined && { direction }),
-      ...(p !== undefined && { p }),
-    });
+    counts[status]++;
+    if (status === 'unchanged') continue;
+    const change = changeOf(now, workup, unit, lowerIsBetter, status);
+    change.before = sideOf(was);
+    change.after = sideOf(now);
+    if (basis !== undefined) change.basis = basis;
+    if (direction !== undefined) change.direction = direction;
+    if (p !== undefined) change.p = p;
+    changes.push(change);
   }
   for (const was of before.list) {
-    if (after.get(was.ref.spec, was.ref.criterion, was.ref.task, was.ref.case)) continue;
-    const unit = was.unit;
-    add({
-      ...was.ref,
-      ...(was.ownTask && { ownTask: true as const }),
-      ...(typeof was.workup === 'string' && { workup: was.workup }),
-      ...(unit !== undefined && { unit }),
-      lowerIsBetter: was.lowerIsBetter,
-      status: 'removed',
-      before: sideOf(was),
-    });
+    if (after.get(was.ref.spec, was.criterion, was.ref.task, was.ref.case)) continue;
+    const change = changeOf(was, was.workup, was.unit, was.lowerIsBetter, 'removed');
+    change.before = sideOf(was);
+    counts.removed++;
+    changes.push(change);
   }
   const rank = new Map(CASE_STATUSES.map((s, i) => [s, i]));
   // Each change's case label made once, not twice a comparison (9,300 changes: 240,000 labels).
@@ -452,6 +384,46 @@ export function compare(current: TrendRun, baseline: TrendRun, options: CompareO
     oneTrial,
     otherTests,
   };
+}
+
+/**
+ * The compared criteria of a comparison by spec and criterion, and the cases whose pass rate each names as dropped
+ * by task, each found when first asked for: a pair with repeats looks its criterion and its case's drop up (a search
+ * of the drops for each of 10,000 pairs grew with the square of the cases).
+ */
+class CaseDrops {
+  private readonly bySpec = new Map<string, Map<string, CriterionComparison>>();
+  private readonly byTask = new Map<CriterionComparison, Map<string, CaseDrop[]>>();
+
+  constructor(criteria: readonly CriterionComparison[]) {
+    for (const c of criteria) {
+      let byCriterion = this.bySpec.get(c.spec);
+      if (!byCriterion) {
+        byCriterion = new Map();
+        this.bySpec.set(c.spec, byCriterion);
+      }
+      byCriterion.set(c.criterion, c);
+    }
+  }
+
+  criterion(spec: string, criterion: string): CriterionComparison | undefined {
+    return this.bySpec.get(spec)?.get(criterion);
+  }
+
+  /** The first drop of `criterion` of this case (no case is not the case `''` here) and task. */
+  find(criterion: CriterionComparison, theCase: string | undefined, task: string): CaseDrop | undefined {
+    let byTask = this.byTask.get(criterion);
+    if (!byTask) {
+      byTask = new Map();
+      for (const d of criterion.droppedCases) {
+        const list = byTask.get(d.task);
+        if (list) list.push(d);
+        else byTask.set(d.task, [d]);
+      }
+      this.byTask.set(criterion, byTask);
+    }
+    return byTask.get(task)?.find((d) => d.case === theCase);
+  }
 }
 
 function labelOf(run: TrendRun): RunLabel {

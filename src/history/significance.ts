@@ -1,10 +1,16 @@
 import { caseDifferenceInterval, type Interval } from '../metrics/stats/interval.js';
 import { exactDropPower } from '../metrics/stats/power.js';
 import { BootstrapDraws } from '../metrics/stats/random.js';
-import { type StratifiedTest, significant, stratifiedDrop } from '../metrics/stats/stratified.js';
+import {
+  type StratifiedTest,
+  type Stratum,
+  significant,
+  stratifiedDrop,
+} from '../metrics/stats/stratified.js';
 import type { Counts } from '../metrics/stats/tests.js';
 import { byteCompare } from '../model/order.js';
-import { isFlaky, tallyTrials } from '../trials/tally.js';
+import { isFlaky } from '../trials/tally.js';
+import { type CaseRef, type CaseTrials, casesOf, type RunCriteria } from './run-cases.js';
 import type { TrendRun } from './types.js';
 
 /** The default significance level of the regression gate: a drop is flagged when p < 0.05. */
@@ -46,14 +52,7 @@ export interface SideSummary extends Counts {
 /** What the gate concludes about a spec x criterion. */
 export type ChangeStatus = 'regressed' | 'improved' | 'flaky' | 'no-change';
 
-/** A case of a spec: a task case (for a `*.cases.yaml` spec) and the task its trials ran. */
-export interface CaseRef {
-  spec: string;
-  /** The task case; absent for a spec without cases (a needle or a rubric). */
-  case?: string;
-  /** The task (a workup's `meta.task`, or the workup id of a workup that names none). */
-  task: string;
-}
+export type { CaseRef } from './run-cases.js';
 
 /** A case whose pass rate fell, with its own counts and its own one-sided test. */
 export interface CaseDrop {
@@ -123,159 +122,11 @@ export interface CriterionComparison {
   level: number;
 }
 
-/** One case's trials of one spec x criterion in one run, and its numeric values. */
-interface CaseTrials extends Counts {
-  ref: CaseRef;
-  values: number[];
-}
-
-/** One spec x criterion of one run: its cases, and what its checks say of its unit and direction. */
-interface CriterionCases {
-  spec: string;
-  criterion: string;
-  metric: string;
-  unit?: string;
-  lowerIsBetter: boolean;
-  /** In the order first met. */
-  cases: CaseTrials[];
-  /** By case (`''` for none: no case and the case `''` are one) and task. */
-  byCase: Map<string, Map<string, CaseTrials>>;
-}
-
-/**
- * A run's spec x criteria: by their key in the order first met (what `compareRuns` walks), and by spec and criterion
- * in maps nested on the strings the run already holds: a key joined for each of a run's 30,000 trials and checks (to
- * find its criterion, then its case) was most of the time `casesOf` took.
- */
-class RunCriteria {
-  readonly byKey = new Map<string, CriterionCases>();
-  private readonly bySpec = new Map<string, Map<string, CriterionCases>>();
-
-  find(spec: string, criterion: string): CriterionCases | undefined {
-    return this.bySpec.get(spec)?.get(criterion);
-  }
-
-  /** The spec x criterion, made (with no cases yet) when there is none. */
-  make(spec: string, criterion: string, metric: string): CriterionCases {
-    let c = this.find(spec, criterion);
-    if (!c) {
-      c = { spec, criterion, metric, lowerIsBetter: false, cases: [], byCase: new Map() };
-      this.byKey.set(`${spec}\0${criterion}`, c);
-      let byCriterion = this.bySpec.get(spec);
-      if (!byCriterion) {
-        byCriterion = new Map();
-        this.bySpec.set(spec, byCriterion);
-      }
-      byCriterion.set(criterion, c);
-    }
-    return c;
-  }
-}
-
-/** The case of `c` of this case and task, if it has one. */
-function caseIn(c: CriterionCases, theCase: string | undefined, task: string): CaseTrials | undefined {
-  return c.byCase.get(theCase ?? '')?.get(task);
-}
-
 /** A case in words: `book-flight` (a task), or `refund-policy [task refund-7]` when the case and task differ. */
 export function caseLabel(ref: Pick<CaseRef, 'case' | 'task'>): string {
   return ref.case === undefined || ref.case === ref.task
     ? (ref.case ?? ref.task)
     : `${ref.case} [task ${ref.task}]`;
-}
-
-/** A run's trials by spec x criterion, then by case x task: counts from the stored trials, values from the checks. */
-function casesOf(run: TrendRun): RunCriteria {
-  const criteria = trialCases(run);
-  return valuesOfChecks(run, criteria) ? criteria : talliedCases(run);
-}
-
-/** The case of `c` of this case and task (a case-less spec's by task alone), made with its ref when `c` has none yet. */
-function caseOf(c: CriterionCases, spec: string, theCase: string | undefined, task: string): CaseTrials {
-  let t = caseIn(c, theCase, task);
-  if (!t) {
-    const ref: CaseRef = theCase === undefined ? { spec, task } : { spec, case: theCase, task };
-    t = { ref, trials: 0, passes: 0, values: [] };
-    c.cases.push(t);
-    let byTask = c.byCase.get(theCase ?? '');
-    if (!byTask) {
-      byTask = new Map();
-      c.byCase.set(theCase ?? '', byTask);
-    }
-    byTask.set(task, t);
-  }
-  return t;
-}
-
-/** The criteria and cases of a run's stored trials, with their counts (in the order of the trials). */
-function trialCases(run: TrendRun): RunCriteria {
-  const criteria = new RunCriteria();
-  // A run's trials come grouped by spec x criterion: the last one found is looked up again without a key.
-  let last: CriterionCases | undefined;
-  for (const t of run.trials) {
-    const c =
-      last?.spec === t.spec && last.criterion === t.criterion
-        ? last
-        : criteria.make(t.spec, t.criterion, t.metric);
-    last = c;
-    const trials = caseOf(c, t.spec, t.case, t.task);
-    trials.trials += t.trials;
-    trials.passes += t.passes;
-  }
-  return criteria;
-}
-
-/**
- * Adds the numeric values of the run's checks (and the unit and direction they give) to the cases of its trials, in
- * one pass over the checks, with what `talliedCases` gives them: true when it could. It gives up (false, `criteria`
- * then half-filled) on a run whose checks group otherwise than its trials: a check of a case or criterion its trials
- * do not hold (`talliedCases` adds those in the byte order of its groups), two groups of one case (a case `''` beside
- * checks of no case) or two units in one criterion (the last group's, in byte order, is the criterion's).
- */
-function valuesOfChecks(run: TrendRun, criteria: RunCriteria): boolean {
-  // Per case, as `tallyTrials` groups it: the case of its first check (`NO_CASE` for none) stands for its group.
-  const groupCase = new Map<CaseTrials, string | typeof NO_CASE>();
-  let last: CriterionCases | undefined;
-  for (const check of run.checks) {
-    if (check.state === 'skipped' || check.state === 'pending') continue;
-    const c =
-      last?.spec === check.spec && last.criterion === check.criterion
-        ? last
-        : criteria.find(check.spec, check.criterion);
-    if (!c) return false;
-    last = c;
-    const task = check.task ?? check.workup;
-    const t = caseIn(c, check.case, task);
-    if (!t) return false;
-    const seen = groupCase.get(t);
-    if (seen === undefined) {
-      // The group's first check gives its unit and direction (as `tallyTrials` makes the group from it).
-      groupCase.set(t, check.case ?? NO_CASE);
-      if (check.unit !== undefined) {
-        if (c.unit !== undefined && c.unit !== check.unit) return false;
-        c.unit = check.unit;
-      }
-      if (check.comparator === '<=') c.lowerIsBetter = true;
-    } else if (seen !== (check.case ?? NO_CASE)) return false;
-    if (check.verdict === 'not-applicable') continue;
-    if (typeof check.value === 'number' && Number.isFinite(check.value)) t.values.push(check.value);
-  }
-  return true;
-}
-
-const NO_CASE = Symbol('no case');
-
-/** `casesOf` through `tallyTrials`: the trials' cases, then the checks' groups in byte order (any run). */
-function talliedCases(run: TrendRun): RunCriteria {
-  const criteria = trialCases(run);
-  for (const group of tallyTrials(run.checks)) {
-    const c = criteria.make(group.spec, group.criterion, group.metric);
-    if (group.unit !== undefined) c.unit = group.unit;
-    c.lowerIsBetter ||= group.lowerIsBetter;
-    const values = caseOf(c, group.spec, group.case, group.task).values;
-    for (const v of group.values) values.push(v);
-  }
-  return criteria;
 }
 
 function side(cases: readonly CaseTrials[]): SideSummary {
@@ -298,11 +149,19 @@ function side(cases: readonly CaseTrials[]): SideSummary {
  * Whether a metric's values call for a test of their own: enough of them, varying, and not only 0 and 1 (a 0/1 metric
  * is its verdict, which the pass-rate test already covers).
  */
-function continuous(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length < MIN_BOOTSTRAP_VALUES || b.length < MIN_BOOTSTRAP_VALUES) return false;
-  const first = a[0] ?? b[0];
-  const varies = a.some((v) => v !== first) || b.some((v) => v !== first);
-  const binary = a.every((v) => v === 0 || v === 1) && b.every((v) => v === 0 || v === 1);
+function continuous(a: readonly CaseTrials[], b: readonly CaseTrials[]): boolean {
+  const count = (cases: readonly CaseTrials[]) => {
+    let n = 0;
+    for (const c of cases) n += c.values.length;
+    return n;
+  };
+  if (count(a) < MIN_BOOTSTRAP_VALUES || count(b) < MIN_BOOTSTRAP_VALUES) return false;
+  // The first value of the baseline's cases (it has some): the values vary when one differs from it.
+  const first = a.find((c) => c.values.length > 0)?.values[0] as number;
+  const every = (test: (v: number) => boolean) =>
+    a.every((c) => c.values.every(test)) && b.every((c) => c.values.every(test));
+  const varies = !every((v) => v === first);
+  const binary = every((v) => v === 0 || v === 1);
   return varies && !binary;
 }
 
@@ -325,36 +184,57 @@ export function compareRuns(
   current: TrendRun,
   options: SignificanceOptions = {},
 ): CriterionComparison[] {
+  const level = levelOf(options);
+  return compareCriteria(casesOf(baseline).criteria, casesOf(current).criteria, options, level);
+}
+
+/** The significance level of `options` (the default without), or a RangeError when it is not in (0, 0.5). */
+export function levelOf(options: SignificanceOptions): number {
   const level = options.level ?? DEFAULT_LEVEL;
   if (!(level > 0 && level < 0.5))
     throw new RangeError(`the significance level must be in (0, 0.5), got ${level}`);
-  const before = casesOf(baseline);
-  const after = casesOf(current);
+  return level;
+}
+
+/** `compareRuns` of the runs' cases (`casesOf`), at `level` (`levelOf` the options). */
+export function compareCriteria(
+  before: RunCriteria,
+  after: RunCriteria,
+  options: SignificanceOptions,
+  level: number,
+): CriterionComparison[] {
   const comparisons: CriterionComparison[] = [];
   // The criteria of a spec are resampled over the same cases: their bootstraps draw the same cases.
   const draws = new BootstrapDraws();
+  // One case's test of a drop, by its counts: a thousand cases that went from 1 of 1 to 0 of 1 are one test.
+  const caseTests = new Map<string, StratifiedTest>();
   for (const [key, now] of after.byKey) {
     const was = before.byKey.get(key);
     if (!was) continue;
-    const paired: Array<[CaseTrials, CaseTrials]> = [];
+    // The compared cases, the baseline's and the current run's at one index.
+    const wasCases: CaseTrials[] = [];
+    const nowCases: CaseTrials[] = [];
     const added: CaseRef[] = [];
     const removed: CaseRef[] = [];
     for (const a of now.cases) {
-      const b = caseIn(was, a.ref.case, a.ref.task);
-      if (b) paired.push([b, a]);
-      else added.push(a.ref);
+      const b = was.byCase.get(a.ref.case, a.ref.task);
+      if (b) {
+        wasCases.push(b);
+        nowCases.push(a);
+      } else added.push(a.ref);
     }
-    for (const b of was.cases) if (!caseIn(now, b.ref.case, b.ref.task)) removed.push(b.ref);
-    const wasSide = side(paired.map(([b]) => b));
-    const nowSide = side(paired.map(([, a]) => a));
-    const countable = paired.some(([b, a]) => b.trials > 0 && a.trials > 0);
-    const bootstrap = continuous(
-      paired.flatMap(([b]) => b.values),
-      paired.flatMap(([, a]) => a.values),
-    );
+    for (const b of was.cases) if (!now.byCase.get(b.ref.case, b.ref.task)) removed.push(b.ref);
+    const wasSide = side(wasCases);
+    const nowSide = side(nowCases);
+    let countable = false;
+    for (let i = 0; i < wasCases.length && !countable; i++)
+      countable = (wasCases[i] as CaseTrials).trials > 0 && (nowCases[i] as CaseTrials).trials > 0;
+    const bootstrap = continuous(wasCases, nowCases);
     const each = countable && bootstrap ? level / 2 : level;
     const lowerIsBetter = now.lowerIsBetter || was.lowerIsBetter;
     const unit = now.unit ?? was.unit;
+    const flakyTasks: string[] = [];
+    for (const a of nowCases) if (isFlaky(a)) flakyTasks.push(caseLabel(a.ref));
     const comparison: CriterionComparison = {
       spec: now.spec,
       criterion: now.criterion,
@@ -364,18 +244,21 @@ export function compareRuns(
       status: 'no-change',
       before: wasSide,
       after: nowSide,
-      cases: paired.length,
+      cases: wasCases.length,
       added: added.sort(byCase),
       removed: removed.sort(byCase),
-      droppedCases: countable ? droppedCases(paired) : [],
-      flakyTasks: paired.filter(([, a]) => isFlaky(a)).map(([, a]) => caseLabel(a.ref)),
+      droppedCases: countable ? droppedCases(wasCases, nowCases, caseTests) : [],
+      flakyTasks,
       detectableDrop: countable ? detectableDrop(wasSide, nowSide, each) : null,
       level: each,
     };
     let worse = false;
     let better = false;
     if (countable) {
-      const test = stratifiedDrop(paired.map(([b, a]) => ({ before: b, after: a })));
+      const strata: Stratum[] = new Array(wasCases.length);
+      for (let i = 0; i < wasCases.length; i++)
+        strata[i] = { before: wasCases[i] as CaseTrials, after: nowCases[i] as CaseTrials };
+      const test = stratifiedDrop(strata);
       comparison.passRate = {
         test: test.test,
         pDrop: test.pDrop,
@@ -388,18 +271,21 @@ export function compareRuns(
     if (bootstrap) {
       // Each compared case weighs the same; cases are resampled whole (their trials are correlated) once there are
       // enough of them, else each case's trials are.
-      const withValues = paired.filter(([b, a]) => b.values.length > 0 && a.values.length > 0);
-      const difference = caseDifferenceInterval(
-        withValues.map(([b, a]) => ({ before: b.values, after: a.values })),
-        {
-          // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
-          confidence: 1 - 2 * each,
-          byCase: withValues.length >= MIN_BOOTSTRAP_TASKS,
-          draws,
-          ...(options.resamples !== undefined && { resamples: options.resamples }),
-          ...(options.seed !== undefined && { seed: options.seed }),
-        },
-      );
+      const withValues: Array<{ before: number[]; after: number[] }> = [];
+      for (let i = 0; i < wasCases.length; i++) {
+        const b = wasCases[i] as CaseTrials;
+        const a = nowCases[i] as CaseTrials;
+        if (b.values.length > 0 && a.values.length > 0)
+          withValues.push({ before: b.values, after: a.values });
+      }
+      const difference = caseDifferenceInterval(withValues, {
+        // Each end of a two-sided interval at 1 - 2 * level is a one-sided test at the level.
+        confidence: 1 - 2 * each,
+        byCase: withValues.length >= MIN_BOOTSTRAP_TASKS,
+        draws,
+        ...(options.resamples !== undefined && { resamples: options.resamples }),
+        ...(options.seed !== undefined && { seed: options.seed }),
+      });
       if (difference) {
         comparison.difference = difference;
         const fell = difference.high < 0;
@@ -420,12 +306,26 @@ export function compareRuns(
   return comparisons.sort((a, b) => byteCompare(a.spec, b.spec) || byteCompare(a.criterion, b.criterion));
 }
 
-/** The compared cases whose pass rate fell, each with its own one-sided test, most significant first. */
-function droppedCases(paired: ReadonlyArray<[CaseTrials, CaseTrials]>): CaseDrop[] {
+/**
+ * The compared cases whose pass rate fell, each with its own one-sided test (from `tests` when a case of the same
+ * counts had it), most significant first.
+ */
+function droppedCases(
+  wasCases: readonly CaseTrials[],
+  nowCases: readonly CaseTrials[],
+  tests: Map<string, StratifiedTest>,
+): CaseDrop[] {
   const drops: CaseDrop[] = [];
-  for (const [b, a] of paired) {
+  for (let i = 0; i < wasCases.length; i++) {
+    const b = wasCases[i] as CaseTrials;
+    const a = nowCases[i] as CaseTrials;
     if (b.trials === 0 || a.trials === 0 || a.passes * b.trials >= b.passes * a.trials) continue;
-    const test = stratifiedDrop([{ before: b, after: a }]);
+    const counts = `${b.trials} ${b.passes} ${a.trials} ${a.passes}`;
+    let test = tests.get(counts);
+    if (!test) {
+      test = stratifiedDrop([{ before: b, after: a }]);
+      tests.set(counts, test);
+    }
     drops.push({
       ...(a.ref.case !== undefined && { case: a.ref.case }),
       task: a.ref.task,
