@@ -25,10 +25,11 @@ export const SEMI_SPACE_MB = 4;
  * 1.5 GB, 140 s; freed past 1 GB, 120 s (2026-11-27).
  *
  * The young generation: a thread's new space grows to 32 MB and its pages stay mapped. A semi-space of 4 MB took a
- * 10,000-case run on a developer machine from 892-931 MB to 765-776 MB at its peak, and in CI from 1,001-1,127 MB to
- * 942-971 MB, with the same wall and CPU time (4-5 interleaved runs each; 1,000 cases: 340-356 -> 315-321 MB); 2 MB
- * cost time, and 1 MB held more (objects promoted before they die) (2026-11-28). The flag is read as a thread's heap is
- * made, so the main thread keeps V8's default, and a thread started after `free` gets it again.
+ * 10,000-case run on a developer machine from 942-969 MB to 796-810 MB at its peak, and in CI from 1,150-1,163 MB to
+ * 997-1,021 MB, with the same wall and CPU time (6 and 4 interleaved runs against the build before; 1,000 cases:
+ * 340-356 -> 315-321 MB); 2 MB cost time, and 1 MB held more (objects promoted before they die). See
+ * docs/performance.md, 2026-11-28 (night). The flag is read as a thread's heap is made, so the main thread keeps V8's
+ * default, and a thread started after `free` gets it again.
  */
 export function boundHeapGrowth(): () => void {
   v8.setFlagsFromString('--heap-growing-percent=100');
